@@ -1,0 +1,88 @@
+import { createWriteStream } from 'node:fs';
+import { createSimulator, formatDurationShort, loadScenarioFile, startSimulatorServer, CONTROL_PREFIX, type Simulator } from '../../simulator/index.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { Io } from '../io.js';
+
+/** Options of `throttlelab simulate`. */
+export interface SimulateOptions {
+  scenario: string;
+  seed?: number;
+  port?: number;
+  host?: '127.0.0.1' | '::1';
+  /** Stop by itself after this many ms. */
+  durationMs?: number;
+  /** Stream every ledger row to this JSONL file as it ends. */
+  ledgerOut?: string;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => `  ${r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')}`.trimEnd());
+}
+
+/** A one-line account of the attempts served, per provider and status. */
+export function summarizeAttempts(sim: Simulator): string[] {
+  const counts = new Map<string, Map<number, number>>();
+  for (const row of sim.ledger.rowsIterator()) {
+    const byStatus = counts.get(row.provider) ?? new Map<number, number>();
+    byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + 1);
+    counts.set(row.provider, byStatus);
+  }
+  return [...counts].map(([provider, byStatus]) => `  ${provider}: ${[...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${n}×${s === 0 ? 'no status' : s}`).join(', ')}`);
+}
+
+/**
+ * Serves a scenario's simulated providers until stopped: prints each provider's base URL and the
+ * environment lines an SDK or router needs, then waits.
+ */
+export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCode> {
+  const loaded = await loadScenarioFile(options.scenario, io.env);
+  if (!loaded.ok) {
+    io.err(loaded.report);
+    return EXIT.BAD_INPUT;
+  }
+  const scenario = loaded.scenario;
+  const seed = options.seed ?? scenario.seed ?? io.randomSeed();
+  const sim = createSimulator(scenario, { seed, env: io.env });
+  const ledgerFile = options.ledgerOut ? createWriteStream(options.ledgerOut) : undefined;
+  if (ledgerFile) sim.ledger.addSink((row) => ledgerFile.write(`${JSON.stringify(row)}\n`));
+  const server = await startSimulatorServer(sim, { host: options.host, port: options.port, onError: (e) => io.err(`simulator: survived an error: ${(e as Error).message}`) });
+
+  io.out(`throttlelab simulate: scenario "${scenario.name}" (seed ${seed}; replay with --seed ${seed})`);
+  io.out(`listening on ${server.origin}   control API: ${server.origin}${CONTROL_PREFIX}/health`);
+  io.out('');
+  const endpoints = sim.endpoints(server.origin);
+  io.out('providers:');
+  for (const line of table([['id', 'vendor', 'base URL', 'models'], ...endpoints.map((e) => [e.id, e.vendor, e.baseUrl, e.models.join(', ')])])) io.out(line);
+  io.out('');
+  io.out('environment (simulated keys from the scenario; keys read from your environment are shown as $NAME):');
+  for (const e of endpoints) {
+    const key = e.keys[0]!;
+    io.out(`  # ${e.id} (${e.title}, key "${key.id}")`);
+    for (const [name, value] of key.env) io.out(`  ${name}=${value}`);
+    const prefix = `THROTTLELAB_${e.id.toUpperCase().replace(/-/g, '_')}`;
+    io.out(`  ${prefix}_BASE_URL=${e.baseUrl}`);
+    io.out(`  ${prefix}_API_KEY=${key.env.find(([n]) => n.endsWith('_KEY'))?.[1] ?? ''}`);
+  }
+  if (scenario.faults.length > 0) {
+    io.out('');
+    io.out(`faults (${scenario.faults.length}):`);
+    for (const f of scenario.faults) io.out(`  ${f.id}: ${f.kind} at +${formatDurationShort(f.at)}${f.for !== undefined ? ` for ${formatDurationShort(f.for)}` : ''}${f.match.provider ? ` on ${f.match.provider.join(', ')}` : ''}`);
+  }
+  io.out('');
+  io.out(options.durationMs !== undefined ? `serving for ${formatDurationShort(options.durationMs)}; Ctrl-C stops sooner.` : 'Ctrl-C to stop.');
+
+  await new Promise<void>((resolve) => {
+    const timer = options.durationMs !== undefined ? setTimeout(resolve, options.durationMs) : undefined;
+    io.stop.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+  await server.close();
+  if (ledgerFile) await new Promise<void>((resolve) => ledgerFile.end(resolve));
+  io.out('');
+  io.out(`stopped after ${formatDurationShort(sim.clock.now() - sim.startedAt)}: ${sim.ledger.size} attempts${sim.ledger.size ? ':' : '.'}`);
+  for (const line of summarizeAttempts(sim)) io.out(line);
+  return EXIT.OK;
+}

@@ -1,0 +1,10 @@
+/** What a command may touch of the outside world; `bin/throttlelab.ts` builds the real one. */
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Aborts when the user asks the process to stop (Ctrl-C, SIGTERM). */
+  stop: AbortSignal;
+  /** A fresh random seed when none is given. */
+  randomSeed(): number;
+}

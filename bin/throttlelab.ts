@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import { randomInt } from 'node:crypto';
+import { Command, InvalidArgumentError } from 'commander';
+import { parseDuration } from '../simulator/index.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import type { Io } from './io.js';
+
+function parseSeed(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 4294967295) throw new InvalidArgumentError('expected an integer from 0 to 4294967295.');
+  return n;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535.');
+  return n;
+}
+
+function parseDurationArg(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) throw new InvalidArgumentError('expected a duration such as 30s or 5m.');
+  return ms;
+}
+
+function parseHost(value: string): '127.0.0.1' | '::1' {
+  if (value !== '127.0.0.1' && value !== '::1') throw new InvalidArgumentError('only loopback is allowed: 127.0.0.1 or ::1.');
+  return value;
+}
+
+function createIo(): Io {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    env: process.env,
+    stop: controller.signal,
+    randomSeed: () => randomInt(0, 2 ** 32 - 1),
+  };
+}
+
+async function main(argv: string[]): Promise<ExitCode> {
+  const io = createIo();
+  let code: ExitCode = EXIT.OK;
+  const program = new Command()
+    .name('throttlelab')
+    .description('Prove that your LLM router survives rate limits.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('simulate')
+    .description('serve the simulated providers of a scenario until stopped')
+    .argument('<scenario>', 'scenario YAML file')
+    .option('--seed <n>', 'seed for every random choice (printed at start; reuse it to replay)', parseSeed)
+    .option('--port <n>', 'port to listen on (default: the scenario\'s, else a free one)', parsePort)
+    .option('--host <addr>', 'loopback address: 127.0.0.1 or ::1', parseHost)
+    .option('--duration <d>', 'stop by itself after this long, e.g. 60s', parseDurationArg)
+    .option('--ledger-out <file>', 'stream every attempt to this JSONL file')
+    .addHelpText('after', '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m')
+    .action(async (scenario: string, opts: { seed?: number; port?: number; host?: '127.0.0.1' | '::1'; duration?: number; ledgerOut?: string }) => {
+      const { simulate } = await import('./commands/simulate.js');
+      code = await simulate({ scenario, seed: opts.seed, port: opts.port, host: opts.host, durationMs: opts.duration, ledgerOut: opts.ledgerOut }, io);
+    });
+
+  program
+    .command('validate')
+    .description('check scenario files and report every problem with its line and column')
+    .argument('<files...>', 'scenario YAML files')
+    .action(async (files: string[]) => {
+      const { validate } = await import('./commands/validate.js');
+      code = await validate({ files }, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number };
+    if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? EXIT.OK : EXIT.BAD_INPUT;
+    }
+    throw error;
+  }
+  return code;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`throttlelab: internal error; this is a bug, please report it.\n${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(EXIT.INTERNAL);
+  },
+);

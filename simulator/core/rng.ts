@@ -1,0 +1,54 @@
+/** A seeded source of uniform floats in [0, 1). */
+export interface Rng {
+  next(): number;
+}
+
+/** Mixes a 32-bit state (splitmix32); the building block for seeds and streams. */
+function mix32(x: number): number {
+  x = (x + 0x9e3779b9) | 0;
+  let z = x;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+/** Derives a child seed from a seed and a path of integers, so every stream is independent and replayable. */
+export function deriveSeed(seed: number, ...path: number[]): number {
+  let s = mix32(seed >>> 0);
+  for (const part of path) s = mix32(s ^ mix32(part >>> 0) ^ Math.floor(part / 2 ** 32));
+  return s;
+}
+
+/**
+ * Creates a seeded generator (sfc32, seeded through splitmix32).
+ * @see https://pracrand.sourceforge.net/RNG_engines.txt
+ */
+export function createRng(seed: number): Rng {
+  let a = mix32(seed >>> 0);
+  let b = mix32(a);
+  let c = mix32(b);
+  let d = 1;
+  const next32 = () => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  };
+  for (let i = 0; i < 12; i++) next32();
+  return { next: () => next32() / 4294967296 };
+}
+
+/** Returns an integer in [min, max] drawn from `rng`. */
+export function randomInt(rng: Rng, min: number, max: number): number {
+  return min + Math.floor(rng.next() * (max - min + 1));
+}
+
+/** Returns a standard normal draw (Box-Muller) from `rng`. */
+export function randomNormal(rng: Rng): number {
+  const u = 1 - rng.next();
+  const v = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}

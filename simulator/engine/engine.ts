@@ -1,0 +1,402 @@
+import { createRng, deriveSeed, type Rng } from '../core/rng.js';
+import { Ledger, type AttemptStart } from '../ledger/ledger.js';
+import type { LedgerRow } from '../ledger/ledger-row.js';
+import type { Costs, LimitView, QuotaTicket } from '../quota/quota-set.js';
+import type { FaultSpec, Scenario } from '../scenario/schema.js';
+import { maskKey } from '../vendors/openai-compatible.js';
+import type { ChatRequest, Completion, EncodeContext, ErrorKind, ErrorSpec, HeaderMap, SimRequest } from '../vendors/types.js';
+import { randomHex } from '../vendors/wire-format.js';
+import { StepBuilder } from './build-steps.js';
+import { findCorrelationId } from './correlation.js';
+import { FaultBook, type FaultDecision } from './fault-book.js';
+import { Keyring, type KeyMatch } from './keyring.js';
+import { createProviderRuntime, type ProviderRuntime } from './provider-runtime.js';
+import { staticReply, type Reply } from './reply.js';
+import { sample } from './sample.js';
+import { estimateTokens } from './tokens.js';
+import { createVocabulary, generateTokens, type Vocabulary } from './vocabulary.js';
+
+/** What the engine needs beyond the scenario. */
+export interface EngineOptions {
+  seed: number;
+  /** Credential values by `providerId/keyId`, resolved from the scenario and environment. */
+  keyValues: ReadonlyMap<string, string>;
+  startedAt: number;
+}
+
+const DEFAULT_ERROR_STATUS: Record<number, ErrorKind> = {
+  400: 'invalid_request',
+  401: 'invalid_api_key',
+  402: 'quota_exhausted',
+  404: 'not_found',
+  429: 'rate_limited',
+  500: 'server_error',
+  502: 'bad_gateway',
+  503: 'overloaded',
+  504: 'timeout',
+  529: 'overloaded',
+};
+
+function minRemaining(views: readonly LimitView[], metrics: readonly string[]): number {
+  let min = Number.NaN;
+  for (const v of views) if (metrics.includes(v.rule.metric) && !(v.remaining >= min)) min = v.remaining;
+  return min;
+}
+
+const TOKEN_METRICS = ['tokens', 'input-tokens'];
+const REQUEST_METRICS = ['requests'];
+const NO_VIEWS: LimitView[] = [];
+
+interface Attempt {
+  start: AttemptStart;
+  provider: ProviderRuntime;
+  ctx: EncodeContext;
+  tokensIn: number;
+  faults: string[];
+}
+
+/**
+ * The simulated vendors' brain: routes a request to its provider, authenticates, validates,
+ * applies scheduled faults and live quotas, and scripts the vendor-shaped reply, recording the
+ * attempt in the ledger. Pure apart from the ledger and quota state it owns: time comes in as
+ * `now`, randomness from the seed.
+ */
+export class Engine {
+  readonly providers: ProviderRuntime[];
+  readonly byId: ReadonlyMap<string, ProviderRuntime>;
+  readonly ledger: Ledger;
+  readonly faults: FaultBook;
+  readonly keyring = new Keyring();
+  readonly startedAt: number;
+  private readonly seed: number;
+  private readonly vocabulary: Vocabulary;
+  private readonly correlationHeaders: readonly string[];
+  private dateSecond = -1;
+  private dateText = '';
+
+  constructor(readonly scenario: Scenario, options: EngineOptions) {
+    this.seed = options.seed;
+    this.startedAt = options.startedAt;
+    this.providers = scenario.providers.map((p, i) => createProviderRuntime(p, i));
+    this.byId = new Map(this.providers.map((p) => [p.id, p]));
+    this.ledger = new Ledger({ maxRows: scenario.simulator.ledger.maxRows });
+    this.faults = new FaultBook(options.seed);
+    this.vocabulary = createVocabulary(deriveSeed(options.seed, 0));
+    this.correlationHeaders = scenario.simulator.correlationHeaders.map((h) => h.toLowerCase());
+    for (const p of this.providers) {
+      for (const k of p.spec.keys) {
+        const value = options.keyValues.get(`${p.id}/${k.id}`);
+        if (value !== undefined) this.keyring.add(value, { providerIndex: p.index, providerId: p.id, keyId: k.id, org: k.org ?? k.id });
+      }
+    }
+    for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
+  }
+
+  /** Places a fault on the timeline, its `at` counted from `now`. */
+  addLiveFault(spec: FaultSpec, now: number): void {
+    this.faults.remove(spec.id);
+    this.faults.add(spec, now, 'live');
+  }
+
+  /** Answers one request that arrived at `now`. */
+  handle(req: SimRequest, now: number, bodyTooLarge = false): Reply {
+    const q = req.url.indexOf('?');
+    const path = q < 0 ? req.url : req.url.slice(0, q);
+    const slash = path.indexOf('/', 1);
+    const providerId = slash < 0 ? path.slice(1) : path.slice(1, slash);
+    const provider = this.byId.get(providerId);
+    if (!provider) {
+      const known = this.providers.map((p) => `/${p.id}`).join(', ');
+      return staticReply(404, JSON.stringify({ error: { message: `Failed to route ${req.method} ${path}: no simulated provider "${providerId}". Providers are served under ${known}.`, type: 'not_found' } }));
+    }
+    const rest = slash < 0 ? '/' : path.slice(slash);
+    const query = new URLSearchParams(q < 0 ? '' : req.url.slice(q + 1));
+    const profile = provider.profile;
+    const route = profile.route(req.method, rest, query);
+    const rng = createRng(deriveSeed(this.seed, 1, this.ledger.size));
+    const credential = profile.credential(req, query);
+    const key = this.keyring.match(credential, provider.index);
+    const retryHeader = req.headers['x-stainless-retry-count'];
+    const retry = retryHeader === undefined ? null : Number.parseInt(retryHeader, 10);
+    const ctx: EncodeContext = {
+      now,
+      rng,
+      requestId: randomHex(rng.next, 32),
+      providerId: provider.id,
+      org: key.kind === 'own' ? key.owner.org : 'unknown',
+      model: route.kind === 'chat' ? (route.model ?? '') : '',
+      options: provider.options,
+      meta: route.kind === 'chat' ? route.meta : undefined,
+    };
+    const attempt: Attempt = {
+      provider,
+      ctx,
+      tokensIn: 0,
+      faults: [],
+      start: {
+        arrivalAt: now,
+        provider: provider.id,
+        vendor: profile.id,
+        key: Keyring.label(key),
+        endpoint: route.kind === 'chat' ? 'chat' : route.kind === 'models' ? 'models' : 'other',
+        model: route.kind === 'chat' ? (route.model ?? null) : null,
+        correlationId: findCorrelationId(req.headers, this.correlationHeaders, undefined),
+        sdkRetryCount: retry !== null && Number.isFinite(retry) ? retry : null,
+        stream: route.kind === 'chat' && route.stream === true,
+      },
+    };
+
+    if (route.kind === 'not-found') return this.fail(attempt, { kind: 'not_found', message: `Invalid URL (${req.method} ${rest})` });
+    if (key.kind !== 'own') return this.fail(attempt, authError(key, credential));
+    const preflight = profile.preflight?.(req);
+    if (preflight) return this.fail(attempt, preflight);
+    if (route.kind === 'models') return this.models(attempt);
+
+    if (bodyTooLarge) return this.fail(attempt, { kind: 'payload_too_large' });
+    let body: unknown;
+    try {
+      body = JSON.parse(req.body);
+    } catch {
+      return this.fail(attempt, { kind: 'bad_json' });
+    }
+    const parsed = profile.parse(route, body);
+    if ('kind' in parsed) return this.fail(attempt, parsed);
+    const chat = parsed;
+    ctx.model = chat.model;
+    attempt.start.model = chat.model;
+    attempt.start.stream = chat.stream;
+    attempt.start.correlationId ??= findCorrelationId({}, [], chat.promptText);
+    if (!provider.models.has(chat.model)) return this.fail(attempt, { kind: 'model_not_found' });
+    attempt.tokensIn = estimateTokens(chat.promptText, chat.messageCount);
+
+    const decision = this.faults.decide({ providerId: provider.id, keyId: key.owner.keyId, model: chat.model, stream: chat.stream }, now);
+    attempt.faults = decision.ids;
+    const caller = { keyId: key.owner.keyId, org: key.owner.org };
+    const fault = decision.response?.spec;
+    if (fault?.kind === 'status') {
+      const buckets = provider.quota.bucketsFor(caller, chat.model, now);
+      return this.fail(attempt, statusFaultError(fault, this.defaultHintMs(provider, fault, now)), provider.quota.view(buckets, now));
+    }
+
+    const costs = this.costs(provider, chat, attempt.tokensIn);
+    const admission = provider.quota.admit(caller, chat.model, costs, now);
+    if (!admission.ok) {
+      if (provider.accounting.countRejected) provider.quota.chargeRejected(admission.buckets, now);
+      const v = admission.violation;
+      const spec: ErrorSpec = {
+        kind: v.tooLarge ? 'request_too_large' : 'rate_limited',
+        violation: { rule: v.rule, metric: v.rule.metric, limit: v.rule.limit, used: v.used, requested: v.requested },
+        hint: v.tooLarge || Number.isNaN(v.waitMs) ? undefined : { ms: v.waitMs, form: 'vendor' },
+      };
+      return this.fail(attempt, spec, provider.quota.view(admission.buckets, now));
+    }
+    return this.succeed(attempt, chat, admission.ticket, costs, decision, rng);
+  }
+
+  private costs(provider: ProviderRuntime, chat: ChatRequest, input: number): Costs {
+    const max = chat.maxTokens ?? 0;
+    const rule = provider.accounting.tokenAdmission;
+    const tokens = rule === 'input' ? input : rule === 'input+max_tokens' ? input + max : Math.max(input, max);
+    return { requests: 1, tokens, 'input-tokens': input, 'output-tokens': 0, concurrency: 1 };
+  }
+
+  // Waits a forced fault announces when the scenario names none: Gemini's daily wall lasts
+  // until midnight Pacific, anything else a second.
+  private defaultHintMs(provider: ProviderRuntime, fault: FaultSpec & { kind: 'status' }, now: number): number {
+    if (fault.hint?.after !== undefined) return fault.hint.after;
+    if (fault.error === 'quota_exhausted') {
+      const daily = provider.quota.rules.find((r) => r.windowMs >= 86_400_000 && r.windowStart);
+      if (daily?.windowStart) return daily.windowStart(now) + daily.windowMs - now;
+      return 86_400_000;
+    }
+    return 1000;
+  }
+
+  private date(now: number): string {
+    const second = Math.floor(now / 1000);
+    if (second !== this.dateSecond) {
+      this.dateSecond = second;
+      this.dateText = new Date(second * 1000).toUTCString();
+    }
+    return this.dateText;
+  }
+
+  private record(attempt: Attempt, status: number, errorType: string | null, hint: { ms: number; form: LedgerRow['hintForm'] } | undefined, views: readonly LimitView[], admitted: Costs | undefined, tokensOut: number, end: LedgerRow['end']): number {
+    const seq = this.ledger.begin(attempt.start);
+    const reqAfter = minRemaining(views, REQUEST_METRICS);
+    const tokAfter = minRemaining(views, TOKEN_METRICS);
+    this.ledger.plan(seq, {
+      status,
+      errorType,
+      hintMs: hint ? hint.ms : null,
+      hintForm: hint ? (hint.form as never) : null,
+      requestsBefore: admitted ? reqAfter + admitted.requests : reqAfter,
+      requestsAfter: reqAfter,
+      tokensBefore: admitted ? tokAfter + admitted.tokens : tokAfter,
+      tokensAfter: tokAfter,
+      tokensIn: attempt.tokensIn,
+      tokensOut,
+      faults: attempt.faults,
+      end,
+    });
+    return seq;
+  }
+
+  private baseHeaders(attempt: Attempt): HeaderMap {
+    const headers = attempt.provider.profile.commonHeaders(attempt.ctx);
+    headers.date = this.date(attempt.ctx.now);
+    return headers;
+  }
+
+  private fail(attempt: Attempt, spec: ErrorSpec, views: LimitView[] = NO_VIEWS): Reply {
+    const { provider, ctx } = attempt;
+    if (spec.kind === 'invalid_api_key' || spec.kind === 'missing_api_key') ctx.org = 'unknown';
+    const encoded = provider.profile.error(spec, views, ctx);
+    const headers = Object.assign(this.baseHeaders(attempt), encoded.headers);
+    headers['content-length'] = String(Buffer.byteLength(encoded.body));
+    const seq = this.record(attempt, encoded.status, encoded.errorType, encoded.hintSent, views, undefined, 0, 'complete');
+    const steps = new StepBuilder().wait(provider.latency.errorDelayMs).head().write(encoded.body).end();
+    return this.reply(seq, encoded.status, headers, steps);
+  }
+
+  private models(attempt: Attempt): Reply {
+    const body = attempt.provider.profile.models(attempt.provider.spec.models, attempt.ctx);
+    const headers = this.baseHeaders(attempt);
+    headers['content-type'] = attempt.provider.profile.contentType?.(false, attempt.ctx) ?? 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
+    const seq = this.record(attempt, 200, null, undefined, NO_VIEWS, undefined, 0, 'complete');
+    return this.reply(seq, 200, headers, new StepBuilder().head().write(body).end());
+  }
+
+  private succeed(attempt: Attempt, chat: ChatRequest, ticket: QuotaTicket, costs: Costs, decision: FaultDecision, rng: Rng): Reply {
+    const { provider, ctx } = attempt;
+    const { profile, latency } = provider;
+    const now = ctx.now;
+    const drawn = Math.max(1, Math.round(sample(latency.completionTokens, rng)));
+    const count = chat.maxTokens !== undefined ? Math.min(drawn, chat.maxTokens) : drawn;
+    const completion: Completion = {
+      id: profile.completionId(ctx),
+      createdAt: now,
+      model: chat.model,
+      tokens: generateTokens(this.vocabulary, rng, count),
+      inputTokens: attempt.tokensIn,
+      finishReason: drawn > count ? 'length' : 'stop',
+    };
+    const ttftDist = decision.ttft ?? latency.ttft;
+    const tpsDist = decision.tokensPerSecond ?? latency.tokensPerSecond;
+    const ttftMs = ttftDist ? sample(ttftDist, rng) : 0;
+    const tps = tpsDist ? sample(tpsDist, rng) : 0;
+    const msPerToken = tps > 0 ? 1000 / tps : 0;
+    ctx.processingMs = ttftMs + msPerToken * count;
+    const views = provider.quota.view(ticket.buckets, now);
+    if (profile.id === 'mistral') ctx.meta = { ...ctx.meta, cost: String(costs.tokens) };
+    const headers = Object.assign(this.baseHeaders(attempt), profile.rateLimitHeaders(views, ctx));
+    headers['content-type'] = profile.contentType?.(chat.stream, ctx) ?? (chat.stream ? 'text/event-stream; charset=utf-8' : 'application/json');
+    const fault = decision.response?.spec;
+    const b = new StepBuilder();
+    let status = 200;
+    let end: LedgerRow['end'] = 'complete';
+
+    if (fault?.kind === 'hang' || fault?.kind === 'reset') {
+      if (fault.afterHeaders) b.head();
+      else status = 0;
+      end = fault.kind === 'reset' ? 'reset' : 'pending';
+      const seq = this.record(attempt, status, null, undefined, views, costs, 0, end);
+      return this.reply(seq, 200, headers, b.finish(fault.kind), provider, ticket);
+    }
+
+    if (fault?.kind === 'keep-alive') {
+      b.head();
+      const filler = profile.keepAlive(chat.stream);
+      for (let held = 0; held < fault.holdFor; held += fault.interval) b.write(filler).wait(Math.min(fault.interval, fault.holdFor - held));
+      if (fault.then === 'close') {
+        const seq = this.record(attempt, 200, null, undefined, views, costs, 0, 'truncated');
+        return this.reply(seq, 200, headers, b.end(), provider, ticket);
+      }
+    }
+
+    if (!chat.stream) {
+      let body = profile.completion(completion, ctx);
+      if (fault?.kind === 'malformed') {
+        end = 'malformed';
+        if (fault.mode === 'truncated-json') body = body.slice(0, Math.floor(body.length / 2));
+        else if (fault.mode === 'garbage') body = `\u0000\u001f<html>${randomHex(rng.next, 24)}</htm`;
+        else if (fault.mode === 'empty') body = '';
+        else headers['content-type'] = 'text/html; charset=utf-8';
+      }
+      if (fault?.kind !== 'keep-alive') headers['content-length'] = String(Buffer.byteLength(body));
+      if (fault?.kind !== 'keep-alive') b.wait(ctx.processingMs).head();
+      else b.wait(ctx.processingMs);
+      b.write(body, count);
+      const seq = this.record(attempt, 200, null, undefined, views, costs, count, end);
+      return this.reply(seq, 200, headers, b.end(), provider, ticket);
+    }
+
+    const frames = profile.stream(completion, ctx, chat.includeUsage);
+    if (fault?.kind !== 'keep-alive') b.head();
+    b.wait(ttftMs);
+    for (const f of frames.head) b.write(f);
+    const perFrame = latency.tokensPerFrame;
+    let emitted = 0;
+    let framesSent = 0;
+    for (let from = 0; from < count; from += perFrame) {
+      const to = Math.min(count, from + perFrame);
+      if (fault?.kind === 'stream-break' && framesSent === fault.afterChunks) {
+        const planned = fault.end === 'close' ? 'truncated' : fault.end === 'reset' ? 'reset' : 'error-event';
+        if (fault.end === 'error-event') b.write(profile.streamError({ kind: fault.error as ErrorKind }, ctx));
+        const seq = this.record(attempt, 200, fault.end === 'error-event' ? fault.error : null, undefined, views, costs, emitted, planned);
+        return this.reply(seq, 200, headers, fault.end === 'reset' ? b.finish('reset') : b.end(), provider, ticket);
+      }
+      if (from > 0) b.wait(msPerToken * (to - from));
+      let frame = frames.content(from, to);
+      if (fault?.kind === 'malformed' && from === 0) {
+        frame = frame.slice(0, Math.floor(frame.length / 2)) + '\n\n';
+        end = 'malformed';
+      }
+      b.write(frame, to - from);
+      emitted = to;
+      framesSent++;
+    }
+    for (const f of frames.tail) b.write(f);
+    const seq = this.record(attempt, 200, null, undefined, views, costs, count, end);
+    return this.reply(seq, 200, headers, b.end(), provider, ticket);
+  }
+
+  private reply(seq: number, status: number, headers: HeaderMap, steps: Reply['steps'], provider?: ProviderRuntime, ticket?: QuotaTicket): Reply {
+    const ledger = this.ledger;
+    const chargeOutput = provider?.accounting.chargeOutputToTokens ?? false;
+    return {
+      status,
+      headers,
+      steps,
+      onHead: (at) => ledger.firstByteAt(seq, at),
+      onFinish(at, outcome) {
+        ledger.finish(seq, at, outcome.aborted ? 'client-abort' : undefined, ticket ? outcome.tokensDelivered : undefined);
+        if (provider && ticket) {
+          const out = outcome.tokensDelivered;
+          provider.quota.settle(ticket, { tokens: chargeOutput ? out : 0, 'output-tokens': out, concurrency: -1 }, at);
+        }
+      },
+    };
+  }
+}
+
+function authError(key: KeyMatch, credential: string | undefined): ErrorSpec {
+  if (key.kind === 'none') return { kind: 'missing_api_key' };
+  return { kind: 'invalid_api_key', maskedKey: maskKey(credential ?? '') };
+}
+
+function statusFaultError(fault: FaultSpec & { kind: 'status' }, hintMs: number): ErrorSpec {
+  const kind = fault.error ?? DEFAULT_ERROR_STATUS[fault.status] ?? (fault.status >= 500 ? 'server_error' : 'invalid_request');
+  // Throttling errors carry the vendor's usual wait unless told otherwise; other errors carry
+  // none, but keep the vendor's usual headers, unless the fault names a hint.
+  const throttling = kind === 'rate_limited' || kind === 'quota_exhausted' || kind === 'capacity' || kind === 'slow_down';
+  const form = fault.hint?.form ?? (throttling ? 'vendor' : undefined);
+  return {
+    kind,
+    status: fault.status,
+    message: fault.message,
+    shouldRetry: fault.shouldRetry,
+    hint: form === undefined ? undefined : { ms: hintMs, form, raw: fault.hint?.raw },
+  };
+}

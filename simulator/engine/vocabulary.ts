@@ -1,0 +1,39 @@
+import { faker } from '@faker-js/faker/locale/en';
+import { randomInt, type Rng } from '../core/rng.js';
+
+/** Words a simulated model speaks in, drawn once from a seeded faker. */
+export interface Vocabulary {
+  readonly words: readonly string[];
+}
+
+/**
+ * Builds a vocabulary from faker seeded with `seed`. Answers are then drawn from it with each
+ * request's own seeded Rng, which keeps the response path cheap and every answer replayable.
+ */
+export function createVocabulary(seed: number, size = 2048): Vocabulary {
+  faker.seed(seed);
+  const words = new Set<string>();
+  for (let i = 0; words.size < size && i < size * 8; i++) words.add(faker.word.sample());
+  return { words: [...words] };
+}
+
+/**
+ * Draws `count` content tokens: one word per token, each with its leading space, sentences
+ * capitalised and closed with a period, so that usage counts equal the tokens streamed.
+ */
+export function generateTokens(vocabulary: Vocabulary, rng: Rng, count: number): string[] {
+  const out: string[] = new Array(count);
+  const words = vocabulary.words;
+  let sentenceLeft = 0;
+  for (let i = 0; i < count; i++) {
+    let word = words[(rng.next() * words.length) | 0]!;
+    if (sentenceLeft === 0) {
+      word = word[0]!.toUpperCase() + word.slice(1);
+      sentenceLeft = randomInt(rng, 6, 14);
+    }
+    sentenceLeft--;
+    if (sentenceLeft === 0 || i === count - 1) word += '.';
+    out[i] = i === 0 ? word : ` ${word}`;
+  }
+  return out;
+}

@@ -1,0 +1,20 @@
+/** @module throttlelab simulator: vendor-faithful mock LLM providers, scenarios and the attempt ledger. */
+export { systemClock, type Clock } from './core/clock.js';
+export { createFakeClock, type FakeClock } from './core/fake-clock.js';
+export { createRng, deriveSeed, type Rng } from './core/rng.js';
+export { parseDuration, formatDurationShort } from './core/duration.js';
+export { SimError, isSimError, type SimErrorCode } from './core/errors.js';
+export { CORRELATION_HEADER, CORRELATION_MARKER_RE, formatCorrelationMarker } from './engine/correlation.js';
+export type { Reply, Step, ReplyOutcome } from './engine/reply.js';
+export { Ledger, type LedgerQuery, type LedgerSink } from './ledger/ledger.js';
+export type { LedgerRow, AttemptEnd } from './ledger/ledger-row.js';
+export { parseScenario, type ParseScenarioResult } from './scenario/parse-scenario.js';
+export { loadScenarioFile, type LoadScenarioResult } from './scenario/load-scenario-file.js';
+export { formatIssues, formatPath, type ScenarioIssue } from './scenario/issue.js';
+export { ScenarioSchema, FaultSchema, type Scenario, type FaultSpec, type ProviderSpec } from './scenario/schema.js';
+export { createSimulator, type Simulator, type SimulatorOptions, type ProviderEndpoint, type FaultInfo } from './simulator.js';
+export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
+export { CONTROL_PREFIX } from './transports/control-api.js';
+export { createMswHandlers } from './transports/msw-handlers.js';
+export { VENDORS, VENDOR_IDS } from './vendors/registry.js';
+export type { VendorId, SimRequest, HintForm } from './vendors/types.js';

@@ -1,0 +1,51 @@
+import type { HintForm } from '../vendors/types.js';
+
+/** How an attempt's response ended. */
+export type AttemptEnd =
+  | 'complete'
+  | 'error-event'
+  | 'truncated'
+  | 'reset'
+  | 'client-abort'
+  | 'malformed'
+  | 'pending';
+
+/** One attempt that reached a simulated provider: the evidence every verdict is built on. */
+export interface LedgerRow {
+  seq: number;
+  /** Epoch ms (fractional) when the request arrived. */
+  arrivalAt: number;
+  /** When the status line and headers were sent; null if never. */
+  firstByteAt: number | null;
+  /** When the response ended (or the client left); null while in flight. */
+  endAt: number | null;
+  provider: string;
+  vendor: string;
+  /** The configured key id, `foreign:<provider>/<key>`, `unknown` or `none`; never the key itself. */
+  key: string;
+  model: string | null;
+  endpoint: 'chat' | 'models' | 'other';
+  /** From a correlation header, else a `[tl:…]` marker in the prompt. */
+  correlationId: string | null;
+  /** The SDK's `x-stainless-retry-count`, if sent. */
+  sdkRetryCount: number | null;
+  stream: boolean;
+  /** Status sent (0 if the connection died before a status line). */
+  status: number;
+  /** The vendor's error type or code; null on success. */
+  errorType: string | null;
+  /** The wait the response announced, in ms; null if none, NaN-free (garbage is null with form). */
+  hintMs: number | null;
+  hintForm: HintForm | 'garbage' | null;
+  quota: {
+    requestsBefore: number | null;
+    requestsAfter: number | null;
+    tokensBefore: number | null;
+    tokensAfter: number | null;
+  };
+  tokensIn: number;
+  tokensOut: number;
+  /** Ids of the faults applied. */
+  faults: string[];
+  end: AttemptEnd;
+}

@@ -1,0 +1,320 @@
+import type { HintForm } from '../vendors/types.js';
+import { InternTable } from './intern.js';
+import type { AttemptEnd, LedgerRow } from './ledger-row.js';
+
+const ENDS: AttemptEnd[] = ['pending', 'complete', 'error-event', 'truncated', 'reset', 'client-abort', 'malformed'];
+const ENDPOINTS: LedgerRow['endpoint'][] = ['chat', 'models', 'other'];
+const HINT_FORMS: Array<HintForm | 'garbage' | null> = [null, 'seconds', 'ms', 'http-date', 'reset-header', 'body', 'none', 'garbage'];
+
+/** The facts known when an attempt arrives. */
+export interface AttemptStart {
+  arrivalAt: number;
+  provider: string;
+  vendor: string;
+  key: string;
+  endpoint: LedgerRow['endpoint'];
+  model: string | null;
+  correlationId: string | null;
+  sdkRetryCount: number | null;
+  stream: boolean;
+}
+
+/** The facts decided when the response is planned. */
+export interface AttemptPlan {
+  status: number;
+  errorType: string | null;
+  hintMs: number | null;
+  hintForm: HintForm | null;
+  requestsBefore: number;
+  requestsAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  tokensIn: number;
+  tokensOut: number;
+  faults: string[];
+  end: AttemptEnd;
+}
+
+/** Filters for `query`; all optional, combined with AND. */
+export interface LedgerQuery {
+  provider?: string;
+  key?: string;
+  model?: string;
+  status?: number;
+  correlationId?: string;
+  /** Arrival at or after (epoch ms). */
+  since?: number;
+  /** Arrival before (epoch ms). */
+  until?: number;
+  offset?: number;
+  limit?: number;
+}
+
+/** Receives each row as it ends (for streaming the ledger to disk). */
+export type LedgerSink = (row: LedgerRow) => void;
+
+class Column<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array | Int32Array> {
+  data: T;
+  constructor(private readonly make: (n: number) => T, capacity: number, private readonly fill?: number) {
+    this.data = make(capacity);
+    if (fill !== undefined) this.data.fill(fill);
+  }
+  grow(capacity: number): void {
+    const next = this.make(capacity);
+    next.set(this.data);
+    if (this.fill !== undefined) next.fill(this.fill, this.data.length);
+    this.data = next;
+  }
+}
+
+/**
+ * Every attempt, column by column: typed arrays for numbers, interned ids for labels, so a million
+ * rows take about 100 MB. Rows are kept up to `maxRows`; past that they still reach the sink (a
+ * JSONL file) but are no longer queryable, and `dropped` counts them.
+ */
+export class Ledger {
+  private rows = 0;
+  private capacity: number;
+  private droppedCount = 0;
+  private readonly maxRows: number;
+  private readonly sinks: LedgerSink[] = [];
+  private readonly labels = new InternTable();
+  private readonly models = new InternTable();
+  private readonly faultSets = new InternTable();
+  private readonly errorTypes = new InternTable();
+  private readonly correlation: Array<string | undefined> = [];
+  private readonly times: Column<Float64Array>[];
+  private readonly arrival: Column<Float64Array>;
+  private readonly firstByte: Column<Float64Array>;
+  private readonly ended: Column<Float64Array>;
+  private readonly hint: Column<Float64Array>;
+  private readonly quota: Column<Float64Array>[];
+  private readonly provider: Column<Uint16Array>;
+  private readonly vendor: Column<Uint16Array>;
+  private readonly key: Column<Uint16Array>;
+  private readonly model: Column<Uint16Array>;
+  private readonly errorType: Column<Uint16Array>;
+  private readonly faults: Column<Uint16Array>;
+  private readonly status: Column<Uint16Array>;
+  private readonly retry: Column<Int32Array>;
+  private readonly tokensIn: Column<Uint32Array>;
+  private readonly tokensOut: Column<Uint32Array>;
+  /** Bits 0-2: end, 3-4: endpoint, 5: stream. */
+  private readonly small: Column<Uint8Array>;
+  private readonly hintFormColumn: Column<Uint8Array>;
+  // Rows past maxRows live here only until they end and reach the sinks.
+  private readonly overflow = new Map<number, LedgerRow>();
+
+  constructor(options: { maxRows?: number; initialCapacity?: number } = {}) {
+    this.maxRows = options.maxRows ?? 2_000_000;
+    this.capacity = Math.min(options.initialCapacity ?? 4096, this.maxRows);
+    const f64 = (fill?: number) => new Column((n) => new Float64Array(n), this.capacity, fill);
+    const u16 = () => new Column((n) => new Uint16Array(n), this.capacity);
+    this.arrival = f64();
+    this.firstByte = f64(Number.NaN);
+    this.ended = f64(Number.NaN);
+    this.hint = f64(Number.NaN);
+    this.quota = [f64(Number.NaN), f64(Number.NaN), f64(Number.NaN), f64(Number.NaN)];
+    this.times = [this.arrival, this.firstByte, this.ended, this.hint, ...this.quota];
+    this.provider = u16();
+    this.vendor = u16();
+    this.key = u16();
+    this.model = u16();
+    this.errorType = u16();
+    this.faults = u16();
+    this.status = u16();
+    this.retry = new Column((n) => new Int32Array(n), this.capacity, -1);
+    this.tokensIn = new Column((n) => new Uint32Array(n), this.capacity);
+    this.tokensOut = new Column((n) => new Uint32Array(n), this.capacity);
+    this.small = new Column((n) => new Uint8Array(n), this.capacity);
+    this.hintFormColumn = new Column((n) => new Uint8Array(n), this.capacity);
+  }
+
+  /** Number of attempts recorded (including dropped ones). */
+  get size(): number {
+    return this.rows + this.droppedCount;
+  }
+
+  /** Attempts past `maxRows`, not queryable (still sent to sinks). */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** Streams each row to `sink` when it ends. */
+  addSink(sink: LedgerSink): () => void {
+    this.sinks.push(sink);
+    return () => this.sinks.splice(this.sinks.indexOf(sink), 1);
+  }
+
+  private allColumns() {
+    return [...this.times, this.provider, this.vendor, this.key, this.model, this.errorType, this.faults, this.status, this.retry, this.tokensIn, this.tokensOut, this.small, this.hintFormColumn];
+  }
+
+  /** Records an arriving attempt and returns its handle (its sequence number). */
+  begin(start: AttemptStart): number {
+    const seq = this.rows + this.droppedCount;
+    if (this.rows >= this.maxRows) {
+      this.droppedCount++;
+      this.overflow.set(seq, { ...this.blankRow(seq), ...startToRow(start) });
+      return seq;
+    }
+    if (this.rows === this.capacity) {
+      this.capacity = Math.min(this.capacity * 2, this.maxRows);
+      for (const c of this.allColumns()) c.grow(this.capacity);
+    }
+    const i = this.rows++;
+    this.arrival.data[i] = start.arrivalAt;
+    this.provider.data[i] = this.labels.id(start.provider);
+    this.vendor.data[i] = this.labels.id(start.vendor);
+    this.key.data[i] = this.labels.id(start.key);
+    this.model.data[i] = start.model === null ? 0 : this.models.id(start.model) + 1;
+    this.correlation[i] = start.correlationId ?? undefined;
+    this.retry.data[i] = start.sdkRetryCount ?? -1;
+    this.small.data[i] = (ENDPOINTS.indexOf(start.endpoint) << 3) | (start.stream ? 32 : 0);
+    return seq;
+  }
+
+  /** Records what the response will be. */
+  plan(seq: number, p: AttemptPlan): void {
+    const spill = this.overflow.get(seq);
+    if (spill) {
+      Object.assign(spill, planToRow(p));
+      return;
+    }
+    const i = seq;
+    this.status.data[i] = p.status;
+    this.errorType.data[i] = p.errorType === null ? 0 : this.errorTypes.id(p.errorType) + 1;
+    this.hint.data[i] = p.hintMs ?? Number.NaN;
+    this.hintFormColumn.data[i] = p.hintMs !== null && Number.isNaN(p.hintMs) ? HINT_FORMS.indexOf('garbage') : HINT_FORMS.indexOf(p.hintForm);
+    this.quota[0]!.data[i] = p.requestsBefore;
+    this.quota[1]!.data[i] = p.requestsAfter;
+    this.quota[2]!.data[i] = p.tokensBefore;
+    this.quota[3]!.data[i] = p.tokensAfter;
+    this.tokensIn.data[i] = p.tokensIn;
+    this.tokensOut.data[i] = p.tokensOut;
+    this.faults.data[i] = p.faults.length === 0 ? 0 : this.faultSets.id(p.faults.join(',')) + 1;
+    this.small.data[i] = (this.small.data[i]! & ~7) | ENDS.indexOf(p.end);
+  }
+
+  /** Records when the headers went out. */
+  firstByteAt(seq: number, at: number): void {
+    const spill = this.overflow.get(seq);
+    if (spill) spill.firstByteAt = at;
+    else this.firstByte.data[seq] = at;
+  }
+
+  /** Records the end; `end` overrides the planned ending (client abort), `tokensOut` the delivered count. */
+  finish(seq: number, at: number, end: AttemptEnd | undefined, tokensOut: number | undefined): void {
+    const spill = this.overflow.get(seq);
+    if (spill) {
+      spill.endAt = at;
+      if (end) spill.end = end;
+      if (tokensOut !== undefined) spill.tokensOut = tokensOut;
+      this.overflow.delete(seq);
+      for (const sink of this.sinks) sink(spill);
+      return;
+    }
+    this.ended.data[seq] = at;
+    if (end) this.small.data[seq] = (this.small.data[seq]! & ~7) | ENDS.indexOf(end);
+    if (tokensOut !== undefined) this.tokensOut.data[seq] = tokensOut;
+    if (this.sinks.length > 0) {
+      const row = this.row(seq)!;
+      for (const sink of this.sinks) sink(row);
+    }
+  }
+
+  /** One row as an object, or undefined if it was not kept. */
+  row(seq: number): LedgerRow | undefined {
+    if (seq < 0 || seq >= this.rows) return undefined;
+    const i = seq;
+    const num = (v: number) => (Number.isNaN(v) ? null : v);
+    const small = this.small.data[i]!;
+    const faults = this.faults.data[i]!;
+    const model = this.model.data[i]!;
+    const errorType = this.errorType.data[i]!;
+    const retry = this.retry.data[i]!;
+    return {
+      seq,
+      arrivalAt: this.arrival.data[i]!,
+      firstByteAt: num(this.firstByte.data[i]!),
+      endAt: num(this.ended.data[i]!),
+      provider: this.labels.value(this.provider.data[i]!),
+      vendor: this.labels.value(this.vendor.data[i]!),
+      key: this.labels.value(this.key.data[i]!),
+      model: model === 0 ? null : this.models.value(model - 1),
+      endpoint: ENDPOINTS[(small >> 3) & 3]!,
+      correlationId: this.correlation[i] ?? null,
+      sdkRetryCount: retry < 0 ? null : retry,
+      stream: (small & 32) !== 0,
+      status: this.status.data[i]!,
+      errorType: errorType === 0 ? null : this.errorTypes.value(errorType - 1),
+      hintMs: num(this.hint.data[i]!),
+      hintForm: HINT_FORMS[this.hintFormColumn.data[i]!] ?? null,
+      quota: {
+        requestsBefore: num(this.quota[0]!.data[i]!),
+        requestsAfter: num(this.quota[1]!.data[i]!),
+        tokensBefore: num(this.quota[2]!.data[i]!),
+        tokensAfter: num(this.quota[3]!.data[i]!),
+      },
+      tokensIn: this.tokensIn.data[i]!,
+      tokensOut: this.tokensOut.data[i]!,
+      faults: faults === 0 ? [] : this.faultSets.value(faults - 1).split(','),
+      end: ENDS[small & 7]!,
+    };
+  }
+
+  /** Every kept row, in arrival order. */
+  *rowsIterator(): IterableIterator<LedgerRow> {
+    for (let i = 0; i < this.rows; i++) yield this.row(i)!;
+  }
+
+  /** Kept rows matching `q`, in arrival order, with the total before paging. */
+  query(q: LedgerQuery = {}): { total: number; rows: LedgerRow[] } {
+    const provider = q.provider === undefined ? undefined : this.labels.id(q.provider);
+    const key = q.key === undefined ? undefined : this.labels.id(q.key);
+    const model = q.model === undefined ? undefined : this.models.id(q.model) + 1;
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? Infinity;
+    const rows: LedgerRow[] = [];
+    let total = 0;
+    for (let i = 0; i < this.rows; i++) {
+      if (provider !== undefined && this.provider.data[i] !== provider) continue;
+      if (key !== undefined && this.key.data[i] !== key) continue;
+      if (model !== undefined && this.model.data[i] !== model) continue;
+      if (q.status !== undefined && this.status.data[i] !== q.status) continue;
+      if (q.since !== undefined && this.arrival.data[i]! < q.since) continue;
+      if (q.until !== undefined && this.arrival.data[i]! >= q.until) continue;
+      if (q.correlationId !== undefined && this.correlation[i] !== q.correlationId) continue;
+      if (total >= offset && rows.length < limit) rows.push(this.row(i)!);
+      total++;
+    }
+    return { total, rows };
+  }
+
+  private blankRow(seq: number): LedgerRow {
+    return {
+      seq, arrivalAt: 0, firstByteAt: null, endAt: null, provider: '', vendor: '', key: 'none', model: null, endpoint: 'other',
+      correlationId: null, sdkRetryCount: null, stream: false, status: 0, errorType: null, hintMs: null, hintForm: null,
+      quota: { requestsBefore: null, requestsAfter: null, tokensBefore: null, tokensAfter: null }, tokensIn: 0, tokensOut: 0, faults: [], end: 'pending',
+    };
+  }
+}
+
+function startToRow(s: AttemptStart): Partial<LedgerRow> {
+  return { arrivalAt: s.arrivalAt, provider: s.provider, vendor: s.vendor, key: s.key, endpoint: s.endpoint, model: s.model, correlationId: s.correlationId, sdkRetryCount: s.sdkRetryCount, stream: s.stream };
+}
+
+function planToRow(p: AttemptPlan): Partial<LedgerRow> {
+  const num = (v: number) => (Number.isNaN(v) ? null : v);
+  return {
+    status: p.status,
+    errorType: p.errorType,
+    hintMs: p.hintMs === null || Number.isNaN(p.hintMs) ? null : p.hintMs,
+    hintForm: p.hintMs !== null && Number.isNaN(p.hintMs) ? 'garbage' : p.hintForm,
+    quota: { requestsBefore: num(p.requestsBefore), requestsAfter: num(p.requestsAfter), tokensBefore: num(p.tokensBefore), tokensAfter: num(p.tokensAfter) },
+    tokensIn: p.tokensIn,
+    tokensOut: p.tokensOut,
+    faults: p.faults,
+    end: p.end,
+  };
+}

@@ -1,0 +1,171 @@
+import { concurrency } from './concurrency.js';
+import { fixedWindow } from './fixed-window.js';
+import type { Algorithm, LimitSpec, Metric, Meter } from './meter.js';
+import { slidingWindow } from './sliding-window.js';
+import { tokenBucket } from './token-bucket.js';
+
+/** Who shares a bucket: each key, each organisation (project) of keys, or the whole provider. */
+export type QuotaScope = 'key' | 'org' | 'provider';
+
+/** A limit as configured for one provider. */
+export interface QuotaRule extends LimitSpec {
+  /** Stable label, e.g. `requests/1m`, used in 429 bodies, headers and the ledger. */
+  id: string;
+  scope: QuotaScope;
+  /** Restricts the rule to one model; otherwise it applies to every model. */
+  model?: string;
+  /** One bucket across all models instead of one per model. */
+  sharedModels: boolean;
+}
+
+/** The caller a request is charged to. */
+export interface Caller {
+  keyId: string;
+  org: string;
+}
+
+/** Units a request takes at admission, per metric. */
+export type Costs = Record<Metric, number>;
+
+/** A limit as a response header would describe it. */
+export interface LimitView {
+  rule: QuotaRule;
+  limit: number;
+  /** Whole units left, never negative. */
+  remaining: number;
+  /** Milliseconds until the limit is back to full. */
+  resetInMs: number;
+  /** A verbatim reset value that replaces the formatted one (lying hints). */
+  rawReset?: string;
+}
+
+/** A refused admission: the binding limit and how long until the request would fit. */
+export interface QuotaViolation {
+  rule: QuotaRule;
+  requested: number;
+  used: number;
+  /** Milliseconds until the request could be admitted; Infinity when it can never fit; NaN when unknown. */
+  waitMs: number;
+  tooLarge: boolean;
+}
+
+interface Bucket {
+  rule: QuotaRule;
+  meter: Meter<unknown>;
+  state: unknown;
+}
+
+/** What an admitted request holds until it ends. */
+export interface QuotaTicket {
+  buckets: Bucket[];
+}
+
+export type AdmitResult =
+  | { ok: true; ticket: QuotaTicket }
+  | { ok: false; violation: QuotaViolation; buckets: Bucket[] };
+
+const METERS: Record<Algorithm | 'concurrency', Meter<unknown>> = {
+  'token-bucket': tokenBucket as Meter<unknown>,
+  'fixed-window': fixedWindow as Meter<unknown>,
+  'sliding-window': slidingWindow as Meter<unknown>,
+  concurrency: concurrency as Meter<unknown>,
+};
+
+/** The live quota state of one provider: buckets created on first use, keyed by scope and model. */
+export class QuotaSet {
+  readonly rules: readonly QuotaRule[];
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(rules: readonly QuotaRule[]) {
+    this.rules = rules;
+  }
+
+  /** The buckets that apply to `caller` and `model`, created full at `now` when first seen. */
+  bucketsFor(caller: Caller, model: string, now: number): Bucket[] {
+    const out: Bucket[] = [];
+    for (let i = 0; i < this.rules.length; i++) {
+      const rule = this.rules[i]!;
+      if (rule.model !== undefined && rule.model !== model) continue;
+      const scopeId = rule.scope === 'key' ? caller.keyId : rule.scope === 'org' ? caller.org : '*';
+      const key = `${i}\u0000${scopeId}\u0000${rule.sharedModels ? '*' : model}`;
+      let bucket = this.buckets.get(key);
+      if (!bucket) {
+        const meter = METERS[rule.metric === 'concurrency' ? 'concurrency' : rule.algorithm];
+        bucket = { rule, meter, state: meter.create(rule, now) };
+        this.buckets.set(key, bucket);
+      }
+      out.push(bucket);
+    }
+    return out;
+  }
+
+  /**
+   * Admits a request all-or-nothing: every applicable limit must have room for its cost, and only
+   * then is anything taken. Being synchronous, concurrent requests can never overshoot a limit.
+   */
+  admit(caller: Caller, model: string, costs: Costs, now: number): AdmitResult {
+    const buckets = this.bucketsFor(caller, model, now);
+    let worst: QuotaViolation | undefined;
+    for (const b of buckets) {
+      const cost = costs[b.rule.metric];
+      // A limit charged after the fact (output tokens) still refuses new work while in debt.
+      const need = cost > 0 ? cost : b.rule.metric === 'output-tokens' ? 1 : 0;
+      if (need === 0) continue;
+      const wait = b.meter.waitMs(b.state, b.rule, need, now);
+      if (wait > 0 || Number.isNaN(wait)) {
+        const violation: QuotaViolation = {
+          rule: b.rule,
+          requested: cost,
+          used: Math.max(0, Math.round(b.rule.limit - b.meter.available(b.state, b.rule, now))),
+          waitMs: wait,
+          tooLarge: wait === Infinity,
+        };
+        if (!worst || rank(violation) > rank(worst)) worst = violation;
+      }
+    }
+    if (worst) return { ok: false, violation: worst, buckets };
+    for (const b of buckets) {
+      const cost = costs[b.rule.metric];
+      if (cost !== 0) b.meter.consume(b.state, b.rule, cost, now);
+    }
+    return { ok: true, ticket: { buckets } };
+  }
+
+  /** Charges `costs` to the ticket's buckets after the fact (output tokens, concurrency release). */
+  settle(ticket: QuotaTicket, costs: Partial<Costs>, now: number): void {
+    for (const b of ticket.buckets) {
+      const cost = costs[b.rule.metric];
+      if (cost) b.meter.consume(b.state, b.rule, cost, now);
+    }
+  }
+
+  /** Charges a refused request where the vendor counts failed requests too (OpenAI). */
+  chargeRejected(buckets: Bucket[], now: number): void {
+    for (const b of buckets) {
+      if (b.rule.metric !== 'requests') continue;
+      if (b.meter.available(b.state, b.rule, now) >= 1) b.meter.consume(b.state, b.rule, 1, now);
+    }
+  }
+
+  /** Describes each bucket as a rate-limit header would. */
+  view(buckets: Bucket[], now: number): LimitView[] {
+    return buckets.map((b) => ({
+      rule: b.rule,
+      limit: b.rule.limit,
+      remaining: Math.max(0, Math.floor(b.meter.available(b.state, b.rule, now))),
+      resetInMs: Math.max(0, b.meter.resetInMs(b.state, b.rule, now)),
+    }));
+  }
+
+  /** Every bucket created so far, for the control API. */
+  snapshot(now: number): Array<{ bucket: string; view: LimitView }> {
+    return [...this.buckets].map(([key, b]) => ({ bucket: key.split('\u0000').slice(1).join('/'), view: this.view([b], now)[0]! }));
+  }
+}
+
+// A request that can never fit outranks an unknown wait, which outranks a longer known wait.
+function rank(v: QuotaViolation): number {
+  if (v.tooLarge) return Number.MAX_VALUE;
+  if (Number.isNaN(v.waitMs)) return Number.MAX_VALUE / 2;
+  return v.waitMs;
+}

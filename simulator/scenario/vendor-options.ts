@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { VendorId } from '../vendors/types.js';
+
+/**
+ * The vendor-specific switches, one strict schema per vendor. Most exist because the behaviour
+ * is UNCONFIRMED in provider-facts.md, so the scenario picks it.
+ */
+export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
+  openai: z.strictObject({
+    /** Send `retry-after` on 429s (its presence on OpenAI 429s is unconfirmed). */
+    retryAfterOn429: z.boolean().optional(),
+    /** Add the undocumented `x-ratelimit-*-tokens_usage_based` headers. */
+    usageBasedHeaders: z.boolean().optional(),
+  }),
+  'azure-openai': z.strictObject({
+    /** Report `-1` limits and no retry hint, as the Responses API was seen to. */
+    unknownLimits: z.boolean().optional(),
+    /** Spell the reset header `x-rate-limit-reset-tokens`, as seen in 2023. */
+    hyphenatedResetHeader: z.boolean().optional(),
+    region: z.string().optional(),
+  }),
+  anthropic: z.strictObject({}),
+  gemini: z.strictObject({
+    tier: z.enum(['free', 'paid']).optional(),
+    /** Also state the wait in the message ("Please retry in 53.01s."). */
+    retryInMessage: z.boolean().optional(),
+  }),
+  groq: z.strictObject({
+    /** Where stream usage goes: `x_groq.usage` (UNCONFIRMED), the OpenAI usage chunk, or both. */
+    streamUsage: z.enum(['x_groq', 'usage', 'both']).optional(),
+    region: z.string().optional(),
+  }),
+  mistral: z.strictObject({
+    /** The `ratelimitbysize-*` names come from client parsers, not official docs. */
+    headers: z.enum(['ratelimitbysize', 'none']).optional(),
+    /** The 2026 `code: "1300"` body or Kong's bare 2025 message. */
+    rateLimitBody: z.enum(['code-1300', 'kong']).optional(),
+  }),
+  deepseek: z.strictObject({}),
+  'ratelimit-draft': z.strictObject({
+    draft: z.enum(['ietf-10', 'ietf-07', 'ietf-06']).optional(),
+    /** Publish token quotas too, with the unregistered unit `qu="tokens"`. */
+    tokenPolicies: z.boolean().optional(),
+  }),
+};

@@ -1,0 +1,153 @@
+import { systemClock, type Clock } from './core/clock.js';
+import { Engine } from './engine/engine.js';
+import type { Reply } from './engine/reply.js';
+import type { Ledger } from './ledger/ledger.js';
+import type { LimitView } from './quota/quota-set.js';
+import { FaultSchema, type FaultSpec, type Scenario } from './scenario/schema.js';
+import { formatPath } from './scenario/issue.js';
+import type { SimRequest, VendorId } from './vendors/types.js';
+
+/** Where one simulated provider listens and what an SDK needs to reach it. */
+export interface ProviderEndpoint {
+  id: string;
+  vendor: VendorId;
+  title: string;
+  /** The provider's root: `<origin>/<id>`. */
+  root: string;
+  /** What an SDK takes as its base URL. */
+  baseUrl: string;
+  models: string[];
+  keys: Array<{ id: string; org: string; env: Array<[string, string]> }>;
+}
+
+/** A fault on the timeline, as the control API shows it. */
+export interface FaultInfo {
+  id: string;
+  kind: string;
+  origin: 'scenario' | 'live';
+  startAt: number;
+  endAt: number | null;
+  active: boolean;
+  seen: number;
+  applied: number;
+  spec: FaultSpec;
+}
+
+/** Options for `createSimulator`. */
+export interface SimulatorOptions {
+  /** Overrides the scenario's seed. */
+  seed?: number;
+  clock?: Clock;
+  /** Environment for keys given as `env:`; only `bin/` passes `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A running set of simulated providers, independent of transport. */
+export interface Simulator {
+  readonly scenario: Scenario;
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly startedAt: number;
+  readonly ledger: Ledger;
+  /** Answers one request; `arrivalAt` defaults to now. */
+  handle(req: SimRequest, options?: { arrivalAt?: number; bodyTooLarge?: boolean }): Reply;
+  /** Validates and schedules a fault, its `at` counted from now; problems come back as messages. */
+  addFault(input: unknown): { ok: true; fault: FaultInfo } | { ok: false; issues: string[] };
+  removeFault(id: string): boolean;
+  listFaults(): FaultInfo[];
+  /** Every quota bucket in use, per provider. */
+  quota(): Record<string, Array<{ bucket: string; rule: string; limit: number; remaining: number; resetInMs: number }>>;
+  /** Provider endpoints under `origin` (e.g. `http://127.0.0.1:4000`). */
+  endpoints(origin: string): ProviderEndpoint[];
+}
+
+function resolveKeys(scenario: Scenario, env: Readonly<Record<string, string | undefined>>): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const p of scenario.providers) {
+    for (const k of p.keys) {
+      const value = k.value ?? (k.env !== undefined ? env[k.env] : undefined);
+      if (value) values.set(`${p.id}/${k.id}`, value);
+    }
+  }
+  return values;
+}
+
+/** Creates the simulated providers of a validated scenario. */
+export function createSimulator(scenario: Scenario, options: SimulatorOptions = {}): Simulator {
+  const clock = options.clock ?? systemClock;
+  const seed = options.seed ?? scenario.seed ?? 1;
+  const startedAt = clock.now();
+  const engine = new Engine(scenario, { seed, keyValues: resolveKeys(scenario, options.env ?? {}), startedAt });
+
+  const info = (f: ReturnType<typeof engine.faults.list>[number]): FaultInfo => {
+    const now = clock.now();
+    return {
+      id: f.spec.id,
+      kind: f.spec.kind,
+      origin: f.origin,
+      startAt: f.startAt,
+      endAt: Number.isFinite(f.endAt) ? f.endAt : null,
+      active: now >= f.startAt && now < f.endAt,
+      seen: f.seen,
+      applied: f.applied,
+      spec: f.spec,
+    };
+  };
+
+  return {
+    scenario,
+    seed,
+    clock,
+    startedAt,
+    ledger: engine.ledger,
+    handle: (req, o = {}) => engine.handle(req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false),
+    addFault(input) {
+      const parsed = FaultSchema.safeParse(input);
+      if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => `${formatPath(i.path as Array<string | number>)}: ${i.message}`) };
+      const spec = parsed.data;
+      const missing = [
+        ...(spec.match.provider ?? []).filter((id) => !engine.byId.has(id)).map((id) => `match.provider: no provider "${id}"`),
+        ...(spec.match.model ?? []).filter((m) => !engine.providers.some((p) => p.models.has(m))).map((m) => `match.model: no model "${m}"`),
+      ];
+      if (missing.length > 0) return { ok: false, issues: missing };
+      engine.addLiveFault(spec, clock.now());
+      return { ok: true, fault: info(engine.faults.list().find((f) => f.spec.id === spec.id)!) };
+    },
+    removeFault: (id) => engine.faults.remove(id),
+    listFaults: () => engine.faults.list().map(info),
+    quota() {
+      const now = clock.now();
+      const out: ReturnType<Simulator['quota']> = {};
+      for (const p of engine.providers) {
+        out[p.id] = p.quota.snapshot(now).map(({ bucket, view }: { bucket: string; view: LimitView }) => ({
+          bucket,
+          rule: view.rule.id,
+          limit: view.limit,
+          remaining: view.remaining,
+          resetInMs: Math.round(view.resetInMs),
+        }));
+      }
+      return out;
+    },
+    endpoints(origin) {
+      return engine.providers.map((p) => {
+        const root = `${origin}/${p.id}`;
+        const baseUrl = p.profile.baseUrl(root);
+        return {
+          id: p.id,
+          vendor: p.profile.id,
+          title: p.profile.title,
+          root,
+          baseUrl,
+          models: [...p.spec.models],
+          keys: p.spec.keys.map((k) => ({
+            id: k.id,
+            org: k.org ?? k.id,
+            // Keys read from the environment are referenced, never printed.
+            env: p.profile.envLines(baseUrl, k.value ?? `$${k.env}`),
+          })),
+        };
+      });
+    },
+  };
+}

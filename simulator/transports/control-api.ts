@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LedgerQuery } from '../ledger/ledger.js';
+import type { Simulator } from '../simulator.js';
+import { readBody } from './read-body.js';
+
+/** The control API's path prefix, outside every provider's namespace. */
+export const CONTROL_PREFIX = '/_throttlelab';
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function problem(res: ServerResponse, status: number, message: string, issues?: string[]): void {
+  json(res, status, { error: { message, ...(issues ? { issues } : {}) } });
+}
+
+function numberParam(params: URLSearchParams, name: string): number | undefined {
+  const raw = params.get(name);
+  if (raw === null || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) ? n : Number.NaN;
+}
+
+function ledgerQuery(params: URLSearchParams): LedgerQuery | string {
+  const q: LedgerQuery = {};
+  for (const name of ['provider', 'key', 'model', 'correlationId'] as const) {
+    const v = params.get(name);
+    if (v !== null) q[name] = v;
+  }
+  for (const name of ['status', 'since', 'until', 'offset', 'limit'] as const) {
+    const v = numberParam(params, name);
+    if (v === undefined) continue;
+    if (Number.isNaN(v)) return `${name} must be a number`;
+    q[name] = v;
+  }
+  q.limit = Math.min(q.limit ?? 1000, 10_000);
+  return q;
+}
+
+async function streamJsonl(sim: Simulator, res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  let batch = '';
+  let n = 0;
+  for (const row of sim.ledger.rowsIterator()) {
+    batch += `${JSON.stringify(row)}\n`;
+    if (++n % 1000 === 0) {
+      if (!res.write(batch)) await new Promise((resolve) => res.once('drain', resolve));
+      batch = '';
+    }
+  }
+  res.end(batch);
+}
+
+/**
+ * Serves the control API: health, endpoints, the ledger (JSON query or JSONL export), live
+ * faults (list, add, remove, as Toxiproxy's toxics) and quota state.
+ */
+export async function handleControl(sim: Simulator, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://control');
+  const path = url.pathname.slice(CONTROL_PREFIX.length) || '/';
+  const method = req.method ?? 'GET';
+  const route = `${method} ${path}`;
+  if (route === 'GET /health') {
+    return json(res, 200, { status: 'ok', scenario: sim.scenario.name, seed: sim.seed, startedAt: sim.startedAt, uptimeMs: Math.round(sim.clock.now() - sim.startedAt), attempts: sim.ledger.size, dropped: sim.ledger.dropped });
+  }
+  if (route === 'GET /providers') return json(res, 200, { providers: sim.endpoints(origin) });
+  if (route === 'GET /quota') return json(res, 200, { quota: sim.quota() });
+  if (route === 'GET /ledger') {
+    const q = ledgerQuery(url.searchParams);
+    if (typeof q === 'string') return problem(res, 400, `Failed to query the ledger: ${q}.`);
+    const { total, rows } = sim.ledger.query(q);
+    return json(res, 200, { total, dropped: sim.ledger.dropped, rows });
+  }
+  if (route === 'GET /ledger.jsonl') return streamJsonl(sim, res);
+  if (route === 'GET /faults') return json(res, 200, { faults: sim.listFaults() });
+  if (route === 'POST /faults') {
+    const { body, tooLarge } = await readBody(req, 1024 * 1024);
+    if (tooLarge) return problem(res, 413, 'Failed to add a fault: the body is over 1 MiB.');
+    let input: unknown;
+    try {
+      input = JSON.parse(body);
+    } catch {
+      return problem(res, 400, 'Failed to add a fault: the body is not valid JSON. Send a fault object as in a scenario\'s "faults" list.');
+    }
+    const result = sim.addFault(input);
+    if (!result.ok) return problem(res, 400, 'Failed to add a fault: it is not valid. Fix the fields listed in "issues".', result.issues);
+    return json(res, 201, { fault: result.fault });
+  }
+  const del = /^DELETE \/faults\/([^/]+)$/.exec(route);
+  if (del) {
+    const id = decodeURIComponent(del[1]!);
+    if (!sim.removeFault(id)) return problem(res, 404, `Failed to remove fault "${id}": there is no such fault. GET ${CONTROL_PREFIX}/faults lists them.`);
+    res.writeHead(204).end();
+    return;
+  }
+  return problem(res, 404, `Failed to find ${route} in the control API. Try GET ${CONTROL_PREFIX}/health, /providers, /ledger, /ledger.jsonl, /faults, /quota.`);
+}

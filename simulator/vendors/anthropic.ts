@@ -1,0 +1,242 @@
+import type { LimitView } from '../quota/quota-set.js';
+import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
+import { pickView, tightestView, withResetHint } from './limit-views.js';
+import type { ChatRequest, EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
+import { formatRfc3339, randomAlnum, stableHex, uuidFrom } from './wire-format.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function requestId(ctx: EncodeContext): string {
+  return `req_011C${ctx.requestId.slice(0, 20)}`;
+}
+
+function envelope(type: string, message: string, ctx: EncodeContext | null, extra?: Record<string, unknown>): string {
+  return JSON.stringify({ type: 'error', error: { type, message, ...extra }, request_id: ctx ? requestId(ctx) : null });
+}
+
+function blockText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  let out = '';
+  for (const block of content) {
+    if (!isObject(block) || typeof block.type !== 'string') return undefined;
+    if (block.type === 'text' && typeof block.text === 'string') out += block.text;
+  }
+  return out;
+}
+
+/**
+ * Validates a Messages API body as Anthropic does (`max_tokens` is required).
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+function parseAnthropic(_route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
+  if (!isObject(body)) return { kind: 'invalid_request', message: 'Input should be a valid dictionary' };
+  if (typeof body.model !== 'string' || !body.model) return { kind: 'invalid_request', message: 'model: Field required' };
+  if (body.max_tokens === undefined) return { kind: 'invalid_request', message: 'max_tokens: Field required' };
+  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) {
+    return { kind: 'invalid_request', message: 'max_tokens: Input should be greater than or equal to 1' };
+  }
+  if (!Array.isArray(body.messages)) return { kind: 'invalid_request', message: 'messages: Field required' };
+  if (body.messages.length === 0) return { kind: 'invalid_request', message: 'messages: at least one message is required' };
+  let promptText = '';
+  if (body.system !== undefined) {
+    const sys = blockText(body.system);
+    if (sys === undefined) return { kind: 'invalid_request', message: 'system: Input should be a valid string' };
+    promptText = sys;
+  }
+  for (let i = 0; i < body.messages.length; i++) {
+    const m = body.messages[i];
+    if (!isObject(m) || (m.role !== 'user' && m.role !== 'assistant')) {
+      return { kind: 'invalid_request', message: `messages.${i}.role: Input should be 'user' or 'assistant'` };
+    }
+    const text = blockText(m.content);
+    if (text === undefined) return { kind: 'invalid_request', message: `messages.${i}.content: Input should be a valid list` };
+    promptText += (promptText ? '\n' : '') + text;
+  }
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') return { kind: 'invalid_request', message: 'stream: Input should be a valid boolean' };
+  return { model: body.model, stream: body.stream === true, includeUsage: true, maxTokens: body.max_tokens as number, promptText, messageCount: body.messages.length };
+}
+
+function setFamily(headers: HeaderMap, name: string, v: LimitView | undefined, now: number): void {
+  if (!v) return;
+  headers[`anthropic-ratelimit-${name}-limit`] = String(v.limit);
+  headers[`anthropic-ratelimit-${name}-remaining`] = String(v.remaining);
+  headers[`anthropic-ratelimit-${name}-reset`] = v.rawReset ?? formatRfc3339(now + v.resetInMs);
+}
+
+/**
+ * `anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}`,
+ * resets as RFC 3339 instants; `tokens-*` is the most restrictive token limit in effect.
+ * @see https://docs.anthropic.com/en/api/rate-limits#response-headers
+ */
+function anthropicRateLimitHeaders(views: LimitView[], headers: HeaderMap, now: number): HeaderMap {
+  setFamily(headers, 'requests', pickView(views, 'requests'), now);
+  setFamily(headers, 'tokens', tightestView(views, ['tokens', 'input-tokens', 'output-tokens']), now);
+  setFamily(headers, 'input-tokens', pickView(views, 'input-tokens'), now);
+  setFamily(headers, 'output-tokens', pickView(views, 'output-tokens'), now);
+  return headers;
+}
+
+function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
+  const v = e.violation;
+  const what = !v || v.metric === 'requests' ? `${v?.limit ?? 50} requests per minute` : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} per minute`;
+  return `This request would exceed the rate limit for your organization (${uuidFrom(stableHex(ctx.org, 32))}) of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
+}
+
+function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext): EncodedError {
+  const headers: HeaderMap = { 'content-type': 'application/json', 'x-should-retry': 'false' };
+  let status: number;
+  let body: string;
+  let errorType: string;
+  let limitHeaders = true;
+  switch (e.kind) {
+    case 'invalid_api_key':
+      [status, errorType, body] = [401, 'authentication_error', envelope('authentication_error', 'invalid x-api-key', ctx)];
+      break;
+    case 'missing_api_key':
+      [status, errorType, body] = [401, 'authentication_error', envelope('authentication_error', 'x-api-key header is required', ctx)];
+      break;
+    case 'bad_json':
+      [status, errorType, body] = [400, 'invalid_request_error', envelope('invalid_request_error', 'There was an error parsing the body of your request. Please make sure it is valid JSON.', ctx)];
+      break;
+    case 'invalid_request':
+      [status, errorType, body] = [400, 'invalid_request_error', envelope('invalid_request_error', e.message ?? 'Invalid request', ctx)];
+      break;
+    case 'model_not_found':
+      [status, errorType, body] = [404, 'not_found_error', envelope('not_found_error', `model: ${ctx.model}`, ctx)];
+      break;
+    case 'not_found':
+      [status, errorType, body] = [404, 'not_found_error', envelope('not_found_error', 'Not Found', ctx)];
+      break;
+    case 'payload_too_large':
+      [status, errorType, body] = [413, 'request_too_large', envelope('request_too_large', 'Request exceeds the maximum allowed number of bytes.', ctx)];
+      break;
+    case 'rate_limited':
+    case 'request_too_large':
+    case 'slow_down':
+    case 'capacity':
+      [status, errorType, body] = [429, 'rate_limit_error', envelope('rate_limit_error', e.message ?? rateLimitMessage(e, ctx), ctx)];
+      delete headers['x-should-retry'];
+      break;
+    case 'quota_exhausted':
+      // The spend cap shares rate_limit_error and is told apart by details and a missing retry-after.
+      [status, errorType, body] = [429, 'enforced_spend_limit_reached', envelope('rate_limit_error', e.message ?? 'You have reached your specified API usage limits. You will regain access on the first of next month at 00:00 UTC.', ctx, { details: { error_code: 'enforced_spend_limit_reached' } })];
+      break;
+    case 'overloaded':
+      if ((e.status ?? 529) === 529) {
+        // Byte-for-byte the captured 529: no request_id, no rate-limit headers, x-should-retry: true.
+        [status, errorType, body] = [529, 'overloaded_error', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'];
+      } else {
+        // Overload leaking as 500 api_error "Overloaded", as seen in the wild.
+        [status, errorType, body] = [e.status!, 'api_error', envelope('api_error', 'Overloaded', null)];
+      }
+      headers['x-should-retry'] = 'true';
+      limitHeaders = false;
+      break;
+    case 'server_error':
+    case 'bad_gateway':
+    case 'unavailable':
+      [status, errorType, body] = [e.kind === 'server_error' ? 500 : e.kind === 'bad_gateway' ? 502 : 503, 'api_error', envelope('api_error', 'Internal server error', ctx)];
+      headers['x-should-retry'] = 'true';
+      limitHeaders = false;
+      break;
+    case 'timeout':
+      [status, errorType, body] = [504, 'timeout_error', envelope('timeout_error', 'Request timed out', ctx)];
+      headers['x-should-retry'] = 'true';
+      limitHeaders = false;
+      break;
+  }
+  const hint = e.hint;
+  let sent: HintSent | undefined;
+  let shown = views;
+  if (hint && e.kind !== 'quota_exhausted') {
+    if (hint.form === 'vendor') {
+      if (status === 429) sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
+    } else if (hint.form === 'reset-header') {
+      const metric = e.violation?.metric ?? 'requests';
+      shown = withResetHint(views, metric, hint);
+      sent = { ms: hint.raw !== undefined ? Number.NaN : Math.ceil((ctx.now + Math.max(0, hint.ms)) / 1000) * 1000 - ctx.now, form: 'reset-header' };
+      limitHeaders = true;
+    } else if (hint.form === 'body') {
+      // Anthropic never states a wait in its body; the message gets one so the form can be tested.
+      body = body.replace(/"message":"([^"]*)"/, (_m, text: string) => `"message":${JSON.stringify(`${text} Please try again in ${hint.raw ?? `${Math.ceil(hint.ms / 1000)}s`}.`)}`);
+      sent = { ms: bodyHintMs(hint, ctx), form: 'body' };
+    } else if (hint.form !== 'none') {
+      sent = writeRetryHeaders(hint, ctx, headers);
+    }
+  }
+  if (limitHeaders && hint?.form !== 'none') anthropicRateLimitHeaders(shown, headers, ctx.now);
+  if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
+  return { status: e.status ?? status, headers, body, hintSent: sent, errorType };
+}
+
+/**
+ * Anthropic Messages API: `x-api-key` plus `anthropic-version`, `max_tokens` required,
+ * `anthropic-ratelimit-*` headers with RFC 3339 resets, `retry-after` on 429, 529
+ * `overloaded_error` with `x-should-retry: true`, SSE events with `ping`.
+ * @see https://docs.anthropic.com/en/api/errors
+ */
+export const anthropicProfile: VendorProfile = {
+  id: 'anthropic',
+  title: 'Anthropic',
+  defaults: {
+    algorithm: { requests: 'token-bucket', tokens: 'token-bucket', 'input-tokens': 'token-bucket', 'output-tokens': 'token-bucket' },
+    tokenAdmission: 'input',
+    chargeOutputToTokens: true,
+    countRejected: false,
+    tokensPerFrame: 1,
+  },
+  completionId: (ctx) => `msg_01${randomAlnum(() => ctx.rng.next(), 22)}`,
+  baseUrl: (root) => root,
+  envLines: (baseUrl, key) => [
+    ['ANTHROPIC_BASE_URL', baseUrl],
+    ['ANTHROPIC_API_KEY', key],
+  ],
+  route(method, path): Route {
+    if (path === '/v1/messages') return method === 'POST' ? { kind: 'chat' } : { kind: 'not-found', method, path };
+    if (path === '/v1/models' && method === 'GET') return { kind: 'models' };
+    return { kind: 'not-found', method, path };
+  },
+  credential: (req) => req.headers['x-api-key'],
+  preflight(req) {
+    if (!req.headers['anthropic-version']) return { kind: 'invalid_request', message: 'anthropic-version: header is required' };
+    return undefined;
+  },
+  parse: parseAnthropic,
+  completion: (c) =>
+    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${JSON.stringify(c.tokens.join(''))}}],"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
+  stream(c) {
+    const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
+    return {
+      head: [
+        ev('message_start', `{"type":"message_start","message":{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}`),
+        ev('content_block_start', '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}'),
+        ev('ping', '{"type": "ping"}'),
+      ],
+      content: (from, to) => ev('content_block_delta', `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(c.tokens.slice(from, to).join(''))}}}`),
+      tail: [
+        ev('content_block_stop', '{"type":"content_block_stop","index":0}'),
+        ev('message_delta', `{"type":"message_delta","delta":{"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null},"usage":{"output_tokens":${c.tokens.length}}}`),
+        ev('message_stop', '{"type":"message_stop"}'),
+      ],
+    };
+  },
+  streamError(e) {
+    const [type, message] = e.kind === 'overloaded' ? ['overloaded_error', 'Overloaded'] : e.kind === 'rate_limited' ? ['rate_limit_error', 'Rate limited'] : ['api_error', 'Internal server error'];
+    return `event: error\ndata: {"type":"error","error":{"type":"${type}","message":"${message}"}}\n\n`;
+  },
+  error: encodeAnthropicError,
+  models: (names, ctx) =>
+    JSON.stringify({
+      data: names.map((id) => ({ type: 'model', id, display_name: id, created_at: new Date(ctx.now).toISOString() })),
+      has_more: false,
+      first_id: names[0] ?? null,
+      last_id: names[names.length - 1] ?? null,
+    }),
+  rateLimitHeaders: (views, ctx) => anthropicRateLimitHeaders(views, {}, ctx.now),
+  commonHeaders: (ctx) => ({
+    'request-id': requestId(ctx),
+    'anthropic-organization-id': uuidFrom(stableHex(ctx.org, 32)),
+  }),
+  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
+};

@@ -1,0 +1,107 @@
+import type { LimitView } from '../quota/quota-set.js';
+import { dimensionText, pickView } from './limit-views.js';
+import { bearerToken, encodeOpenAICompletion, encodeOpenAIModels, openAIStreamFrames, parseOpenAIChat } from './openai-compatible.js';
+import { encodeOpenAIShapedError, openAIStreamError, openAIStyleError, routeOpenAIPaths } from './openai.js';
+import type { EncodeContext, ErrorSpec, HeaderMap, VendorProfile } from './types.js';
+import { formatGoDuration, randomAlnum } from './wire-format.js';
+
+// Groq's errors are OpenAI-like but carry no `param` key.
+function groqError(message: string, type: string, code?: string): string {
+  return JSON.stringify({ error: code ? { message, type, code } : { message, type } });
+}
+
+/**
+ * Groq's `x-ratelimit-*` family: `requests` is the daily limit (RPD), `tokens` the per-minute one
+ * (TPM), resets as Go durations (`2m59.56s`, `7.66s`).
+ * @see https://console.groq.com/docs/rate-limits
+ */
+function groqRateLimitHeaders(views: LimitView[], headers: HeaderMap): HeaderMap {
+  const req = pickView(views, 'requests', 'longest');
+  const tok = pickView(views, 'tokens', 'shortest');
+  if (req) {
+    headers['x-ratelimit-limit-requests'] = String(req.limit);
+    headers['x-ratelimit-remaining-requests'] = String(req.remaining);
+    headers['x-ratelimit-reset-requests'] = req.rawReset ?? formatGoDuration(req.resetInMs);
+  }
+  if (tok) {
+    headers['x-ratelimit-limit-tokens'] = String(tok.limit);
+    headers['x-ratelimit-remaining-tokens'] = String(tok.remaining);
+    headers['x-ratelimit-reset-tokens'] = tok.rawReset ?? formatGoDuration(tok.resetInMs);
+  }
+  return headers;
+}
+
+function groqStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined) {
+  const v = e.violation;
+  switch (e.kind) {
+    case 'invalid_api_key':
+    case 'missing_api_key':
+      return { status: 401, errorType: 'invalid_api_key', body: groqError('Invalid API Key', 'invalid_request_error', 'invalid_api_key') };
+    case 'model_not_found':
+      return { status: 404, errorType: 'model_not_found', body: groqError(`The model \`${ctx.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found') };
+    case 'rate_limited':
+    case 'quota_exhausted': {
+      const dim = v ? dimensionText(v.metric, v.rule.windowMs) : e.kind === 'quota_exhausted' ? 'tokens per day (TPD)' : 'requests per minute (RPM)';
+      const nums = v ? `: Limit ${v.limit}, Used ${v.used}, Requested ${v.requested}` : '';
+      const wait = waitText ? ` Please try again in ${waitText}.` : '';
+      const type = !v || v.metric === 'requests' ? 'requests' : 'tokens';
+      const tail = e.kind === 'quota_exhausted' ? ' Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing' : ' Visit https://console.groq.com/docs/rate-limits for more information.';
+      return { status: 429, errorType: 'rate_limit_exceeded', body: groqError(e.message ?? `Rate limit reached for model \`${ctx.model}\` in organization \`org_${ctx.org}\` service tier \`on_demand\` on ${dim}${nums}.${wait}${tail}`, e.kind === 'quota_exhausted' ? 'tokens' : type, 'rate_limit_exceeded') };
+    }
+    case 'server_error':
+      return { status: 500, errorType: 'internal_server_error', body: groqError(e.message ?? 'Internal Server Error', 'internal_server_error') };
+    case 'overloaded':
+    case 'unavailable':
+    case 'capacity':
+      return { status: 503, errorType: 'service_unavailable', body: groqError(e.message ?? 'Service Unavailable', 'internal_server_error', 'service_unavailable') };
+    default:
+      return openAIStyleError(e, ctx, waitText, { name: 'Groq', rateLimitUrl: 'https://console.groq.com/docs/rate-limits' });
+  }
+}
+
+/**
+ * Groq: OpenAI-compatible under `/openai/v1`, `retry-after` only on 429, the wait also in the
+ * message ("Please try again in 5.289s"), stream usage in `x_groq.usage` (configurable).
+ * @see https://console.groq.com/docs/errors
+ */
+export const groqProfile: VendorProfile = {
+  id: 'groq',
+  title: 'Groq',
+  defaults: {
+    algorithm: { requests: 'token-bucket', tokens: 'token-bucket' },
+    tokenAdmission: 'input',
+    chargeOutputToTokens: true,
+    countRejected: false,
+    tokensPerFrame: 1,
+  },
+  completionId: (ctx) => `chatcmpl-${randomAlnum(() => ctx.rng.next(), 29)}`,
+  baseUrl: (root) => `${root}/openai/v1`,
+  envLines: (baseUrl, key) => [
+    ['GROQ_BASE_URL', baseUrl.replace(/\/openai\/v1$/, '')],
+    ['GROQ_API_KEY', key],
+  ],
+  route: (method, path) => routeOpenAIPaths(method, path, '/openai/v1'),
+  credential: (req) => bearerToken(req.headers.authorization),
+  parse: parseOpenAIChat,
+  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, { extraFields: groqExtra }),
+  stream: (c, ctx, includeUsage) => {
+    const mode = ctx.options.streamUsage ?? 'both';
+    return openAIStreamFrames(c, ctx, includeUsage, { extraFields: groqExtra, xGroqUsage: mode !== 'usage', usageChunk: mode !== 'x_groq' });
+  },
+  streamError: (e) => openAIStreamError(e),
+  error: (e, views, ctx) =>
+    encodeOpenAIShapedError(e, views, ctx, {
+      rateLimitHeaders: groqRateLimitHeaders,
+      nativeRetryAfter: true,
+      messageWait: true,
+      style: groqStyle,
+    }),
+  models: (names, ctx) => encodeOpenAIModels(names, 'Groq', ctx.now),
+  rateLimitHeaders: (views) => groqRateLimitHeaders(views, {}),
+  commonHeaders: (ctx) => ({ 'x-request-id': `req_01${ctx.requestId.slice(0, 24)}`, 'x-groq-region': String(ctx.options.region ?? 'us-east-1') }),
+  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
+};
+
+function groqExtra(ctx: EncodeContext): string {
+  return `"system_fingerprint":"fp_${ctx.requestId.slice(0, 10)}"`;
+}

@@ -1,0 +1,232 @@
+import type { LimitView } from '../quota/quota-set.js';
+import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
+import { dimensionText, pickView, withResetHint } from './limit-views.js';
+import {
+  bearerToken,
+  encodeOpenAICompletion,
+  encodeOpenAIModels,
+  openAIErrorBody,
+  openAIStreamErrorFrame,
+  openAIStreamFrames,
+  parseOpenAIChat,
+} from './openai-compatible.js';
+import type { EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
+import { formatGoDuration, randomAlnum, stableHex } from './wire-format.js';
+
+/** Cloudflare's HTML page, which is what OpenAI's edge returns on 502/504. */
+export function cloudflarePage(status: number, title: string): string {
+  return `<html>\r\n<head><title>${status} ${title}</title></head>\r\n<body>\r\n<center><h1>${status} ${title}</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n`;
+}
+
+/** Routes the OpenAI REST paths (`/v1/chat/completions`, `/v1/models`). */
+export function routeOpenAIPaths(method: string, path: string, prefix: string): Route {
+  if (path === `${prefix}/chat/completions`) return method === 'POST' ? { kind: 'chat' } : { kind: 'not-found', method, path };
+  if (path === `${prefix}/models` && method === 'GET') return { kind: 'models' };
+  return { kind: 'not-found', method, path };
+}
+
+const OPENAI_MESSAGES = {
+  serverError: 'The server had an error while processing your request. Sorry about that!',
+  overloaded: 'The server is overloaded or not ready yet.',
+  insufficientQuota: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+  slowDown: "Your account's usage is ramping up too quickly. Please slow down your request rate and try again.",
+  badJson:
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+  missingKey:
+    "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+};
+
+/**
+ * The OpenAI rate-limit header family, one pair of request and token limits (the shortest
+ * windows configured), resets as Go durations.
+ * @see https://platform.openai.com/docs/guides/rate-limits#rate-limits-in-headers
+ */
+export function openAIRateLimitHeaders(views: LimitView[], headers: HeaderMap, usageBased = false): HeaderMap {
+  const req = pickView(views, 'requests');
+  const tok = pickView(views, 'tokens');
+  if (req) {
+    headers['x-ratelimit-limit-requests'] = String(req.limit);
+    headers['x-ratelimit-remaining-requests'] = String(req.remaining);
+    headers['x-ratelimit-reset-requests'] = req.rawReset ?? formatGoDuration(req.resetInMs);
+  }
+  if (tok) {
+    headers['x-ratelimit-limit-tokens'] = String(tok.limit);
+    headers['x-ratelimit-remaining-tokens'] = String(tok.remaining);
+    headers['x-ratelimit-reset-tokens'] = tok.rawReset ?? formatGoDuration(tok.resetInMs);
+    if (usageBased) {
+      headers['x-ratelimit-limit-tokens_usage_based'] = String(tok.limit);
+      headers['x-ratelimit-remaining-tokens_usage_based'] = String(tok.remaining);
+      headers['x-ratelimit-reset-tokens_usage_based'] = tok.rawReset ?? formatGoDuration(tok.resetInMs);
+    }
+  }
+  return headers;
+}
+
+interface OpenAIStyleError {
+  status: number;
+  body: string;
+  errorType: string;
+  contentType?: string;
+}
+
+/** Phrases every error kind in OpenAI's envelope; shared by OpenAI-compatible vendors. */
+export function openAIStyleError(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined, brand = { name: 'OpenAI', rateLimitUrl: 'https://platform.openai.com/account/rate-limits' }): OpenAIStyleError {
+  const v = e.violation;
+  switch (e.kind) {
+    case 'invalid_api_key':
+      return { status: 401, errorType: 'invalid_api_key', body: openAIErrorBody(e.message ?? `Incorrect API key provided: ${e.maskedKey ?? '****'}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', null, 'invalid_api_key') };
+    case 'missing_api_key':
+      return { status: 401, errorType: 'missing_api_key', body: openAIErrorBody(OPENAI_MESSAGES.missingKey, 'invalid_request_error', null, null) };
+    case 'bad_json':
+      return { status: 400, errorType: 'invalid_request_error', body: openAIErrorBody(OPENAI_MESSAGES.badJson, 'invalid_request_error', null, null) };
+    case 'invalid_request':
+      return { status: 400, errorType: 'invalid_request_error', body: openAIErrorBody(e.message ?? 'Invalid request.', 'invalid_request_error', e.param ?? null, e.param ? 'invalid_value' : null) };
+    case 'model_not_found':
+      return { status: 404, errorType: 'model_not_found', body: openAIErrorBody(`The model \`${ctx.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found') };
+    case 'not_found':
+      return { status: 404, errorType: 'invalid_request_error', body: openAIErrorBody(e.message ?? 'Invalid URL', 'invalid_request_error', null, null) };
+    case 'payload_too_large':
+      return { status: 413, errorType: 'request_too_large', body: openAIErrorBody('Request body too large.', 'invalid_request_error', null, 'request_too_large') };
+    case 'rate_limited': {
+      const dim = v ? dimensionText(v.metric, v.rule.windowMs) : 'requests per min (RPM)';
+      const nums = v ? `: Limit ${v.limit}, Used ${v.used}, Requested ${v.requested}` : '';
+      const wait = waitText ? ` Please try again in ${waitText}.` : '';
+      const type = v?.metric === 'requests' || !v ? 'requests' : 'tokens';
+      return { status: 429, errorType: 'rate_limit_exceeded', body: openAIErrorBody(e.message ?? `Rate limit reached for ${ctx.model} in organization org-${ctx.org} on ${dim}${nums}.${wait} Visit ${brand.rateLimitUrl} to learn more.`, type, null, 'rate_limit_exceeded') };
+    }
+    case 'request_too_large': {
+      const dim = v ? dimensionText(v.metric, v.rule.windowMs) : 'tokens per min (TPM)';
+      return { status: 429, errorType: 'rate_limit_exceeded', body: openAIErrorBody(`Request too large for ${ctx.model} in organization org-${ctx.org} on ${dim}: Limit ${v?.limit ?? 0}, Requested ${v?.requested ?? 0}. The input or output tokens must be reduced in order to run successfully. Visit ${brand.rateLimitUrl} to learn more.`, 'tokens', null, 'rate_limit_exceeded') };
+    }
+    case 'quota_exhausted':
+      return { status: 429, errorType: 'insufficient_quota', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.insufficientQuota, 'insufficient_quota', null, 'insufficient_quota') };
+    case 'slow_down':
+      return { status: 429, errorType: 'slow_down', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.slowDown, 'rate_limit_error', null, 'slow_down') };
+    case 'capacity':
+      return { status: 503, errorType: 'server_is_overloaded', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.overloaded, 'service_unavailable_error', null, 'server_is_overloaded') };
+    case 'server_error':
+      return { status: 500, errorType: 'server_error', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.serverError, 'server_error', null, null) };
+    case 'bad_gateway':
+      return { status: 502, errorType: 'bad_gateway', body: cloudflarePage(502, 'Bad Gateway'), contentType: 'text/html' };
+    case 'timeout':
+      return { status: 504, errorType: 'gateway_timeout', body: cloudflarePage(504, 'Gateway Time-out'), contentType: 'text/html' };
+    case 'overloaded':
+    case 'unavailable':
+      return { status: 503, errorType: 'server_is_overloaded', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.overloaded, 'service_unavailable_error', null, 'server_is_overloaded') };
+  }
+}
+
+/** An error inside a 200 stream, phrased as OpenAI's SSE `error` payload. */
+export function openAIStreamError(e: ErrorSpec): string {
+  if (e.kind === 'overloaded' || e.kind === 'unavailable' || e.kind === 'capacity') {
+    return openAIStreamErrorFrame(e.message ?? OPENAI_MESSAGES.overloaded, 'service_unavailable_error', 'server_is_overloaded');
+  }
+  if (e.kind === 'rate_limited') return openAIStreamErrorFrame(e.message ?? 'Rate limit reached.', 'requests', 'rate_limit_exceeded');
+  return openAIStreamErrorFrame(e.message ?? OPENAI_MESSAGES.serverError, 'server_error', null);
+}
+
+/**
+ * Encodes an error for an OpenAI-shaped vendor, handling every hint form: native forms are
+ * `nativeForms` (e.g. reset headers and message text), explicit forms override them.
+ */
+export function encodeOpenAIShapedError(
+  e: ErrorSpec,
+  views: LimitView[],
+  ctx: EncodeContext,
+  opts: {
+    rateLimitHeaders: (views: LimitView[], headers: HeaderMap) => HeaderMap;
+    nativeRetryAfter: boolean;
+    /** Where a 429's wait is natively stated besides headers. */
+    messageWait: boolean;
+    /** Metrics whose reset the vendor's headers show (default requests and tokens). */
+    resetMetrics?: Array<'requests' | 'tokens' | 'concurrency'>;
+    style?: (e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined) => OpenAIStyleError;
+  },
+): EncodedError {
+  const headers: HeaderMap = {};
+  const hint = e.hint;
+  let sent: HintSent | undefined;
+  let shownViews = views;
+  let waitText: string | undefined;
+  const violated = e.violation?.metric ?? 'requests';
+  const metric = violated === 'input-tokens' || violated === 'output-tokens' ? 'tokens' : violated;
+  const resetShown = (opts.resetMetrics ?? ['requests', 'tokens']).includes(metric) && views.some((v) => v.rule.metric === metric);
+  if (hint) {
+    const form = hint.form;
+    if (form === 'vendor' || form === 'reset-header') {
+      if ((form === 'reset-header' || e.kind === 'rate_limited') && resetShown) {
+        shownViews = withResetHint(views, metric, hint);
+        sent = { ms: hint.raw !== undefined ? Number.NaN : Math.max(0, hint.ms), form: 'reset-header' };
+      }
+      if (form === 'vendor' && opts.messageWait) waitText = hint.raw ?? formatGoDuration(hint.ms);
+      if (form === 'vendor' && opts.nativeRetryAfter) sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
+    } else if (form === 'body') {
+      waitText = hint.raw ?? formatGoDuration(bodyHintMs(hint, ctx));
+      sent = { ms: bodyHintMs(hint, ctx), form: 'body' };
+    } else if (form !== 'none') {
+      sent = writeRetryHeaders(hint, ctx, headers);
+    }
+  }
+  const styled = (opts.style ?? openAIStyleError)(e, ctx, waitText);
+  headers['content-type'] = styled.contentType ?? 'application/json';
+  if (hint?.form !== 'none' && styled.status !== 502 && styled.status !== 504) opts.rateLimitHeaders(shownViews, headers);
+  if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
+  return { status: e.status ?? styled.status, headers, body: styled.body, hintSent: sent, errorType: styled.errorType };
+}
+
+/**
+ * OpenAI: Bearer auth, `x-ratelimit-*` headers with Go-duration resets on every response,
+ * `max(input, max_tokens)` token admission, refused requests still counted.
+ * @see https://platform.openai.com/docs/guides/rate-limits
+ * @see https://platform.openai.com/docs/guides/error-codes
+ */
+export const openaiProfile: VendorProfile = {
+  id: 'openai',
+  title: 'OpenAI',
+  defaults: {
+    algorithm: { requests: 'token-bucket', tokens: 'token-bucket' },
+    tokenAdmission: 'max(input,max_tokens)',
+    chargeOutputToTokens: false,
+    countRejected: true,
+    tokensPerFrame: 1,
+  },
+  completionId: (ctx) => `chatcmpl-${randomAlnum(() => ctx.rng.next(), 29)}`,
+  baseUrl: (root) => `${root}/v1`,
+  envLines: (baseUrl, key) => [
+    ['OPENAI_BASE_URL', baseUrl],
+    ['OPENAI_API_KEY', key],
+  ],
+  route: (method, path) => routeOpenAIPaths(method, path, '/v1'),
+  credential: (req) => bearerToken(req.headers.authorization),
+  parse: parseOpenAIChat,
+  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, { extraFields: openAIExtra, usageDetails: OPENAI_USAGE_DETAILS }),
+  stream: (c, ctx, includeUsage) => openAIStreamFrames(c, ctx, includeUsage, { extraFields: openAIExtra, usageDetails: OPENAI_USAGE_DETAILS }),
+  streamError: (e) => openAIStreamError(e),
+  error: (e, views, ctx) =>
+    encodeOpenAIShapedError(e, views, ctx, {
+      rateLimitHeaders: (v, h) => openAIRateLimitHeaders(v, h, ctx.options.usageBasedHeaders === true),
+      nativeRetryAfter: ctx.options.retryAfterOn429 === true,
+      messageWait: true,
+    }),
+  models: (names, ctx) => encodeOpenAIModels(names, 'system', ctx.now),
+  rateLimitHeaders: (views, ctx) => openAIRateLimitHeaders(views, {}, ctx.options.usageBasedHeaders === true),
+  commonHeaders: (ctx) => ({
+    'x-request-id': `req_${ctx.requestId}`,
+    'openai-organization': `org-${ctx.org}`,
+    'openai-processing-ms': String(Math.round(ctx.processingMs ?? 0)),
+    'openai-version': '2020-10-01',
+  }),
+  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
+};
+
+const OPENAI_USAGE_DETAILS =
+  ',"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}';
+
+function openAIExtra(ctx: EncodeContext): string {
+  return `"service_tier":"default","system_fingerprint":"fp_${fingerprint(ctx)}"`;
+}
+
+// Stable per provider and model, like a deployment fingerprint.
+function fingerprint(ctx: EncodeContext): string {
+  return stableHex(`${ctx.providerId}/${ctx.model}`, 10);
+}

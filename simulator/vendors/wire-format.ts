@@ -1,0 +1,84 @@
+/**
+ * Formats a wait as a Go `time.Duration` string, the way OpenAI and Groq write reset headers
+ * (`6m0s`, `1s`, `12ms`, `2m59.56s`). Rounded up, to the millisecond below a second and to the
+ * hundredth of a second above, so that a client never reads a wait shorter than the real one.
+ * @see https://pkg.go.dev/time#Duration.String
+ * @see https://platform.openai.com/docs/guides/rate-limits
+ */
+export function formatGoDuration(ms: number): string {
+  if (!(ms > 0)) return '0s';
+  if (ms < 1000) {
+    const whole = Math.ceil(ms);
+    if (whole < 1000) return `${whole}ms`;
+  }
+  let cs = Math.ceil(ms / 10);
+  const h = Math.floor(cs / 360_000);
+  cs -= h * 360_000;
+  const m = Math.floor(cs / 6000);
+  cs -= m * 6000;
+  const s = `${Math.floor(cs / 100)}${cs % 100 === 0 ? '' : `.${String(cs % 100).padStart(2, '0').replace(/0$/, '')}`}`;
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+/**
+ * Formats an instant as an HTTP-date (IMF-fixdate), rounded up to the next whole second.
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-5.6.7
+ */
+export function formatHttpDate(at: number): string {
+  return new Date(Math.ceil(at / 1000) * 1000).toUTCString();
+}
+
+/**
+ * Formats an instant as RFC 3339 with second precision, rounded up (Anthropic's `*-reset`).
+ * @see https://docs.anthropic.com/en/api/rate-limits#response-headers
+ */
+export function formatRfc3339(at: number): string {
+  return new Date(Math.ceil(at / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Whole seconds, rounded up, as `Retry-After` delta-seconds are written. */
+export function ceilSeconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
+
+/** Seconds with up to three decimals, trimmed (`5.289`), as vendors print waits in messages. */
+export function formatSecondsText(ms: number): string {
+  return `${+(Math.ceil(ms) / 1000).toFixed(3)}s`;
+}
+
+/** Hex characters drawn from `next`. */
+export function randomHex(next: () => number, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ((next() * 16) | 0).toString(16);
+  return out;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Alphanumeric characters drawn from `next`. */
+export function randomAlnum(next: () => number, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALNUM[(next() * ALNUM.length) | 0];
+  return out;
+}
+
+/** Hex characters derived from `text` (FNV-1a, then mixed): stable ids for orgs and deployments. */
+export function stableHex(text: string, length: number): string {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  let out = '';
+  while (out.length < length) {
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+    h = Math.imul(h ^ (h >>> 12), 0x297a2d39);
+    out += ((h ^ (h >>> 15)) >>> 0).toString(16).padStart(8, '0');
+  }
+  return out.slice(0, length);
+}
+
+/** Formats 32 hex characters as a UUID. */
+export function uuidFrom(hex: string): string {
+  const h = hex.padEnd(32, '0');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
