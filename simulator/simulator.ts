@@ -38,7 +38,7 @@ export interface SimulatorOptions {
   /** Overrides the scenario's seed. */
   seed?: number;
   clock?: Clock;
-  /** Environment for keys given as `env:`; only `bin/` passes `process.env`. */
+  /** Environment for keys given as `env:`; only `bin/` passes the real one. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 

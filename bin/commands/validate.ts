@@ -2,6 +2,8 @@ import { loadScenarioFile } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** Options of `throttlelab validate`. */
 export interface ValidateOptions {
   files: string[];
@@ -13,7 +15,8 @@ export async function validate(options: ValidateOptions, io: Io): Promise<ExitCo
   for (const file of options.files) {
     const result = await loadScenarioFile(file, io.env);
     if (result.ok) {
-      io.out(`${file}: ok (scenario "${result.scenario.name}", ${result.scenario.providers.length} providers, ${result.scenario.faults.length} faults)`);
+      const { providers, faults } = result.scenario;
+      io.out(`${file}: ok (scenario "${result.scenario.name}", ${plural(providers.length, 'provider')}, ${plural(faults.length, 'fault')})`);
     } else {
       bad++;
       io.err(result.report);

@@ -20,25 +20,40 @@ export function deriveSeed(seed: number, ...path: number[]): number {
 }
 
 /**
- * Creates a seeded generator (sfc32, seeded through splitmix32).
+ * sfc32, seeded through splitmix32: small, fast, and good enough for simulation.
  * @see https://pracrand.sourceforge.net/RNG_engines.txt
  */
-export function createRng(seed: number): Rng {
-  let a = mix32(seed >>> 0);
-  let b = mix32(a);
-  let c = mix32(b);
-  let d = 1;
-  const next32 = () => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
+class Sfc32 implements Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d = 1;
+
+  constructor(seed: number) {
+    this.a = mix32(seed >>> 0);
+    this.b = mix32(this.a);
+    this.c = mix32(this.b);
+    for (let i = 0; i < 12; i++) this.next32();
+  }
+
+  private next32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
     return t >>> 0;
-  };
-  for (let i = 0; i < 12; i++) next32();
-  return { next: () => next32() / 4294967296 };
+  }
+
+  next(): number {
+    return this.next32() / 4294967296;
+  }
+}
+
+/** Creates a seeded generator. */
+export function createRng(seed: number): Rng {
+  return new Sfc32(seed);
 }
 
 /** Returns an integer in [min, max] drawn from `rng`. */

@@ -14,7 +14,7 @@ import { createProviderRuntime, type ProviderRuntime } from './provider-runtime.
 import { staticReply, type Reply } from './reply.js';
 import { sample } from './sample.js';
 import { estimateTokens } from './tokens.js';
-import { createVocabulary, generateTokens, type Vocabulary } from './vocabulary.js';
+import { createVocabulary, generateTokens, quoteText, type Vocabulary } from './vocabulary.js';
 
 /** What the engine needs beyond the scenario. */
 export interface EngineOptions {
@@ -46,6 +46,7 @@ function minRemaining(views: readonly LimitView[], metrics: readonly string[]): 
 const TOKEN_METRICS = ['tokens', 'input-tokens'];
 const REQUEST_METRICS = ['requests'];
 const NO_VIEWS: LimitView[] = [];
+const EMPTY_QUERY = new URLSearchParams();
 
 interface Attempt {
   start: AttemptStart;
@@ -110,7 +111,7 @@ export class Engine {
       return staticReply(404, JSON.stringify({ error: { message: `Failed to route ${req.method} ${path}: no simulated provider "${providerId}". Providers are served under ${known}.`, type: 'not_found' } }));
     }
     const rest = slash < 0 ? '/' : path.slice(slash);
-    const query = new URLSearchParams(q < 0 ? '' : req.url.slice(q + 1));
+    const query = q < 0 ? EMPTY_QUERY : new URLSearchParams(req.url.slice(q + 1));
     const profile = provider.profile;
     const route = profile.route(req.method, rest, query);
     const rng = createRng(deriveSeed(this.seed, 1, this.ledger.size));
@@ -121,7 +122,7 @@ export class Engine {
     const ctx: EncodeContext = {
       now,
       rng,
-      requestId: randomHex(rng.next, 32),
+      requestId: randomHex(rng, 32),
       providerId: provider.id,
       org: key.kind === 'own' ? key.owner.org : 'unknown',
       model: route.kind === 'chat' ? (route.model ?? '') : '',
@@ -274,11 +275,13 @@ export class Engine {
     const now = ctx.now;
     const drawn = Math.max(1, Math.round(sample(latency.completionTokens, rng)));
     const count = chat.maxTokens !== undefined ? Math.min(drawn, chat.maxTokens) : drawn;
+    const tokens = generateTokens(this.vocabulary, rng, count);
     const completion: Completion = {
       id: profile.completionId(ctx),
       createdAt: now,
       model: chat.model,
-      tokens: generateTokens(this.vocabulary, rng, count),
+      tokens,
+      textJson: quoteText(this.vocabulary, tokens.join('')),
       inputTokens: attempt.tokensIn,
       finishReason: drawn > count ? 'length' : 'stop',
     };
@@ -320,7 +323,7 @@ export class Engine {
       if (fault?.kind === 'malformed') {
         end = 'malformed';
         if (fault.mode === 'truncated-json') body = body.slice(0, Math.floor(body.length / 2));
-        else if (fault.mode === 'garbage') body = `\u0000\u001f<html>${randomHex(rng.next, 24)}</htm`;
+        else if (fault.mode === 'garbage') body = `\u0000\u001f<html>${randomHex(rng, 24)}</htm`;
         else if (fault.mode === 'empty') body = '';
         else headers['content-type'] = 'text/html; charset=utf-8';
       }

@@ -25,6 +25,8 @@ export interface FaultDecision {
   ids: string[];
 }
 
+const NO_FAULTS: FaultDecision = Object.freeze({ ids: Object.freeze([]) as unknown as string[] });
+
 /** The request facts selectors look at. */
 export interface FaultTarget {
   providerId: string;
@@ -68,6 +70,7 @@ export class FaultBook {
 
   /** Decides which faults apply to a request arriving at `now`. */
   decide(target: FaultTarget, now: number): FaultDecision {
+    if (this.faults.length === 0) return NO_FAULTS;
     const decision: FaultDecision = { ids: [] };
     for (const f of this.faults) {
       if (now < f.startAt || now >= f.endAt) continue;

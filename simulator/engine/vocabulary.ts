@@ -4,6 +4,8 @@ import { randomInt, type Rng } from '../core/rng.js';
 /** Words a simulated model speaks in, drawn once from a seeded faker. */
 export interface Vocabulary {
   readonly words: readonly string[];
+  /** No word needs escaping in JSON, so text from it can be quoted as is. */
+  readonly plain: boolean;
 }
 
 /**
@@ -14,7 +16,8 @@ export function createVocabulary(seed: number, size = 2048): Vocabulary {
   faker.seed(seed);
   const words = new Set<string>();
   for (let i = 0; words.size < size && i < size * 8; i++) words.add(faker.word.sample());
-  return { words: [...words] };
+  const list = [...words];
+  return { words: list, plain: list.every((w) => JSON.stringify(w) === `"${w}"`) };
 }
 
 /**
@@ -36,4 +39,9 @@ export function generateTokens(vocabulary: Vocabulary, rng: Rng, count: number):
     out[i] = i === 0 ? word : ` ${word}`;
   }
   return out;
+}
+
+/** The text of `tokens` as a JSON string literal, skipping the escape scan when it cannot matter. */
+export function quoteText(vocabulary: Vocabulary, text: string): string {
+  return vocabulary.plain ? `"${text}"` : JSON.stringify(text);
 }

@@ -75,6 +75,8 @@ const METERS: Record<Algorithm | 'concurrency', Meter<unknown>> = {
 export class QuotaSet {
   readonly rules: readonly QuotaRule[];
   private readonly buckets = new Map<string, Bucket>();
+  // Buckets per key and model: the key fixes the org, and buckets are never dropped.
+  private readonly resolved = new Map<string, Map<string, Bucket[]>>();
 
   constructor(rules: readonly QuotaRule[]) {
     this.rules = rules;
@@ -82,6 +84,20 @@ export class QuotaSet {
 
   /** The buckets that apply to `caller` and `model`, created full at `now` when first seen. */
   bucketsFor(caller: Caller, model: string, now: number): Bucket[] {
+    let byModel = this.resolved.get(caller.keyId);
+    if (!byModel) {
+      byModel = new Map();
+      this.resolved.set(caller.keyId, byModel);
+    }
+    let found = byModel.get(model);
+    if (!found) {
+      found = this.resolve(caller, model, now);
+      byModel.set(model, found);
+    }
+    return found;
+  }
+
+  private resolve(caller: Caller, model: string, now: number): Bucket[] {
     const out: Bucket[] = [];
     for (let i = 0; i < this.rules.length; i++) {
       const rule = this.rules[i]!;

@@ -2,11 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SimError } from '../core/errors.js';
 import { playReply } from '../engine/play-reply.js';
-import { staticReply } from '../engine/reply.js';
 import type { Simulator } from '../simulator.js';
 import { CONTROL_PREFIX, handleControl } from './control-api.js';
-import { createNodeSink } from './node-sink.js';
-import { readBody } from './read-body.js';
+import { NodeSink } from './node-sink.js';
+import { collectBody } from './read-body.js';
+
+const NEVER_ABORTED = new AbortController().signal;
 
 /** A listening simulator. */
 export interface SimulatorServer {
@@ -35,36 +36,50 @@ export async function startSimulatorServer(sim: Simulator, options: SimulatorSer
   const onError = options.onError ?? (() => {});
   let origin = '';
 
-  const serve = async (req: IncomingMessage, res: ServerResponse) => {
-    const arrivalAt = sim.clock.now();
-    const url = req.url ?? '/';
-    if (url.startsWith(`${CONTROL_PREFIX}/`)) return handleControl(sim, req, res, origin);
-    const { body, tooLarge } = await readBody(req, maxBody);
-    const reply = sim.handle({ method: req.method ?? 'GET', url, headers: req.headers as Record<string, string | undefined>, body }, { arrivalAt, bodyTooLarge: tooLarge });
-    const aborter = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) aborter.abort();
-    });
-    res.sendDate = false;
-    await playReply(reply, createNodeSink(res), sim.clock, aborter.signal);
+  const fail = (res: ServerResponse, error: unknown) => {
+    onError(error);
+    if (!res.headersSent && !res.destroyed) {
+      const body = JSON.stringify({ error: { message: 'The simulator failed to handle this request; this is a throttlelab bug.', type: 'simulator_error' } });
+      res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    } else {
+      res.destroy();
+    }
+  };
+
+  // Plain callbacks rather than async functions: the common reply plays synchronously and
+  // allocates no promise at all.
+  const dispatch = (req: IncomingMessage, res: ServerResponse, arrivalAt: number, body: string, tooLarge: boolean) => {
+    try {
+      const reply = sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, body }, { arrivalAt, bodyTooLarge: tooLarge });
+      res.sendDate = false;
+      // Only replies that wait can outlive their client; the rest finish in this tick.
+      let signal = NEVER_ABORTED;
+      if (reply.steps.some((s) => s.op === 'wait' || s.op === 'hang')) {
+        const aborter = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) aborter.abort();
+        });
+        signal = aborter.signal;
+      }
+      playReply(reply, new NodeSink(res), sim.clock, signal)?.catch((error) => fail(res, error));
+    } catch (error) {
+      fail(res, error);
+    }
   };
 
   const server = createServer((req, res) => {
-    serve(req, res).catch((error) => {
-      onError(error);
-      if (!res.headersSent && !res.destroyed) {
-        const r = staticReply(500, JSON.stringify({ error: { message: 'The simulator failed to handle this request; this is a throttlelab bug.', type: 'simulator_error' } }));
-        res.writeHead(r.status, r.headers).end((r.steps[1] as { data: string }).data);
-      } else {
-        res.destroy();
-      }
-    });
+    const arrivalAt = sim.clock.now();
+    if (req.url?.startsWith(`${CONTROL_PREFIX}/`)) {
+      handleControl(sim, req, res, origin).catch((error) => fail(res, error));
+      return;
+    }
+    collectBody(req, maxBody, (body, tooLarge) => dispatch(req, res, arrivalAt, body, tooLarge), (error) => fail(res, error));
   });
   server.keepAliveTimeout = 30_000;
   server.headersTimeout = 35_000;
   server.requestTimeout = 0;
-  server.on('clientError', (error, socket) => {
-    onError(error);
+  // Malformed HTTP is the client's problem: answer 400 as node would, without reporting it.
+  server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     else socket.destroy();
   });

@@ -43,7 +43,8 @@ export function createMswHandlers(sim: Simulator, origin = 'http://throttlelab.l
           write(data) {
             controller.enqueue(encoder.encode(data));
           },
-          end() {
+          end(data) {
+            if (data !== undefined) controller.enqueue(encoder.encode(data));
             controller.close();
           },
           reset() {
@@ -54,9 +55,13 @@ export function createMswHandlers(sim: Simulator, origin = 'http://throttlelab.l
         request.signal.addEventListener('abort', () => {
           if (!headed) resolve(HttpResponse.error() as unknown as Response);
         });
-        void playReply(reply, sink, sim.clock, request.signal).catch(() => {
+        try {
+          playReply(reply, sink, sim.clock, request.signal)?.catch(() => {
+            if (!headed) resolve(HttpResponse.error() as unknown as Response);
+          });
+        } catch {
           if (!headed) resolve(HttpResponse.error() as unknown as Response);
-        });
+        }
       });
     }),
   ];

@@ -1,24 +1,28 @@
 import type { ServerResponse } from 'node:http';
 import type { ReplySink } from '../engine/play-reply.js';
+import type { HeaderMap } from '../vendors/types.js';
 
 /** Plays reply steps onto a node:http response. */
-export function createNodeSink(res: ServerResponse): ReplySink {
-  return {
-    head(status, headers, more) {
-      res.writeHead(status, headers);
-      // Streams and held requests must show their headers before the first body byte.
-      if (more) res.flushHeaders();
-    },
-    write(data) {
-      if (!res.destroyed) res.write(data);
-    },
-    end() {
-      if (!res.destroyed) res.end();
-    },
-    reset() {
-      const socket = res.socket;
-      if (socket && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
-      else res.destroy();
-    },
-  };
+export class NodeSink implements ReplySink {
+  constructor(private readonly res: ServerResponse) {}
+
+  head(status: number, headers: HeaderMap, more: boolean): void {
+    this.res.writeHead(status, headers);
+    // Streams and held requests must show their headers before the first body byte.
+    if (more) this.res.flushHeaders();
+  }
+
+  write(data: string): void {
+    if (!this.res.destroyed) this.res.write(data);
+  }
+
+  end(data?: string): void {
+    if (!this.res.destroyed) this.res.end(data);
+  }
+
+  reset(): void {
+    const socket = this.res.socket;
+    if (socket && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+    else this.res.destroy();
+  }
 }

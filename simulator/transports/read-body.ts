@@ -1,23 +1,32 @@
 import type { IncomingMessage } from 'node:http';
 
+/**
+ * Collects a request body as UTF-8 and calls back once it has ended; past `maxBytes` it keeps
+ * draining but drops the bytes and reports `tooLarge`.
+ */
+export function collectBody(req: IncomingMessage, maxBytes: number, done: (body: string, tooLarge: boolean) => void, failed: (error: unknown) => void): void {
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let tooLarge = false;
+  req.on('data', (chunk: Buffer) => {
+    if (tooLarge) return;
+    size += chunk.length;
+    if (size > maxBytes) {
+      tooLarge = true;
+      first = undefined;
+      more = undefined;
+    } else if (first === undefined) {
+      first = chunk;
+    } else {
+      (more ??= [first]).push(chunk);
+    }
+  });
+  req.on('end', () => done(more ? Buffer.concat(more).toString('utf8') : (first?.toString('utf8') ?? ''), tooLarge));
+  req.on('error', failed);
+}
+
 /** Reads a request body as UTF-8, stopping (but draining) past `maxBytes`. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: string; tooLarge: boolean }> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    let size = 0;
-    let tooLarge = false;
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      if (tooLarge) return;
-      size += Buffer.byteLength(chunk);
-      if (size > maxBytes) {
-        tooLarge = true;
-        body = '';
-      } else {
-        body += chunk;
-      }
-    });
-    req.on('end', () => resolve({ body, tooLarge }));
-    req.on('error', reject);
-  });
+  return new Promise((resolve, reject) => collectBody(req, maxBytes, (body, tooLarge) => resolve({ body, tooLarge }), reject));
 }

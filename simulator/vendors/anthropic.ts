@@ -1,6 +1,7 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import { pickView, tightestView, withResetHint } from './limit-views.js';
+import { bearerToken } from './openai-compatible.js';
 import type { ChatRequest, EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
 import { formatRfc3339, randomAlnum, stableHex, uuidFrom } from './wire-format.js';
 
@@ -186,7 +187,7 @@ export const anthropicProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `msg_01${randomAlnum(() => ctx.rng.next(), 22)}`,
+  completionId: (ctx) => `msg_01${randomAlnum(ctx.rng, 22)}`,
   baseUrl: (root) => root,
   envLines: (baseUrl, key) => [
     ['ANTHROPIC_BASE_URL', baseUrl],
@@ -197,14 +198,15 @@ export const anthropicProfile: VendorProfile = {
     if (path === '/v1/models' && method === 'GET') return { kind: 'models' };
     return { kind: 'not-found', method, path };
   },
-  credential: (req) => req.headers['x-api-key'],
+  // `x-api-key` is the documented header; SDK 1.x sends the key as `Authorization: Bearer`.
+  credential: (req) => req.headers['x-api-key'] ?? bearerToken(req.headers.authorization),
   preflight(req) {
     if (!req.headers['anthropic-version']) return { kind: 'invalid_request', message: 'anthropic-version: header is required' };
     return undefined;
   },
   parse: parseAnthropic,
   completion: (c) =>
-    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${JSON.stringify(c.tokens.join(''))}}],"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
+    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${c.textJson}}],"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
   stream(c) {
     const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
     return {

@@ -151,7 +151,7 @@ export const azureOpenAIProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(() => ctx.rng.next(), 29)}`,
+  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
   baseUrl: (root) => root,
   envLines: (baseUrl, key) => [
     ['AZURE_OPENAI_ENDPOINT', baseUrl],

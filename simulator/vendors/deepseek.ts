@@ -52,7 +52,7 @@ export const deepseekProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => uuidFrom(randomHex(() => ctx.rng.next(), 32)),
+  completionId: (ctx) => uuidFrom(randomHex(ctx.rng, 32)),
   baseUrl: (root) => root,
   envLines: (baseUrl, key) => [
     ['DEEPSEEK_BASE_URL', baseUrl],

@@ -175,7 +175,7 @@ export const geminiProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 8,
   },
-  completionId: (ctx) => randomAlnum(() => ctx.rng.next(), 23),
+  completionId: (ctx) => randomAlnum(ctx.rng, 23),
   baseUrl: (root) => root,
   envLines: (baseUrl, key) => [
     ['GOOGLE_GEMINI_BASE_URL', baseUrl],

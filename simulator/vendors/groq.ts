@@ -41,7 +41,7 @@ function groqStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefine
       return { status: 404, errorType: 'model_not_found', body: groqError(`The model \`${ctx.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found') };
     case 'rate_limited':
     case 'quota_exhausted': {
-      const dim = v ? dimensionText(v.metric, v.rule.windowMs) : e.kind === 'quota_exhausted' ? 'tokens per day (TPD)' : 'requests per minute (RPM)';
+      const dim = v ? dimensionText(v.metric, v.rule.windowMs, true) : e.kind === 'quota_exhausted' ? 'tokens per day (TPD)' : 'requests per minute (RPM)';
       const nums = v ? `: Limit ${v.limit}, Used ${v.used}, Requested ${v.requested}` : '';
       const wait = waitText ? ` Please try again in ${waitText}.` : '';
       const type = !v || v.metric === 'requests' ? 'requests' : 'tokens';
@@ -74,7 +74,7 @@ export const groqProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(() => ctx.rng.next(), 29)}`,
+  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
   baseUrl: (root) => `${root}/openai/v1`,
   envLines: (baseUrl, key) => [
     ['GROQ_BASE_URL', baseUrl.replace(/\/openai\/v1$/, '')],

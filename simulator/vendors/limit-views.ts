@@ -45,9 +45,10 @@ export function windowWord(windowMs: number): { word: string; letter: string } {
   return { word: `${windowMs / 1000}s`, letter: '' };
 }
 
-/** `requests per min (RPM)`, `tokens per day (TPD)`, as OpenAI and Groq write them. */
-export function dimensionText(metric: Metric, windowMs: number): string {
-  const { word, letter } = windowWord(windowMs);
+/** `requests per min (RPM)`, `tokens per day (TPD)` as OpenAI writes them; Groq spells out `minute`. */
+export function dimensionText(metric: Metric, windowMs: number, longWords = false): string {
+  const { word: short, letter } = windowWord(windowMs);
+  const word = longWords ? ({ sec: 'second', min: 'minute' } as Record<string, string>)[short] ?? short : short;
   const noun = metric === 'requests' ? 'requests' : metric === 'input-tokens' ? 'input tokens' : metric === 'output-tokens' ? 'output tokens' : metric === 'concurrency' ? 'concurrent requests' : 'tokens';
   const abbr = metric === 'requests' ? 'R' : metric === 'input-tokens' ? 'IT' : metric === 'output-tokens' ? 'OT' : 'T';
   return letter ? `${noun} per ${word} (${abbr}P${letter})` : `${noun} per ${word}`;

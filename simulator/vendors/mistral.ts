@@ -79,7 +79,7 @@ export const mistralProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => randomHex(() => ctx.rng.next(), 32),
+  completionId: (ctx) => randomHex(ctx.rng, 32),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['MISTRAL_BASE_URL', baseUrl.replace(/\/v1$/, '')],

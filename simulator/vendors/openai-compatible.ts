@@ -10,7 +10,13 @@ function textOf(content: unknown): string | undefined {
   if (Array.isArray(content)) {
     let out = '';
     for (const part of content) {
-      if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string') out += (part as { text: string }).text;
+      // Every part needs a type; text parts need their text.
+      if (!part || typeof part !== 'object' || typeof (part as { type?: unknown }).type !== 'string') return undefined;
+      const { type, text } = part as { type: string; text?: unknown };
+      if (type === 'text') {
+        if (typeof text !== 'string') return undefined;
+        out += text;
+      }
     }
     return out;
   }
@@ -89,7 +95,7 @@ export function encodeOpenAICompletion(c: Completion, ctx: EncodeContext, flavor
   const extra = flavor.extraFields ? `,${flavor.extraFields(ctx)}` : '';
   return (
     `{"id":${JSON.stringify(c.id)},"object":"chat.completion","created":${Math.floor(c.createdAt / 1000)},"model":${JSON.stringify(c.model)},` +
-    `"choices":[{"index":0,"message":{"role":"assistant","content":${JSON.stringify(c.tokens.join(''))},"refusal":null,"annotations":[]},"logprobs":null,"finish_reason":"${c.finishReason}"}],` +
+    `"choices":[{"index":0,"message":{"role":"assistant","content":${c.textJson},"refusal":null,"annotations":[]},"logprobs":null,"finish_reason":"${c.finishReason}"}],` +
     `"usage":${usageJson(c, flavor)}${extra}}`
   );
 }
@@ -137,11 +143,13 @@ export function encodeOpenAIModels(names: readonly string[], ownedBy: string, cr
   });
 }
 
-/** Extracts `Authorization: Bearer <key>`. */
+/** Extracts `Authorization: Bearer <key>` (scheme case-insensitive). */
 export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match ? match[1]!.trim() : undefined;
+  if (!header || header.length < 8) return undefined;
+  const scheme = header.charCodeAt(0) === 66 && header.startsWith('Bearer ') ? 7 : /^\s*bearer\s+/i.exec(header)?.[0].length;
+  if (scheme === undefined) return undefined;
+  const token = header.slice(scheme).trim();
+  return token === '' ? undefined : token;
 }
 
 /** Masks a credential as vendors echo it (`****WXYZ`): never more than its last four characters. */

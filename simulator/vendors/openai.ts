@@ -18,17 +18,23 @@ export function cloudflarePage(status: number, title: string): string {
   return `<html>\r\n<head><title>${status} ${title}</title></head>\r\n<body>\r\n<center><h1>${status} ${title}</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n`;
 }
 
-/** Routes the OpenAI REST paths (`/v1/chat/completions`, `/v1/models`). */
+const CHAT: Route = { kind: 'chat' };
+const MODELS: Route = { kind: 'models' };
+
+/** Routes the OpenAI REST paths (`/v1/chat/completions`, `/v1/models`) under `prefix`. */
 export function routeOpenAIPaths(method: string, path: string, prefix: string): Route {
-  if (path === `${prefix}/chat/completions`) return method === 'POST' ? { kind: 'chat' } : { kind: 'not-found', method, path };
-  if (path === `${prefix}/models` && method === 'GET') return { kind: 'models' };
+  if (path.startsWith(prefix)) {
+    const rest = path.slice(prefix.length);
+    if (rest === '/chat/completions') return method === 'POST' ? CHAT : { kind: 'not-found', method, path };
+    if (rest === '/models' && method === 'GET') return MODELS;
+  }
   return { kind: 'not-found', method, path };
 }
 
 const OPENAI_MESSAGES = {
   serverError: 'The server had an error while processing your request. Sorry about that!',
   overloaded: 'The server is overloaded or not ready yet.',
-  insufficientQuota: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+  insufficientQuota: 'You exceeded your current quota, please check your plan and billing details.',
   slowDown: "Your account's usage is ramping up too quickly. Please slow down your request rate and try again.",
   badJson:
     "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
@@ -158,10 +164,10 @@ export function encodeOpenAIShapedError(
         shownViews = withResetHint(views, metric, hint);
         sent = { ms: hint.raw !== undefined ? Number.NaN : Math.max(0, hint.ms), form: 'reset-header' };
       }
-      if (form === 'vendor' && opts.messageWait) waitText = hint.raw ?? formatGoDuration(hint.ms);
+      if (form === 'vendor' && opts.messageWait) waitText = hint.raw ?? formatGoDuration(hint.ms, 3);
       if (form === 'vendor' && opts.nativeRetryAfter) sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
     } else if (form === 'body') {
-      waitText = hint.raw ?? formatGoDuration(bodyHintMs(hint, ctx));
+      waitText = hint.raw ?? formatGoDuration(bodyHintMs(hint, ctx), 3);
       sent = { ms: bodyHintMs(hint, ctx), form: 'body' };
     } else if (form !== 'none') {
       sent = writeRetryHeaders(hint, ctx, headers);
@@ -190,7 +196,7 @@ export const openaiProfile: VendorProfile = {
     countRejected: true,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(() => ctx.rng.next(), 29)}`,
+  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['OPENAI_BASE_URL', baseUrl],
@@ -222,11 +228,16 @@ export const openaiProfile: VendorProfile = {
 const OPENAI_USAGE_DETAILS =
   ',"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}';
 
-function openAIExtra(ctx: EncodeContext): string {
-  return `"service_tier":"default","system_fingerprint":"fp_${fingerprint(ctx)}"`;
-}
+const extras = new Map<string, string>();
 
-// Stable per provider and model, like a deployment fingerprint.
-function fingerprint(ctx: EncodeContext): string {
-  return stableHex(`${ctx.providerId}/${ctx.model}`, 10);
+// The fields after `choices`, stable per provider and model (a deployment fingerprint); cached
+// off the hot path.
+function openAIExtra(ctx: EncodeContext): string {
+  const key = `${ctx.providerId}\u0000${ctx.model}`;
+  let extra = extras.get(key);
+  if (extra === undefined) {
+    extra = `"service_tier":"default","system_fingerprint":"fp_${stableHex(`${ctx.providerId}/${ctx.model}`, 10)}"`;
+    if (extras.size < 10_000) extras.set(key, extra);
+  }
+  return extra;
 }

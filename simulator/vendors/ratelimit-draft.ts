@@ -105,7 +105,7 @@ export const ratelimitDraftProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(() => ctx.rng.next(), 29)}`,
+  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['OPENAI_BASE_URL', baseUrl],

@@ -132,6 +132,8 @@ export interface Completion {
   model: string;
   /** Content tokens in order; each already carries its leading space. */
   tokens: string[];
+  /** The whole text as a JSON string literal (quotes included). */
+  textJson: string;
   inputTokens: number;
   finishReason: 'stop' | 'length';
 }

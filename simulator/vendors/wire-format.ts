@@ -1,22 +1,29 @@
+import type { Rng } from '../core/rng.js';
+
 /**
  * Formats a wait as a Go `time.Duration` string, the way OpenAI and Groq write reset headers
- * (`6m0s`, `1s`, `12ms`, `2m59.56s`). Rounded up, to the millisecond below a second and to the
- * hundredth of a second above, so that a client never reads a wait shorter than the real one.
+ * (`6m0s`, `1s`, `12ms`, `2m59.56s`) and messages (`5.289s`). Rounded up, to the millisecond
+ * below a second and to `secondDecimals` decimals above, so that a client never reads a wait
+ * shorter than the real one.
  * @see https://pkg.go.dev/time#Duration.String
  * @see https://platform.openai.com/docs/guides/rate-limits
  */
-export function formatGoDuration(ms: number): string {
+export function formatGoDuration(ms: number, secondDecimals: 2 | 3 = 2): string {
   if (!(ms > 0)) return '0s';
   if (ms < 1000) {
     const whole = Math.ceil(ms);
     if (whole < 1000) return `${whole}ms`;
   }
-  let cs = Math.ceil(ms / 10);
-  const h = Math.floor(cs / 360_000);
-  cs -= h * 360_000;
-  const m = Math.floor(cs / 6000);
-  cs -= m * 6000;
-  const s = `${Math.floor(cs / 100)}${cs % 100 === 0 ? '' : `.${String(cs % 100).padStart(2, '0').replace(/0$/, '')}`}`;
+  const unit = secondDecimals === 2 ? 10 : 1;
+  const perSecond = 1000 / unit;
+  let ticks = Math.ceil(ms / unit);
+  const h = Math.floor(ticks / (3600 * perSecond));
+  ticks -= h * 3600 * perSecond;
+  const m = Math.floor(ticks / (60 * perSecond));
+  ticks -= m * 60 * perSecond;
+  const whole = Math.floor(ticks / perSecond);
+  const frac = ticks % perSecond;
+  const s = frac === 0 ? `${whole}` : `${whole}.${String(frac).padStart(secondDecimals, '0').replace(/0+$/, '')}`;
   if (h > 0) return `${h}h${m}m${s}s`;
   if (m > 0) return `${m}m${s}s`;
   return `${s}s`;
@@ -48,20 +55,25 @@ export function formatSecondsText(ms: number): string {
   return `${+(Math.ceil(ms) / 1000).toFixed(3)}s`;
 }
 
-/** Hex characters drawn from `next`. */
-export function randomHex(next: () => number, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += ((next() * 16) | 0).toString(16);
-  return out;
+const HEX = '0123456789abcdef';
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const codes: number[] = [];
+
+function draw(rng: Rng, length: number, alphabet: string): string {
+  // One string per id: building it char by char would leave a rope of `length` pieces.
+  codes.length = length;
+  for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt((rng.next() * alphabet.length) | 0);
+  return String.fromCharCode.apply(null, codes);
 }
 
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** Hex characters drawn from `rng`. */
+export function randomHex(rng: Rng, length: number): string {
+  return draw(rng, length, HEX);
+}
 
-/** Alphanumeric characters drawn from `next`. */
-export function randomAlnum(next: () => number, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALNUM[(next() * ALNUM.length) | 0];
-  return out;
+/** Alphanumeric characters drawn from `rng`. */
+export function randomAlnum(rng: Rng, length: number): string {
+  return draw(rng, length, ALNUM);
 }
 
 /** Hex characters derived from `text` (FNV-1a, then mixed): stable ids for orgs and deployments. */

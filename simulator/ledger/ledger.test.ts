@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { Ledger, type AttemptPlan, type AttemptStart } from './ledger.js';
+import type { LedgerRow } from './ledger-row.js';
+
+const start = (over: Partial<AttemptStart> = {}): AttemptStart => ({
+  arrivalAt: 1000.25,
+  provider: 'openai',
+  vendor: 'openai',
+  key: 'main',
+  endpoint: 'chat',
+  model: 'gpt-4o',
+  correlationId: 'c-1',
+  sdkRetryCount: null,
+  stream: false,
+  ...over,
+});
+const plan = (over: Partial<AttemptPlan> = {}): AttemptPlan => ({
+  status: 200,
+  errorType: null,
+  hintMs: null,
+  hintForm: null,
+  requestsBefore: 10,
+  requestsAfter: 9,
+  tokensBefore: Number.NaN,
+  tokensAfter: Number.NaN,
+  tokensIn: 12,
+  tokensOut: 30,
+  faults: [],
+  end: 'complete',
+  ...over,
+});
+
+describe('Ledger', () => {
+  it('keeps every field of a row through its columns', () => {
+    const ledger = new Ledger();
+    const seq = ledger.begin(start({ stream: true, sdkRetryCount: 2 }));
+    ledger.plan(seq, plan({ status: 429, errorType: 'rate_limit_error', hintMs: 1500, hintForm: 'seconds', faults: ['a', 'b'], end: 'pending' }));
+    ledger.firstByteAt(seq, 1001);
+    ledger.finish(seq, 1002.5, 'client-abort', 7);
+    expect(ledger.row(seq)).toEqual<LedgerRow>({
+      seq: 0,
+      arrivalAt: 1000.25,
+      firstByteAt: 1001,
+      endAt: 1002.5,
+      provider: 'openai',
+      vendor: 'openai',
+      key: 'main',
+      model: 'gpt-4o',
+      endpoint: 'chat',
+      correlationId: 'c-1',
+      sdkRetryCount: 2,
+      stream: true,
+      status: 429,
+      errorType: 'rate_limit_error',
+      hintMs: 1500,
+      hintForm: 'seconds',
+      quota: { requestsBefore: 10, requestsAfter: 9, tokensBefore: null, tokensAfter: null },
+      tokensIn: 12,
+      tokensOut: 7,
+      faults: ['a', 'b'],
+      end: 'client-abort',
+    });
+  });
+
+  it('records an unparseable hint as garbage', () => {
+    const ledger = new Ledger();
+    const seq = ledger.begin(start());
+    ledger.plan(seq, plan({ hintMs: Number.NaN, hintForm: 'seconds' }));
+    expect(ledger.row(seq)).toMatchObject({ hintMs: null, hintForm: 'garbage' });
+  });
+
+  it('grows past its initial capacity and filters queries', () => {
+    const ledger = new Ledger({ initialCapacity: 4 });
+    for (let i = 0; i < 100; i++) {
+      const seq = ledger.begin(start({ arrivalAt: i, provider: i % 2 ? 'a' : 'b', correlationId: `c${i}` }));
+      ledger.plan(seq, plan({ status: i % 5 === 0 ? 429 : 200 }));
+    }
+    expect(ledger.query({ provider: 'a' }).total).toBe(50);
+    expect(ledger.query({ provider: 'b', status: 429 }).total).toBe(10);
+    expect(ledger.query({ since: 10, until: 20 }).rows.map((r) => r.seq)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    expect(ledger.query({ correlationId: 'c42' }).rows[0]!.seq).toBe(42);
+    expect(ledger.query({ offset: 95, limit: 2 }).rows.map((r) => r.seq)).toEqual([95, 96]);
+  });
+
+  it('streams rows past maxRows to its sinks without keeping them', () => {
+    const ledger = new Ledger({ maxRows: 2 });
+    const sunk: LedgerRow[] = [];
+    ledger.addSink((row) => sunk.push(row));
+    for (let i = 0; i < 5; i++) {
+      const seq = ledger.begin(start({ arrivalAt: i }));
+      ledger.plan(seq, plan());
+      ledger.finish(seq, i + 0.5, undefined, undefined);
+    }
+    expect(ledger.size).toBe(5);
+    expect(ledger.dropped).toBe(3);
+    expect([...ledger.rowsIterator()].map((r) => r.seq)).toEqual([0, 1]);
+    expect(sunk.map((r) => [r.seq, r.endAt, r.status])).toEqual([
+      [0, 0.5, 200],
+      [1, 1.5, 200],
+      [2, 2.5, 200],
+      [3, 3.5, 200],
+      [4, 4.5, 200],
+    ]);
+  });
+});
