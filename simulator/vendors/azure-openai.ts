@@ -1,15 +1,9 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import { pickView } from './limit-views.js';
-import {
-  encodeOpenAICompletion,
-  encodeOpenAIModels,
-  openAIStreamFrames,
-  parseOpenAIChat,
-} from './openai-compatible.js';
-import { openAIStreamError, openAIStyleError } from './openai.js';
+import { openAICompatibleBase, openAIStyleError } from './openai.js';
 import type { EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
-import { ceilSeconds, randomAlnum, uuidFrom } from './wire-format.js';
+import { ceilSeconds, uuidFrom } from './wire-format.js';
 
 const DEPLOYMENT_RE = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
 
@@ -151,7 +145,7 @@ export const azureOpenAIProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
+  ...openAICompatibleBase('/openai/v1', { extraFields: azureExtra }),
   baseUrl: (root) => root,
   envLines: (baseUrl, key) => [
     ['AZURE_OPENAI_ENDPOINT', baseUrl],
@@ -169,19 +163,13 @@ export const azureOpenAIProfile: VendorProfile = {
     return { kind: 'not-found', method, path };
   },
   credential: (req) => req.headers['api-key'] ?? (req.headers.authorization?.replace(/^Bearer\s+/i, '') || undefined),
-  parse: parseOpenAIChat,
-  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, { extraFields: azureExtra }),
-  stream: (c, ctx, includeUsage) => openAIStreamFrames(c, ctx, includeUsage, { extraFields: azureExtra }),
-  streamError: (e) => openAIStreamError(e),
   error: encodeAzureError,
-  models: (names, ctx) => encodeOpenAIModels(names, 'system', ctx.now),
   rateLimitHeaders: (views, ctx) => azureRateLimitHeaders(views, {}, ctx),
   commonHeaders: (ctx) => ({
     'apim-request-id': uuidFrom(ctx.requestId),
     'x-request-id': uuidFrom(ctx.requestId.split('').reverse().join('')),
     'x-ms-region': String(ctx.options.region ?? 'East US'),
   }),
-  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
 };
 
 function azureExtra(): string {

@@ -1,5 +1,5 @@
-import { bearerToken, encodeOpenAICompletion, encodeOpenAIModels, openAIErrorBody, openAIStreamFrames, parseOpenAIChat } from './openai-compatible.js';
-import { encodeOpenAIShapedError, openAIStreamError, openAIStyleError } from './openai.js';
+import { encodeOpenAICompletion, openAIErrorBody } from './openai-compatible.js';
+import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError } from './openai.js';
 import type { EncodeContext, ErrorSpec, Route, VendorProfile } from './types.js';
 import { randomHex, uuidFrom } from './wire-format.js';
 
@@ -52,6 +52,7 @@ export const deepseekProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
+  ...openAICompatibleBase('/v1', { extraFields: deepseekExtra }, 'deepseek'),
   completionId: (ctx) => uuidFrom(randomHex(ctx.rng, 32)),
   baseUrl: (root) => root,
   envLines: (baseUrl, key) => [
@@ -63,16 +64,10 @@ export const deepseekProfile: VendorProfile = {
     if ((path === '/models' || path === '/v1/models') && method === 'GET') return { kind: 'models' };
     return { kind: 'not-found', method, path };
   },
-  credential: (req) => bearerToken(req.headers.authorization),
-  parse: parseOpenAIChat,
   completion: (c, ctx) => encodeOpenAICompletion(c, ctx, { extraFields: deepseekExtra, usageDetails: ',"prompt_tokens_details":{"cached_tokens":0},"prompt_cache_hit_tokens":0,"prompt_cache_miss_tokens":' + c.inputTokens }),
-  stream: (c, ctx, includeUsage) => openAIStreamFrames(c, ctx, includeUsage, { extraFields: deepseekExtra }),
-  streamError: (e) => openAIStreamError(e),
   error: (e, views, ctx) => encodeOpenAIShapedError(e, views, ctx, { rateLimitHeaders: (_v, h) => h, nativeRetryAfter: false, messageWait: false, resetMetrics: [], style: deepseekStyle }),
-  models: (names, ctx) => encodeOpenAIModels(names, 'deepseek', ctx.now),
   rateLimitHeaders: () => ({}),
   commonHeaders: (ctx) => ({ 'x-ds-trace-id': ctx.requestId }),
-  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
 };
 
 function deepseekExtra(): string {

@@ -1,34 +1,12 @@
 import type { LimitView } from '../quota/quota-set.js';
-import { dimensionText, pickView } from './limit-views.js';
-import { bearerToken, encodeOpenAICompletion, encodeOpenAIModels, openAIStreamFrames, parseOpenAIChat } from './openai-compatible.js';
-import { encodeOpenAIShapedError, openAIStreamError, openAIStyleError, routeOpenAIPaths } from './openai.js';
-import type { EncodeContext, ErrorSpec, HeaderMap, VendorProfile } from './types.js';
-import { formatGoDuration, randomAlnum } from './wire-format.js';
+import { dimensionText } from './limit-views.js';
+import { openAIStreamFrames } from './openai-compatible.js';
+import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError, xRateLimitHeaders } from './openai.js';
+import type { EncodeContext, ErrorSpec, VendorProfile } from './types.js';
 
 // Groq's errors are OpenAI-like but carry no `param` key.
 function groqError(message: string, type: string, code?: string): string {
   return JSON.stringify({ error: code ? { message, type, code } : { message, type } });
-}
-
-/**
- * Groq's `x-ratelimit-*` family: `requests` is the daily limit (RPD), `tokens` the per-minute one
- * (TPM), resets as Go durations (`2m59.56s`, `7.66s`).
- * @see https://console.groq.com/docs/rate-limits
- */
-function groqRateLimitHeaders(views: LimitView[], headers: HeaderMap): HeaderMap {
-  const req = pickView(views, 'requests', 'longest');
-  const tok = pickView(views, 'tokens', 'shortest');
-  if (req) {
-    headers['x-ratelimit-limit-requests'] = String(req.limit);
-    headers['x-ratelimit-remaining-requests'] = String(req.remaining);
-    headers['x-ratelimit-reset-requests'] = req.rawReset ?? formatGoDuration(req.resetInMs);
-  }
-  if (tok) {
-    headers['x-ratelimit-limit-tokens'] = String(tok.limit);
-    headers['x-ratelimit-remaining-tokens'] = String(tok.remaining);
-    headers['x-ratelimit-reset-tokens'] = tok.rawReset ?? formatGoDuration(tok.resetInMs);
-  }
-  return headers;
 }
 
 function groqStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined) {
@@ -74,32 +52,25 @@ export const groqProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
+  ...openAICompatibleBase('/openai/v1', { extraFields: groqExtra }, 'Groq'),
   baseUrl: (root) => `${root}/openai/v1`,
   envLines: (baseUrl, key) => [
     ['GROQ_BASE_URL', baseUrl.replace(/\/openai\/v1$/, '')],
     ['GROQ_API_KEY', key],
   ],
-  route: (method, path) => routeOpenAIPaths(method, path, '/openai/v1'),
-  credential: (req) => bearerToken(req.headers.authorization),
-  parse: parseOpenAIChat,
-  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, { extraFields: groqExtra }),
   stream: (c, ctx, includeUsage) => {
     const mode = ctx.options.streamUsage ?? 'both';
     return openAIStreamFrames(c, ctx, includeUsage, { extraFields: groqExtra, xGroqUsage: mode !== 'usage', usageChunk: mode !== 'x_groq' });
   },
-  streamError: (e) => openAIStreamError(e),
   error: (e, views, ctx) =>
     encodeOpenAIShapedError(e, views, ctx, {
-      rateLimitHeaders: groqRateLimitHeaders,
+      rateLimitHeaders: (v, h) => xRateLimitHeaders(v, h, 'longest'),
       nativeRetryAfter: true,
       messageWait: true,
       style: groqStyle,
     }),
-  models: (names, ctx) => encodeOpenAIModels(names, 'Groq', ctx.now),
-  rateLimitHeaders: (views) => groqRateLimitHeaders(views, {}),
+  rateLimitHeaders: (views) => xRateLimitHeaders(views, {}, 'longest'),
   commonHeaders: (ctx) => ({ 'x-request-id': `req_01${ctx.requestId.slice(0, 24)}`, 'x-groq-region': String(ctx.options.region ?? 'us-east-1') }),
-  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
 };
 
 function groqExtra(ctx: EncodeContext): string {

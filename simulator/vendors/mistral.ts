@@ -1,7 +1,6 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { pickView } from './limit-views.js';
-import { bearerToken, encodeOpenAICompletion, encodeOpenAIModels, openAIStreamFrames, parseOpenAIChat } from './openai-compatible.js';
-import { encodeOpenAIShapedError, openAIStreamError, openAIStyleError, routeOpenAIPaths } from './openai.js';
+import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError } from './openai.js';
 import type { EncodeContext, ErrorSpec, HeaderMap, VendorProfile } from './types.js';
 import { ceilSeconds, randomHex } from './wire-format.js';
 
@@ -79,18 +78,13 @@ export const mistralProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
+  ...openAICompatibleBase('/v1', {}, 'mistralai'),
   completionId: (ctx) => randomHex(ctx.rng, 32),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['MISTRAL_BASE_URL', baseUrl.replace(/\/v1$/, '')],
     ['MISTRAL_API_KEY', key],
   ],
-  route: (method, path) => routeOpenAIPaths(method, path, '/v1'),
-  credential: (req) => bearerToken(req.headers.authorization),
-  parse: parseOpenAIChat,
-  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, {}),
-  stream: (c, ctx, includeUsage) => openAIStreamFrames(c, ctx, includeUsage, {}),
-  streamError: (e) => openAIStreamError(e),
   error: (e, views, ctx) =>
     encodeOpenAIShapedError(e, views, ctx, {
       rateLimitHeaders: (v, h) => mistralRateLimitHeaders(v, h, ctx),
@@ -99,12 +93,10 @@ export const mistralProfile: VendorProfile = {
       resetMetrics: ctx.options.headers === 'none' ? [] : ['tokens'],
       style: mistralStyle,
     }),
-  models: (names, ctx) => encodeOpenAIModels(names, 'mistralai', ctx.now),
   rateLimitHeaders: (views, ctx) => mistralRateLimitHeaders(views, {}, ctx),
   commonHeaders: (ctx) => ({
     'x-kong-request-id': ctx.requestId,
     'x-kong-upstream-latency': String(Math.round(ctx.processingMs ?? 0)),
     'x-kong-proxy-latency': '1',
   }),
-  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
 };

@@ -9,8 +9,9 @@ import {
   openAIStreamErrorFrame,
   openAIStreamFrames,
   parseOpenAIChat,
+  type OpenAIFlavor,
 } from './openai-compatible.js';
-import type { EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
+import type { Completion, EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, SimRequest, VendorProfile } from './types.js';
 import { formatGoDuration, randomAlnum, stableHex } from './wire-format.js';
 
 /** Cloudflare's HTML page, which is what OpenAI's edge returns on 502/504. */
@@ -43,13 +44,14 @@ const OPENAI_MESSAGES = {
 };
 
 /**
- * The OpenAI rate-limit header family, one pair of request and token limits (the shortest
- * windows configured), resets as Go durations.
+ * The `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` family with Go-duration resets,
+ * shared by OpenAI (requests: the shortest window, RPM) and Groq (requests: the longest, RPD).
  * @see https://platform.openai.com/docs/guides/rate-limits#rate-limits-in-headers
+ * @see https://console.groq.com/docs/rate-limits
  */
-export function openAIRateLimitHeaders(views: LimitView[], headers: HeaderMap, usageBased = false): HeaderMap {
-  const req = pickView(views, 'requests');
-  const tok = pickView(views, 'tokens');
+export function xRateLimitHeaders(views: LimitView[], headers: HeaderMap, requestsWindow: 'shortest' | 'longest', usageBased = false): HeaderMap {
+  const req = pickView(views, 'requests', requestsWindow);
+  const tok = pickView(views, 'tokens', 'shortest');
   if (req) {
     headers['x-ratelimit-limit-requests'] = String(req.limit);
     headers['x-ratelimit-remaining-requests'] = String(req.remaining);
@@ -181,6 +183,27 @@ export function encodeOpenAIShapedError(
 }
 
 /**
+ * What every OpenAI-compatible vendor shares: chat and models paths under `prefix`, Bearer auth,
+ * OpenAI's validation, completion and chunk shapes, in-stream errors and keep-alive filler.
+ */
+export function openAICompatibleBase(prefix: string, flavor: OpenAIFlavor = {}, ownedBy = 'system') {
+  return {
+    completionId: (ctx: EncodeContext) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
+    route: (method: string, path: string) => routeOpenAIPaths(method, path, prefix),
+    credential: (req: SimRequest) => bearerToken(req.headers.authorization),
+    parse: parseOpenAIChat,
+    completion: (c: Completion, ctx: EncodeContext) => encodeOpenAICompletion(c, ctx, flavor),
+    stream: (c: Completion, ctx: EncodeContext, includeUsage: boolean) => openAIStreamFrames(c, ctx, includeUsage, flavor),
+    streamError: openAIStreamError,
+    models: (names: readonly string[], ctx: EncodeContext) => encodeOpenAIModels(names, ownedBy, ctx.now),
+    keepAlive: (stream: boolean) => (stream ? ': keep-alive\n\n' : '\n'),
+  } satisfies Partial<VendorProfile>;
+}
+
+const OPENAI_USAGE_DETAILS =
+  ',"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}';
+
+/**
  * OpenAI: Bearer auth, `x-ratelimit-*` headers with Go-duration resets on every response,
  * `max(input, max_tokens)` token admission, refused requests still counted.
  * @see https://platform.openai.com/docs/guides/rate-limits
@@ -196,37 +219,27 @@ export const openaiProfile: VendorProfile = {
     countRejected: true,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
+  ...openAICompatibleBase('/v1', { extraFields: openAIExtra, usageDetails: OPENAI_USAGE_DETAILS }),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['OPENAI_BASE_URL', baseUrl],
     ['OPENAI_API_KEY', key],
   ],
-  route: (method, path) => routeOpenAIPaths(method, path, '/v1'),
-  credential: (req) => bearerToken(req.headers.authorization),
-  parse: parseOpenAIChat,
-  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, { extraFields: openAIExtra, usageDetails: OPENAI_USAGE_DETAILS }),
-  stream: (c, ctx, includeUsage) => openAIStreamFrames(c, ctx, includeUsage, { extraFields: openAIExtra, usageDetails: OPENAI_USAGE_DETAILS }),
-  streamError: (e) => openAIStreamError(e),
   error: (e, views, ctx) =>
     encodeOpenAIShapedError(e, views, ctx, {
-      rateLimitHeaders: (v, h) => openAIRateLimitHeaders(v, h, ctx.options.usageBasedHeaders === true),
+      rateLimitHeaders: (v, h) => xRateLimitHeaders(v, h, 'shortest', ctx.options.usageBasedHeaders === true),
       nativeRetryAfter: ctx.options.retryAfterOn429 === true,
       messageWait: true,
     }),
-  models: (names, ctx) => encodeOpenAIModels(names, 'system', ctx.now),
-  rateLimitHeaders: (views, ctx) => openAIRateLimitHeaders(views, {}, ctx.options.usageBasedHeaders === true),
+  rateLimitHeaders: (views, ctx) => xRateLimitHeaders(views, {}, 'shortest', ctx.options.usageBasedHeaders === true),
   commonHeaders: (ctx) => ({
     'x-request-id': `req_${ctx.requestId}`,
     'openai-organization': `org-${ctx.org}`,
     'openai-processing-ms': String(Math.round(ctx.processingMs ?? 0)),
     'openai-version': '2020-10-01',
   }),
-  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
 };
 
-const OPENAI_USAGE_DETAILS =
-  ',"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}';
 
 const extras = new Map<string, string>();
 

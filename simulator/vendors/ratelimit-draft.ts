@@ -1,10 +1,9 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { writeRetryHeaders, type HintSent } from './hint.js';
 import { tightestView, withResetHint } from './limit-views.js';
-import { bearerToken, encodeOpenAICompletion, encodeOpenAIModels, openAIStreamFrames, parseOpenAIChat } from './openai-compatible.js';
-import { openAIStreamError, openAIStyleError, routeOpenAIPaths } from './openai.js';
+import { openAICompatibleBase, openAIStyleError } from './openai.js';
 import type { EncodeContext, EncodedError, ErrorSpec, HeaderMap, VendorProfile } from './types.js';
-import { ceilSeconds, randomAlnum } from './wire-format.js';
+import { ceilSeconds } from './wire-format.js';
 
 /** The policy name a limit is published under, e.g. `requests-60s`. */
 function policyName(v: LimitView): string {
@@ -105,21 +104,13 @@ export const ratelimitDraftProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  completionId: (ctx) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
+  ...openAICompatibleBase('/v1'),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['OPENAI_BASE_URL', baseUrl],
     ['OPENAI_API_KEY', key],
   ],
-  route: (method, path) => routeOpenAIPaths(method, path, '/v1'),
-  credential: (req) => bearerToken(req.headers.authorization),
-  parse: parseOpenAIChat,
-  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, {}),
-  stream: (c, ctx, includeUsage) => openAIStreamFrames(c, ctx, includeUsage, {}),
-  streamError: (e) => openAIStreamError(e),
   error: encodeDraftError,
-  models: (names, ctx) => encodeOpenAIModels(names, 'system', ctx.now),
   rateLimitHeaders: (views, ctx) => draftHeaders(views, {}, ctx),
   commonHeaders: (ctx) => ({ 'x-request-id': ctx.requestId }),
-  keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
 };
