@@ -1,0 +1,67 @@
+import type { ChatRequest, Usage, VendorKind } from '../core/types.js';
+
+/** An HTTP request to a provider. */
+export interface HttpCall {
+  method: 'POST' | 'GET';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The facts an adapter needs to call one target. */
+export interface CallContext {
+  baseUrl: string;
+  model: string;
+  /** This target's own key; never another provider's. */
+  apiKey: string;
+  apiVersion?: string;
+  /** Headers to pass on (correlation ids). */
+  forward: Record<string, string>;
+  /** `max_tokens` for vendors that require one when the client gave none. */
+  defaultMaxTokens: number;
+  /** Epoch ms, for `created` fields. */
+  now: number;
+}
+
+/** An OpenAI error as sent inside a stream. */
+export interface StreamFailure {
+  message: string;
+  type: string;
+  code: string | null;
+}
+
+/** What one upstream stream event turned into, in OpenAI terms. */
+export interface Translated {
+  /** OpenAI `chat.completion.chunk` JSON texts to send on. */
+  chunks: string[];
+  /** Whether any of them carries content (the point after which a stream is committed). */
+  content: boolean;
+  usage?: Usage;
+  /** The stream finished properly. */
+  done?: boolean;
+  /** The provider reported an error inside the stream. */
+  error?: StreamFailure;
+}
+
+/** Turns a vendor's stream into OpenAI chunks, event by event. */
+export interface StreamTranslator {
+  onEvent(data: string, event: string | undefined): Translated;
+  /** The upstream body ended; a stream that did not finish properly reports an error. */
+  onEnd(): Translated;
+}
+
+/** A success body translated to OpenAI's `chat.completion`. */
+export interface Completed {
+  body: string;
+  usage: Usage;
+}
+
+/** One vendor's wire format, both ways. */
+export interface ProviderAdapter {
+  readonly vendor: VendorKind;
+  buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall;
+  /** Tokens the vendor charges up front, for capacity reservations. */
+  admissionTokens(req: ChatRequest, inputTokens: number): number;
+  parseCompletion(text: string, ctx: CallContext): Completed | { error: string };
+  streamTranslator(ctx: CallContext, clientWantsUsage: boolean): StreamTranslator;
+}

@@ -1,0 +1,111 @@
+import type { ChatRequest } from '../core/types.js';
+import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import { ChunkWriter, completionBody, messageText } from './openai-chunks.js';
+
+const FINISH: Record<string, string> = { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', BLOCKLIST: 'content_filter', PROHIBITED_CONTENT: 'content_filter' };
+
+interface GeminiChunk {
+  candidates?: Array<{ content?: { parts?: Array<{ text?: string }> }; finishReason?: string }>;
+  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number };
+  responseId?: string;
+  error?: { code?: number; message?: string; status?: string };
+}
+
+function toGemini(req: ChatRequest, maxTokens: number | undefined): Record<string, unknown> {
+  const system: string[] = [];
+  const contents: Array<{ role: string; parts: Array<{ text: string }> }> = [];
+  for (const m of req.messages) {
+    const text = messageText(m.content);
+    if (m.role === 'system' || m.role === 'developer') system.push(text);
+    else contents.push({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text }] });
+  }
+  const generationConfig: Record<string, unknown> = {};
+  if (maxTokens !== undefined) generationConfig.maxOutputTokens = maxTokens;
+  if (typeof req.temperature === 'number') generationConfig.temperature = req.temperature;
+  if (typeof req.top_p === 'number') generationConfig.topP = req.top_p;
+  if (req.stop) generationConfig.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
+  const body: Record<string, unknown> = { contents, generationConfig };
+  if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n\n') }] };
+  return body;
+}
+
+function textOf(c: GeminiChunk): string {
+  return c.candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '';
+}
+
+/**
+ * Gemini `generateContent` behind an OpenAI face: system messages become `systemInstruction`,
+ * assistant turns `model`; `streamGenerateContent?alt=sse` chunks become OpenAI chunks. Gemini's
+ * stream has no terminator, so a stream is complete only once a chunk carries a finish reason.
+ * @see https://ai.google.dev/api/generate-content
+ */
+export const geminiAdapter: ProviderAdapter = {
+  vendor: 'gemini',
+  buildRequest(req, ctx, stream): HttpCall {
+    const model = encodeURIComponent(ctx.model);
+    return {
+      method: 'POST',
+      url: `${ctx.baseUrl}/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+      headers: { ...ctx.forward, 'content-type': 'application/json', 'x-goog-api-key': ctx.apiKey },
+      body: JSON.stringify(toGemini(req, req.max_completion_tokens ?? req.max_tokens ?? undefined)),
+    };
+  },
+  admissionTokens: (_req, input) => input,
+  parseCompletion(text, ctx): Completed | { error: string } {
+    let j: GeminiChunk;
+    try {
+      j = JSON.parse(text);
+    } catch {
+      return { error: 'the provider answered 200 with a body that is not JSON' };
+    }
+    if (!Array.isArray(j.candidates)) return { error: 'the provider answered 200 without candidates' };
+    const prompt = j.usageMetadata?.promptTokenCount ?? 0;
+    const completion = j.usageMetadata?.candidatesTokenCount ?? 0;
+    return {
+      body: completionBody(j.responseId ?? 'gemini', ctx.model, ctx.now, textOf(j), FINISH[j.candidates[0]?.finishReason ?? 'STOP'] ?? 'stop', prompt, completion),
+      usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usageMetadata === undefined },
+    };
+  },
+  streamTranslator(ctx, clientWantsUsage): StreamTranslator {
+    let writer: ChunkWriter | undefined;
+    let finished = false;
+    let prompt = 0;
+    let completion = 0;
+    let contentChunks = 0;
+    return {
+      onEvent(data): Translated {
+        let j: GeminiChunk;
+        try {
+          j = JSON.parse(data);
+        } catch {
+          return { chunks: [], content: false, error: { message: 'the provider sent a stream event that is not JSON', type: 'upstream_error', code: 'malformed_stream' } };
+        }
+        if (j.error) return { chunks: [], content: false, error: { message: j.error.message ?? 'upstream error', type: j.error.status ?? 'upstream_error', code: j.error.status ?? null } };
+        const chunks: string[] = [];
+        if (!writer) {
+          writer = new ChunkWriter(j.responseId ?? 'gemini', ctx.model, ctx.now);
+          chunks.push(writer.role());
+        }
+        const text = textOf(j);
+        if (text) {
+          contentChunks++;
+          chunks.push(writer.content(text));
+        }
+        prompt = j.usageMetadata?.promptTokenCount ?? prompt;
+        const reason = j.candidates?.[0]?.finishReason;
+        if (reason) {
+          finished = true;
+          completion = j.usageMetadata?.candidatesTokenCount ?? completion;
+          chunks.push(writer.finish(FINISH[reason] ?? 'stop'));
+          if (clientWantsUsage) chunks.push(writer.usage(prompt, completion));
+          return { chunks, content: text.length > 0, done: true, usage: { promptTokens: prompt, completionTokens: completion, estimated: false } };
+        }
+        return { chunks, content: text.length > 0 };
+      },
+      onEnd(): Translated {
+        if (finished) return { chunks: [], content: false };
+        return { chunks: [], content: false, usage: { promptTokens: prompt, completionTokens: contentChunks, estimated: true }, error: { message: 'the provider closed the stream without a finish reason', type: 'upstream_error', code: 'stream_truncated' } };
+      },
+    };
+  },
+};

@@ -1,0 +1,52 @@
+import type { StreamFailure } from './adapter.js';
+
+/** Builds OpenAI `chat.completion.chunk` JSON texts for streams translated from other vendors. */
+export class ChunkWriter {
+  private readonly prefix: string;
+
+  constructor(id: string, model: string, createdMs: number) {
+    this.prefix = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${Math.floor(createdMs / 1000)},"model":${JSON.stringify(model)},"choices":`;
+  }
+
+  role(): string {
+    return `${this.prefix}[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`;
+  }
+
+  content(text: string): string {
+    return `${this.prefix}[{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}]}`;
+  }
+
+  finish(reason: string): string {
+    return `${this.prefix}[{"index":0,"delta":{},"finish_reason":${JSON.stringify(reason)}}]}`;
+  }
+
+  usage(prompt: number, completion: number): string {
+    return `${this.prefix}[],"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion}}}`;
+  }
+}
+
+/** The body of an OpenAI `chat.completion`. */
+export function completionBody(id: string, model: string, createdMs: number, text: string, finishReason: string, prompt: number, completion: number): string {
+  return JSON.stringify({
+    id,
+    object: 'chat.completion',
+    created: Math.floor(createdMs / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: finishReason }],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  });
+}
+
+/** An error frame for the client stream, in the shape the OpenAI SDKs raise during iteration. */
+export function errorFrame(f: StreamFailure): string {
+  return JSON.stringify({ error: { message: f.message, type: f.type, param: null, code: f.code } });
+}
+
+/** Splits OpenAI messages into text, for vendors that take plain text turns. */
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  }
+  return '';
+}

@@ -1,0 +1,86 @@
+import type { ChatRequest, Usage, VendorKind } from '../core/types.js';
+import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+
+interface OpenAIChunk {
+  choices?: Array<{ delta?: { content?: string | null; role?: string }; finish_reason?: string | null }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  x_groq?: { usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  error?: { message?: string; type?: string; code?: string | null };
+}
+
+function usageOf(u: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): Usage | undefined {
+  if (!u || typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return undefined;
+  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, estimated: false };
+}
+
+// Vendors that accept `stream_options.include_usage`; Mistral rejects unknown fields.
+const INCLUDE_USAGE = new Set<VendorKind>(['openai', 'azure-openai', 'groq', 'deepseek', 'openai-compatible']);
+
+/**
+ * OpenAI and the vendors that speak its API (Azure OpenAI, Groq, Mistral, DeepSeek, generic):
+ * the client's request passes through with the target's model, usage is always requested on
+ * streams (and dropped again when the client did not ask for it), and chunks pass through as
+ * they are.
+ */
+export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapter {
+  const azure = vendor === 'azure-openai';
+  return {
+    vendor,
+    buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall {
+      const body: Record<string, unknown> = { ...req, model: ctx.model, stream };
+      if (stream && INCLUDE_USAGE.has(vendor)) body.stream_options = { ...(req.stream_options ?? {}), include_usage: true };
+      else if (!stream) delete body.stream_options;
+      const url = azure
+        ? `${ctx.baseUrl}/openai/deployments/${encodeURIComponent(ctx.model)}/chat/completions?api-version=${encodeURIComponent(ctx.apiVersion ?? '2024-10-21')}`
+        : `${ctx.baseUrl}/chat/completions`;
+      const auth: Record<string, string> = azure ? { 'api-key': ctx.apiKey } : { authorization: `Bearer ${ctx.apiKey}` };
+      return { method: 'POST', url, headers: { ...ctx.forward, 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...auth }, body: JSON.stringify(body) };
+    },
+    admissionTokens(req, input) {
+      const max = req.max_completion_tokens ?? req.max_tokens ?? 0;
+      return vendor === 'openai' ? Math.max(input, max) : vendor === 'azure-openai' ? input + max : input;
+    },
+    parseCompletion(text: string): Completed | { error: string } {
+      let j: { choices?: unknown; usage?: OpenAIChunk['usage'] };
+      try {
+        j = JSON.parse(text);
+      } catch {
+        return { error: 'the provider answered 200 with a body that is not JSON' };
+      }
+      if (!j || !Array.isArray(j.choices)) return { error: 'the provider answered 200 without choices' };
+      const usage = usageOf(j.usage) ?? { promptTokens: 0, completionTokens: 0, estimated: true };
+      return { body: text.trimStart(), usage };
+    },
+    streamTranslator(_ctx: CallContext, clientWantsUsage: boolean): StreamTranslator {
+      let finished = false;
+      let usage: Usage | undefined;
+      let contentChunks = 0;
+      return {
+        onEvent(data): Translated {
+          if (data === '[DONE]') {
+            finished = true;
+            return { chunks: [], content: false, done: true, usage: usage ?? { promptTokens: 0, completionTokens: contentChunks, estimated: true } };
+          }
+          let j: OpenAIChunk;
+          try {
+            j = JSON.parse(data);
+          } catch {
+            return { chunks: [], content: false, error: { message: 'the provider sent a stream event that is not JSON', type: 'upstream_error', code: 'malformed_stream' } };
+          }
+          if (j.error) return { chunks: [], content: false, error: { message: j.error.message ?? 'upstream error', type: j.error.type ?? 'upstream_error', code: j.error.code ?? null } };
+          const u = usageOf(j.usage) ?? usageOf(j.x_groq?.usage);
+          if (u) usage = u;
+          const content = j.choices?.some((c) => typeof c.delta?.content === 'string' && c.delta.content.length > 0) ?? false;
+          if (content) contentChunks++;
+          // A usage-only chunk (empty choices) reaches the client only if it asked for usage.
+          const usageOnly = Array.isArray(j.choices) && j.choices.length === 0 && u !== undefined;
+          return { chunks: usageOnly && !clientWantsUsage ? [] : [data], content, usage: u };
+        },
+        onEnd(): Translated {
+          if (finished) return { chunks: [], content: false };
+          return { chunks: [], content: false, error: { message: 'the provider closed the stream before it finished', type: 'upstream_error', code: 'stream_truncated' } };
+        },
+      };
+    },
+  };
+}

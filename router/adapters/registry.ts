@@ -1,0 +1,17 @@
+import type { VendorKind } from '../core/types.js';
+import type { ProviderAdapter } from './adapter.js';
+import { anthropicAdapter } from './anthropic.js';
+import { geminiAdapter } from './gemini.js';
+import { createOpenAICompatibleAdapter } from './openai-compatible.js';
+
+/** The adapter for each vendor kind. */
+export const ADAPTERS: Readonly<Record<VendorKind, ProviderAdapter>> = {
+  openai: createOpenAICompatibleAdapter('openai'),
+  'azure-openai': createOpenAICompatibleAdapter('azure-openai'),
+  groq: createOpenAICompatibleAdapter('groq'),
+  mistral: createOpenAICompatibleAdapter('mistral'),
+  deepseek: createOpenAICompatibleAdapter('deepseek'),
+  'openai-compatible': createOpenAICompatibleAdapter('openai-compatible'),
+  anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+};

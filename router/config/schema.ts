@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { readDuration } from './duration.js';
+
+const Duration = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const ms = readDuration(v);
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: `expected a duration such as 250ms, 30s or 2m, got ${JSON.stringify(v)}`, params: { code: 'CONFIG_INVALID_DURATION' } });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+const Id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'expected an id of lower-case letters, digits, "-" or "_"' });
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' });
+
+const Model = z.strictObject({
+  name: z.string().min(1),
+  /** Dollars per million input tokens. */
+  inputCostPerMTok: z.number().nonnegative().default(0),
+  outputCostPerMTok: z.number().nonnegative().default(0),
+  /** 0 (worst) to 1 (best), configured. */
+  quality: z.number().min(0).max(1).default(0.5),
+});
+
+const Provider = z.strictObject({
+  id: Id,
+  vendor: z.enum(['openai', 'azure-openai', 'anthropic', 'gemini', 'groq', 'mistral', 'deepseek', 'openai-compatible']),
+  /** The base URL as the vendor's SDK takes it (e.g. `https://api.openai.com/v1`). */
+  baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+  /** Azure's `api-version`. */
+  apiVersion: z.string().optional(),
+  /** Keys are read from environment variables; their values never appear in config or logs. */
+  keys: z.array(z.strictObject({ id: Id, env: EnvName })).min(1),
+  models: z.array(z.union([z.string().min(1).transform((name) => Model.parse({ name })), Model])).min(1),
+});
+
+const Weights = z.strictObject({
+  cost: z.number().nonnegative().default(1),
+  latency: z.number().nonnegative().default(1),
+  reliability: z.number().nonnegative().default(2),
+  quality: z.number().nonnegative().default(1),
+  capacity: z.number().nonnegative().default(2),
+});
+
+const parse = <T extends z.ZodType>(schema: T) => schema.parse({}) as z.output<T>;
+
+const Server = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(8080),
+  /** Environment variables holding bearer tokens the router requires; none means open. */
+  authTokens: z.array(z.strictObject({ env: EnvName })).default([]),
+  maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+});
+
+const Deadline = z.strictObject({
+  default: Duration.default(30_000),
+  /** Request header a client uses to tighten (never loosen) its deadline, in ms. */
+  header: z.string().default('x-throttlelab-deadline-ms'),
+});
+
+const Attempt = z.strictObject({
+  timeout: Duration.default(30_000),
+  /** Time allowed before the first content token of a stream (keep-alives do not count). */
+  firstTokenTimeout: Duration.default(15_000),
+});
+
+const Retry = z.strictObject({
+  maxAttempts: z.number().int().positive().default(6),
+  backoff: z.strictObject({ base: Duration.default(200), max: Duration.default(5000) }).default({ base: 200, max: 5000 }),
+  /** Longest single wait considered before failing fast. */
+  maxWait: Duration.default(30_000),
+  /** Shortest time worth starting an attempt in. */
+  minAttempt: Duration.default(250),
+  budget: z.strictObject({ ratio: z.number().min(0).default(0.25), minPerWindow: z.number().int().nonnegative().default(20), window: Duration.default(10_000) }).default({ ratio: 0.25, minPerWindow: 20, window: 10_000 }),
+});
+
+const Breaker = z.strictObject({
+  failureThreshold: z.number().int().positive().default(3),
+  openFor: Duration.default(2000),
+  maxOpenFor: Duration.default(3_600_000),
+  /** Window for quota walls that name no wait. */
+  quotaOpenFor: Duration.default(3_600_000),
+  jitterRatio: z.number().min(0).max(1).default(0.1),
+});
+
+/** The router's config file. */
+export const RouterConfigSchema = z.strictObject({
+  version: z.literal(1),
+  server: Server.default(parse(Server)),
+  providers: z.array(Provider).min(1),
+  /** Named lists of `provider/model` targets a client can ask for. */
+  aliases: z.record(z.string().min(1), z.array(z.string().regex(/^[^/]+\/.+$/, { error: 'expected provider/model' })).min(1)).default({}),
+  /** The model name that means "anything configured". */
+  autoModel: z.string().min(1).default('auto'),
+  routing: z.strictObject({ weights: Weights.default(parse(Weights)), defaultMaxTokens: z.number().int().positive().default(1024) }).default({ weights: parse(Weights), defaultMaxTokens: 1024 }),
+  deadline: Deadline.default(parse(Deadline)),
+  attempt: Attempt.default(parse(Attempt)),
+  retry: Retry.default(parse(Retry)),
+  breaker: Breaker.default(parse(Breaker)),
+  /** Request headers passed on to providers (correlation ids). */
+  forwardHeaders: z.array(z.string().min(1)).default(['x-throttlelab-correlation-id']),
+});
+
+export type RouterConfig = z.output<typeof RouterConfigSchema>;
+export type ProviderConfig = RouterConfig['providers'][number];

@@ -1,0 +1,128 @@
+import type { LimitSignal, Signals } from '../signals/signals.js';
+
+interface Limit {
+  limit: number | undefined;
+  remaining: number;
+  resetAt: number;
+  observedAt: number;
+}
+
+/** What the router knows and holds of one target's limits. */
+export interface CapacityEntry {
+  requests?: Limit;
+  tokens?: Limit;
+  refill: Signals['refill'];
+  /** Requests sent and not yet answered. */
+  inFlight: number;
+  /** Estimated tokens of those requests. */
+  reservedTokens: number;
+}
+
+/** A target's capacity as the state view shows it. */
+export interface CapacityView {
+  requestsRemaining: number | null;
+  tokensRemaining: number | null;
+  inFlight: number;
+  availableAt: number;
+  headroom: number;
+}
+
+// A little slack on estimated refills, so that rounding in the vendor's own numbers never
+// puts a request a few milliseconds early.
+const REFILL_SAFETY = 1.05;
+
+function toLimit(s: LimitSignal | undefined, now: number, previous: Limit | undefined): Limit | undefined {
+  if (!s || s.remaining === undefined) return previous;
+  return { limit: s.limit ?? previous?.limit, remaining: s.remaining, resetAt: s.resetAt ?? now, observedAt: now };
+}
+
+function estimate(l: Limit, refill: Signals['refill'], now: number): number {
+  if (now >= l.resetAt) return l.limit ?? Infinity;
+  if (refill !== 'continuous' || l.limit === undefined || l.resetAt <= l.observedAt) return l.remaining;
+  const rate = (l.limit - l.remaining) / (l.resetAt - l.observedAt);
+  return Math.min(l.limit, l.remaining + ((now - l.observedAt) * rate) / REFILL_SAFETY);
+}
+
+function whenAvailable(l: Limit, refill: Signals['refill'], need: number, now: number): number {
+  if (estimate(l, refill, now) >= need) return now;
+  if (refill !== 'continuous' || l.limit === undefined || l.resetAt <= l.observedAt) return l.resetAt;
+  const rate = (l.limit - l.remaining) / (l.resetAt - l.observedAt);
+  if (!(rate > 0)) return l.resetAt;
+  return Math.min(l.resetAt, l.observedAt + ((need - l.remaining) / rate) * REFILL_SAFETY);
+}
+
+/**
+ * Capacity per target, from the vendors' own remaining counts and reset times, minus what the
+ * router has in flight, so that a target known to be empty until T is not tried before T. Counts
+ * already in a response are not told apart from in-flight ones, which errs on the safe side.
+ */
+export class CapacityBook {
+  private readonly entries = new Map<string, CapacityEntry>();
+
+  private entry(target: string): CapacityEntry {
+    let e = this.entries.get(target);
+    if (!e) {
+      e = { refill: 'unknown', inFlight: 0, reservedTokens: 0 };
+      this.entries.set(target, e);
+    }
+    return e;
+  }
+
+  /** Takes in a response's signals. */
+  observe(target: string, s: Signals, now: number): void {
+    const e = this.entry(target);
+    e.refill = s.refill;
+    e.requests = toLimit(s.requests, now, e.requests);
+    e.tokens = toLimit(s.tokens, now, e.tokens);
+  }
+
+  /** Holds one request and its estimated tokens while it is in flight. */
+  reserve(target: string, tokens: number): void {
+    const e = this.entry(target);
+    e.inFlight++;
+    e.reservedTokens += tokens;
+  }
+
+  release(target: string, tokens: number): void {
+    const e = this.entry(target);
+    e.inFlight = Math.max(0, e.inFlight - 1);
+    e.reservedTokens = Math.max(0, e.reservedTokens - tokens);
+  }
+
+  /** The earliest time a request costing `tokens` fits, by what the vendor last said. */
+  availableAt(target: string, tokens: number, now: number): number {
+    const e = this.entries.get(target);
+    if (!e) return now;
+    let at = now;
+    if (e.requests) at = Math.max(at, whenAvailable(e.requests, e.refill, 1 + e.inFlight, now));
+    if (e.tokens) at = Math.max(at, whenAvailable(e.tokens, e.refill, tokens + e.reservedTokens, now));
+    return at;
+  }
+
+  /** Share of capacity left in [0, 1]: 1 when nothing is known. */
+  headroom(target: string, now: number): number {
+    const e = this.entries.get(target);
+    if (!e) return 1;
+    let h = 1;
+    for (const [l, held] of [
+      [e.requests, e.inFlight],
+      [e.tokens, e.reservedTokens],
+    ] as const) {
+      if (!l || l.limit === undefined || l.limit <= 0) continue;
+      h = Math.min(h, Math.max(0, (estimate(l, e.refill, now) - held) / l.limit));
+    }
+    return h;
+  }
+
+  view(target: string, now: number): CapacityView {
+    const e = this.entries.get(target);
+    const est = (l: Limit | undefined) => (l && e ? Math.floor(estimate(l, e.refill, now)) : null);
+    return {
+      requestsRemaining: est(e?.requests),
+      tokensRemaining: est(e?.tokens),
+      inFlight: e?.inFlight ?? 0,
+      availableAt: this.availableAt(target, 0, now),
+      headroom: this.headroom(target, now),
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import type { StateStore } from '../state/state-store.js';
+import { admit, availableAt, CLOSED, openCircuit, recordFailure, recordSuccess, type CircuitOptions, type CircuitState } from './circuit.js';
+import type { Rng } from './rng.js';
+
+/** A probe lease a request holds while it tests a circuit. */
+export interface ProbeLease {
+  key: string;
+}
+
+/**
+ * The circuits of all scopes (`provider:<id>` for overload and failures, `key:<provider>/<key>`
+ * for rate limits and quotas), kept in a StateStore so that leases are exclusive.
+ */
+export class CircuitBook {
+  constructor(private readonly store: StateStore, private readonly options: CircuitOptions, private readonly rng: Rng) {}
+
+  get(key: string): CircuitState {
+    return this.store.get(key) ?? CLOSED;
+  }
+
+  /** When `key` could admit a request (now if closed). */
+  availableAt(key: string, now: number): number {
+    return availableAt(this.get(key), now);
+  }
+
+  /** Whether a request could pass `key` now (without taking a lease). */
+  isPassable(key: string, now: number): boolean {
+    const s = this.get(key);
+    return s.state === 'closed' || (s.state === 'open' && now >= s.until) || (s.state === 'half-open' && now >= s.leaseUntil);
+  }
+
+  /** Admits a request through `key`, taking the probe lease when the circuit is half-open; undefined if refused. */
+  pass(key: string, now: number): { probe: boolean } | undefined {
+    const current = this.store.get(key);
+    const decision = admit(current ?? CLOSED, now, this.options);
+    if (!decision.allowed) return undefined;
+    if (!decision.probe) return { probe: false };
+    return this.store.compareAndSet(key, current, decision.next) ? { probe: true } : undefined;
+  }
+
+  private update(key: string, f: (s: CircuitState) => CircuitState): void {
+    for (let i = 0; i < 8; i++) {
+      const current = this.store.get(key);
+      const next = f(current ?? CLOSED);
+      if (next === (current ?? CLOSED) || this.store.compareAndSet(key, current, next)) return;
+    }
+  }
+
+  /** Opens `key` until `until` (extending, never shortening). */
+  open(key: string, until: number, now: number, reason: string): void {
+    this.update(key, (s) => openCircuit(s, until, now, reason, this.options, this.rng));
+  }
+
+  failure(key: string, now: number, reason: string): void {
+    this.update(key, (s) => recordFailure(s, now, reason, this.options, this.rng));
+  }
+
+  success(key: string): void {
+    this.update(key, recordSuccess);
+  }
+
+  entries(): Iterable<[string, CircuitState]> {
+    return this.store.entries();
+  }
+}

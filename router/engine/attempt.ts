@@ -1,0 +1,225 @@
+import type { CallContext, StreamFailure, Translated } from '../adapters/adapter.js';
+import { errorFrame } from '../adapters/openai-chunks.js';
+import { SseReader } from '../adapters/sse.js';
+import type { CapacityBook } from '../core/capacity.js';
+import { classifyResponse } from '../core/classify.js';
+import type { Clock } from '../core/clock.js';
+import { attemptBudgetMs, remainingMs, type Deadline } from '../core/deadline.js';
+import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
+import { decodeSignals } from '../signals/decode.js';
+import { headerGetter, type Signals } from '../signals/signals.js';
+import type { Transport } from '../transport/transport.js';
+import type { TargetRuntime } from './target.js';
+
+const TIMEOUT = Symbol('attempt-timeout');
+const CLIENT_GONE = Symbol('client-gone');
+
+/** What an attempt needs from the router. */
+export interface AttemptEnv {
+  clock: Clock;
+  transport: Transport;
+  capacity: CapacityBook;
+  attemptTimeoutMs: number;
+  firstTokenTimeoutMs: number;
+  defaultMaxTokens: number;
+}
+
+/** One attempt's request. */
+export interface AttemptInput {
+  target: TargetRuntime;
+  req: ChatRequest;
+  stream: boolean;
+  clientWantsUsage: boolean;
+  deadline: Deadline;
+  signal: AbortSignal;
+  forward: Record<string, string>;
+  admissionTokens: number;
+}
+
+/** How a committed stream ended, reported once when it is over. */
+export interface StreamEnd {
+  endedAt: number;
+  usage: Usage;
+  /** Undefined when the stream finished properly. */
+  failure?: StreamFailure;
+  aborted: boolean;
+}
+
+/** An attempt's result: a failure value, a JSON answer, or a stream committed after its first content. */
+export type AttemptResult =
+  | { kind: 'failed'; outcome: AttemptOutcome; signals?: Signals; endedAt: number }
+  | { kind: 'json'; body: string; usage: Usage; endedAt: number; firstByteAt: number }
+  | { kind: 'stream'; first: string[]; rest: AsyncGenerator<string, void, undefined>; firstContentAt: number; done: Promise<StreamEnd> };
+
+const frame = (json: string) => `data: ${json}\n\n`;
+
+function timer(clock: Clock, ms: number, fire: () => void): () => void {
+  const ac = new AbortController();
+  clock.sleep(ms, ac.signal).then(fire, () => {});
+  return () => ac.abort();
+}
+
+/**
+ * Makes one upstream attempt under the request's deadline: `min(attempt timeout, time left)`
+ * for the whole call, and for streams a real first-token timer that keep-alive bytes and comments
+ * do not re-arm. A stream is returned only once its first content token has arrived, so failing
+ * over before that point is always possible.
+ */
+export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<AttemptResult> {
+  const { clock, capacity } = env;
+  const { target, stream, deadline } = input;
+  const started = clock.now();
+  const ac = new AbortController();
+  const onParentAbort = () => ac.abort(CLIENT_GONE);
+  if (input.signal.aborted) return { kind: 'failed', outcome: { kind: 'aborted' }, endedAt: started };
+  input.signal.addEventListener('abort', onParentAbort, { once: true });
+  const budget = attemptBudgetMs(deadline, started, env.attemptTimeoutMs);
+  let cancelTimer = timer(clock, stream ? Math.min(env.firstTokenTimeoutMs, budget) : budget, () => ac.abort(TIMEOUT));
+  let phase: 'headers' | 'first-token' | 'body' = 'headers';
+  let handedOff = false;
+  capacity.reserve(target.id, input.admissionTokens);
+  const ctx: CallContext = { baseUrl: target.providerConfig.baseUrl.replace(/\/+$/, ''), model: target.model, apiKey: target.apiKey, apiVersion: target.providerConfig.apiVersion, forward: input.forward, defaultMaxTokens: env.defaultMaxTokens, now: started };
+  const cleanup = () => {
+    cancelTimer();
+    input.signal.removeEventListener('abort', onParentAbort);
+    capacity.release(target.id, input.admissionTokens);
+  };
+  const failed = (outcome: AttemptOutcome, signals?: Signals): AttemptResult => ({ kind: 'failed', outcome, signals, endedAt: clock.now() });
+
+  try {
+    const res = await env.transport.send(target.adapter.buildRequest(input.req, ctx, stream), ac.signal);
+    const firstByteAt = clock.now();
+    const get = headerGetter(res.headers);
+    if (res.status < 200 || res.status >= 300) {
+      const text = await res.text(256 * 1024);
+      const signals = decodeSignals(target.adapter.vendor, res.status, get, text, clock.now());
+      capacity.observe(target.id, signals, clock.now());
+      return failed(classifyResponse(res.status, signals, text), signals);
+    }
+    capacity.observe(target.id, decodeSignals(target.adapter.vendor, res.status, get, undefined, firstByteAt), firstByteAt);
+    if (!stream) {
+      phase = 'body';
+      const parsed = target.adapter.parseCompletion(await res.text(64 * 1024 * 1024), ctx);
+      if ('error' in parsed) return failed({ kind: 'server_error', status: res.status });
+      return { kind: 'json', body: parsed.body, usage: parsed.usage, endedAt: clock.now(), firstByteAt };
+    }
+
+    phase = 'first-token';
+    const reader = new SseReader();
+    const translator = target.adapter.streamTranslator(ctx, input.clientWantsUsage);
+    const iterator = res.body[Symbol.asyncIterator]();
+    const decoder = new TextDecoder();
+    const first: string[] = [];
+    let committed = false;
+    let lastUsage: Usage | undefined;
+    let finished = false;
+    const take = (t: Translated): StreamFailure | undefined => {
+      for (const c of t.chunks) first.push(frame(c));
+      if (t.usage) lastUsage = t.usage;
+      if (t.content) committed = true;
+      if (t.done) finished = true;
+      return t.error;
+    };
+    while (!committed) {
+      const next = await iterator.next();
+      if (next.done) {
+        for (const ev of reader.end()) take(translator.onEvent(ev.data, ev.event));
+        const t = translator.onEnd();
+        take(t);
+        if (finished || !t.error) break;
+        res.dispose();
+        return failed({ kind: 'server_error', status: res.status });
+      }
+      for (const ev of reader.push(decoder.decode(next.value, { stream: true }))) {
+        const error = take(translator.onEvent(ev.data, ev.event));
+        if (error) {
+          res.dispose();
+          const overloaded = /overload/i.test(`${error.type} ${error.code} ${error.message}`);
+          return failed(overloaded ? { kind: 'overloaded', status: 200 } : { kind: 'server_error', status: 200 });
+        }
+      }
+    }
+    // Committed: the first content token is in hand. From here only the deadline bounds the stream.
+    const firstContentAt = clock.now();
+    cancelTimer();
+    cancelTimer = timer(clock, remainingMs(deadline, firstContentAt), () => ac.abort(TIMEOUT));
+    handedOff = true;
+    let resolveDone!: (end: StreamEnd) => void;
+    const done = new Promise<StreamEnd>((resolve) => (resolveDone = resolve));
+    const rest = continueStream({ iterator, reader, translator, decoder, finished, lastUsage, contentEvents: 1 }, ac.signal, () => {
+      cleanup();
+    }, (end) => resolveDone({ ...end, endedAt: clock.now() }));
+    return { kind: 'stream', first, rest, firstContentAt, done };
+  } catch (error) {
+    if (ac.signal.reason === CLIENT_GONE) return failed({ kind: 'aborted' });
+    if (ac.signal.reason === TIMEOUT) return failed({ kind: 'timeout', phase });
+    return failed({ kind: 'network_error', message: (error as Error)?.message ?? String(error) });
+  } finally {
+    if (!handedOff) cleanup();
+  }
+}
+
+interface StreamState {
+  iterator: AsyncIterator<Uint8Array>;
+  reader: SseReader;
+  translator: ReturnType<TargetRuntime['adapter']['streamTranslator']>;
+  decoder: TextDecoder;
+  finished: boolean;
+  lastUsage?: Usage;
+  contentEvents: number;
+}
+
+/**
+ * Relays a committed stream. It ends with `data: [DONE]` only when the provider finished; a
+ * failure after the first token ends it with an explicit error event, never a silent close.
+ */
+async function* continueStream(s: StreamState, signal: AbortSignal, cleanup: () => void, report: (end: Omit<StreamEnd, 'endedAt'>) => void): AsyncGenerator<string, void, undefined> {
+  let failure: StreamFailure | undefined;
+  let aborted = false;
+  try {
+    if (s.finished) {
+      yield 'data: [DONE]\n\n';
+      return;
+    }
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = await s.iterator.next();
+      } catch {
+        if (signal.reason === CLIENT_GONE) {
+          aborted = true;
+          return;
+        }
+        failure = signal.reason === TIMEOUT ? { message: 'The request deadline passed during the stream.', type: 'timeout', code: 'deadline_exceeded' } : { message: 'The provider connection failed during the stream.', type: 'upstream_error', code: 'stream_interrupted' };
+        yield `data: ${errorFrame(failure)}\n\n`;
+        return;
+      }
+      const events = next.done ? s.reader.end() : s.reader.push(s.decoder.decode(next.value, { stream: true }));
+      const translated: Translated[] = events.map((ev) => s.translator.onEvent(ev.data, ev.event));
+      if (next.done) translated.push(s.translator.onEnd());
+      let out = '';
+      for (const t of translated) {
+        for (const c of t.chunks) out += frame(c);
+        if (t.content) s.contentEvents++;
+        if (t.usage) s.lastUsage = t.usage;
+        if (t.done) s.finished = true;
+        if (t.error && !s.finished) failure ??= t.error;
+      }
+      if (failure) {
+        yield `${out}data: ${errorFrame(failure)}\n\n`;
+        return;
+      }
+      if (s.finished) {
+        yield `${out}data: [DONE]\n\n`;
+        return;
+      }
+      if (out) yield out;
+      if (next.done) return;
+    }
+  } finally {
+    if (signal.reason === CLIENT_GONE) aborted = true;
+    cleanup();
+    void s.iterator.return?.();
+    report({ usage: s.lastUsage ?? { promptTokens: 0, completionTokens: s.contentEvents, estimated: true }, failure, aborted });
+  }
+}

@@ -1,0 +1,48 @@
+import type { AttemptOutcome, Usage } from '../core/types.js';
+
+/** Counters for one target. */
+export interface TargetUsage {
+  attempts: Partial<Record<AttemptOutcome['kind'], number>>;
+  /** Client requests this target answered. */
+  served: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Tokens counted by estimate because the provider reported none (e.g. a broken stream). */
+  estimatedTokens: number;
+}
+
+/** Usage per provider, key and model, every attempt included (failed and partial ones too). */
+export class Meter {
+  private readonly targets = new Map<string, TargetUsage>();
+
+  private get(target: string): TargetUsage {
+    let u = this.targets.get(target);
+    if (!u) {
+      u = { attempts: {}, served: 0, promptTokens: 0, completionTokens: 0, estimatedTokens: 0 };
+      this.targets.set(target, u);
+    }
+    return u;
+  }
+
+  attempt(target: string, outcome: AttemptOutcome['kind'], usage?: Usage): void {
+    const u = this.get(target);
+    u.attempts[outcome] = (u.attempts[outcome] ?? 0) + 1;
+    if (usage) {
+      u.promptTokens += usage.promptTokens;
+      u.completionTokens += usage.completionTokens;
+      if (usage.estimated) u.estimatedTokens += usage.promptTokens + usage.completionTokens;
+    }
+  }
+
+  served(target: string): void {
+    this.get(target).served++;
+  }
+
+  entries(): IterableIterator<[string, TargetUsage]> {
+    return this.targets.entries();
+  }
+
+  of(target: string): TargetUsage | undefined {
+    return this.targets.get(target);
+  }
+}

@@ -1,0 +1,467 @@
+import { ADAPTERS } from './adapters/registry.js';
+import type { RouterConfig } from './config/schema.js';
+import { backoffMs } from './core/backoff.js';
+import { CapacityBook } from './core/capacity.js';
+import { CircuitBook } from './core/circuit-book.js';
+import type { CircuitOptions } from './core/circuit.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { createDeadline, remainingMs, waitFits, type Deadline } from './core/deadline.js';
+import { Ewma } from './core/ewma.js';
+import { RetryBudget } from './core/retry-budget.js';
+import { createRng, type Rng } from './core/rng.js';
+import { rankCandidates, type Scored } from './core/scoring.js';
+import type { AttemptOutcome, AttemptRecord, ChatRequest } from './core/types.js';
+import { runAttempt, type AttemptEnv, type AttemptResult } from './engine/attempt.js';
+import { estimateInputTokens } from './engine/estimate.js';
+import { Meter } from './engine/meter.js';
+import { DurationHistogram, renderMetrics } from './engine/metrics.js';
+import { errorResponse, type ErrorResponse } from './engine/responses.js';
+import type { TargetRuntime } from './engine/target.js';
+import { validateChatRequest } from './engine/validate-request.js';
+import { createMemoryStore } from './state/memory-store.js';
+import type { StateStore } from './state/state-store.js';
+import type { Transport } from './transport/transport.js';
+import { createUndiciTransport } from './transport/undici-transport.js';
+
+/** What a router is built from besides its config. */
+export interface RouterDeps {
+  /** Environment holding the providers' keys; only `bin/` passes the real one. */
+  env: Readonly<Record<string, string | undefined>>;
+  clock?: Clock;
+  rng?: Rng;
+  /** Seed for the default Rng. */
+  seed?: number;
+  transport?: Transport;
+  store?: StateStore;
+}
+
+/** Per-request options. */
+export interface RouteOptions {
+  /** Aborts when the client goes away; the upstream attempt is cancelled with it. */
+  signal?: AbortSignal;
+  /** Tightens the configured deadline (never loosens it). */
+  deadlineMs?: number;
+  /** Headers to pass on to providers (correlation ids). */
+  forward?: Record<string, string>;
+}
+
+/** The router's answer: a complete response, or a stream already committed to one provider. */
+export type RouteResult =
+  | { kind: 'response'; status: number; headers: Record<string, string>; body: string; attempts: AttemptRecord[] }
+  | { kind: 'stream'; status: 200; headers: Record<string, string>; first: string[]; rest: AsyncGenerator<string, void, undefined>; attempts: AttemptRecord[] };
+
+const NEVER = new AbortController().signal;
+
+interface RequestState {
+  req: ChatRequest;
+  stream: boolean;
+  deadline: Deadline;
+  signal: AbortSignal;
+  forward: Record<string, string>;
+  inputTokens: number;
+  attempts: AttemptRecord[];
+  /** Targets that failed since the last wait, without a window of their own. */
+  excluded: Set<string>;
+}
+
+/**
+ * The reference router: ranks targets on cost, latency, reliability, quality and capacity, keeps
+ * circuits per provider and per key, fails over within one request, waits `max(server wait,
+ * backoff)` only when nothing else can serve and only if the wait fits the request's one deadline,
+ * and never passes a provider's 429 to its client.
+ */
+export class Router {
+  readonly config: RouterConfig;
+  readonly targets: readonly TargetRuntime[];
+  private readonly byModel = new Map<string, TargetRuntime[]>();
+  private readonly clock: Clock;
+  private readonly rng: Rng;
+  private readonly transport: Transport;
+  private readonly circuits: CircuitBook;
+  private readonly capacity = new CapacityBook();
+  private readonly budget: RetryBudget;
+  private readonly meter = new Meter();
+  private readonly reliability = new Map<string, Ewma>();
+  private readonly requests = new Map<string, number>();
+  private readonly duration = new DurationHistogram();
+  private readonly env: AttemptEnv;
+  private readonly circuitOptions: CircuitOptions;
+
+  constructor(config: RouterConfig, deps: RouterDeps) {
+    this.config = config;
+    this.clock = deps.clock ?? systemClock;
+    this.rng = deps.rng ?? createRng(deps.seed ?? 1);
+    this.transport = deps.transport ?? createUndiciTransport();
+    this.circuitOptions = {
+      failureThreshold: config.breaker.failureThreshold,
+      openMs: config.breaker.openFor,
+      maxOpenMs: config.breaker.maxOpenFor,
+      jitterRatio: config.breaker.jitterRatio,
+      probeLeaseMs: config.attempt.timeout,
+    };
+    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), this.circuitOptions, this.rng);
+    this.budget = new RetryBudget({ ratio: config.retry.budget.ratio, minPerWindow: config.retry.budget.minPerWindow, windowMs: config.retry.budget.window });
+    this.env = {
+      clock: this.clock,
+      transport: this.transport,
+      capacity: this.capacity,
+      attemptTimeoutMs: config.attempt.timeout,
+      firstTokenTimeoutMs: config.attempt.firstTokenTimeout,
+      defaultMaxTokens: config.routing.defaultMaxTokens,
+    };
+    const targets: TargetRuntime[] = [];
+    for (const p of config.providers) {
+      this.reliability.set(p.id, new Ewma(20));
+      for (const k of p.keys) {
+        const apiKey = deps.env[k.env] ?? '';
+        for (const m of p.models) {
+          const t: TargetRuntime = {
+            id: `${p.id}/${k.id}/${m.name}`,
+            provider: p.id,
+            key: k.id,
+            model: m.name,
+            providerConfig: p,
+            modelConfig: m,
+            apiKey,
+            adapter: ADAPTERS[p.vendor],
+            providerScope: `provider:${p.id}`,
+            keyScope: `key:${p.id}/${k.id}`,
+            ttft: new Ewma(20),
+            latency: new Ewma(20),
+            disabledUntil: 0,
+          };
+          targets.push(t);
+          for (const name of [`${p.id}/${m.name}`, m.name]) {
+            const list = this.byModel.get(name) ?? [];
+            list.push(t);
+            this.byModel.set(name, list);
+          }
+        }
+      }
+    }
+    this.targets = targets;
+  }
+
+  /** The targets a requested model name stands for: auto, an alias, `provider/model`, or a model name. */
+  resolve(model: string): TargetRuntime[] {
+    if (model === this.config.autoModel) return [...this.targets];
+    const alias = this.config.aliases[model];
+    if (alias) return alias.flatMap((t) => this.byModel.get(t) ?? []);
+    return this.byModel.get(model) ?? [];
+  }
+
+  /** The model names a client can ask for, as `GET /v1/models` lists them. */
+  modelNames(): string[] {
+    const names = new Set<string>([this.config.autoModel, ...Object.keys(this.config.aliases)]);
+    for (const p of this.config.providers) for (const m of p.models) names.add(`${p.id}/${m.name}`);
+    return [...names];
+  }
+
+  /** Routes one chat request (the parsed JSON body) to completion, failover included. */
+  async route(body: unknown, options: RouteOptions = {}): Promise<RouteResult> {
+    const started = this.clock.now();
+    const result = await this.routeInner(body, options, started);
+    const label = result.kind === 'stream' ? 'stream' : result.status < 400 ? 'ok' : String(result.status);
+    this.requests.set(label, (this.requests.get(label) ?? 0) + 1);
+    this.duration.observe((this.clock.now() - started) / 1000);
+    return result;
+  }
+
+  private async routeInner(body: unknown, options: RouteOptions, now: number): Promise<RouteResult> {
+    const valid = validateChatRequest(body);
+    if (!valid.ok) return this.respond(errorResponse(400, 'invalid_request', 'invalid_request_error', valid.message, [], {}, valid.param), []);
+    const req = valid.req;
+    const candidates = this.resolve(req.model);
+    if (candidates.length === 0) {
+      return this.respond(errorResponse(404, 'model_not_found', 'invalid_request_error', `The model \`${req.model}\` is not routed here. Ask for one of: ${this.modelNames().join(', ')}.`, []), []);
+    }
+    const budgetMs = Math.min(options.deadlineMs ?? Infinity, this.config.deadline.default);
+    const state: RequestState = {
+      req,
+      stream: req.stream === true,
+      deadline: createDeadline(now, Math.max(0, budgetMs)),
+      signal: options.signal ?? NEVER,
+      forward: options.forward ?? {},
+      inputTokens: estimateInputTokens(req),
+      attempts: [],
+      excluded: new Set(),
+    };
+    this.budget.onRequest(now);
+    let waits = 0;
+    for (;;) {
+      const t = this.clock.now();
+      if (state.signal.aborted) return this.respond(errorResponse(499, 'client_closed', 'client_closed', 'The client closed the request.', state.attempts), state.attempts);
+      if (t >= state.deadline.at) return this.deadlineError(state);
+      if (state.attempts.length >= this.config.retry.maxAttempts) return this.exhausted(state, candidates, t, 'max_attempts');
+      const pick = this.select(candidates, state, t);
+      if (pick) {
+        if (state.attempts.length > 0 && !this.budget.tryTake(t)) {
+          this.releaseProbes(pick, t);
+          return this.exhausted(state, candidates, t, 'retry_budget');
+        }
+        const result = await this.attempt(pick, state);
+        if (result.kind !== 'failed') return this.success(pick, result, state);
+        if (result.outcome.kind === 'client_error') {
+          return this.respond(errorResponse(result.outcome.status, 'upstream_rejected_request', 'invalid_request_error', `The provider rejected the request: ${result.outcome.message}`, state.attempts), state.attempts);
+        }
+        if (result.outcome.kind === 'aborted') continue;
+        state.excluded.add(pick.target.id);
+        continue;
+      }
+      // Nothing can serve now: wait for the earliest candidate, but never less than the backoff
+      // and only if the wait still leaves time for an attempt before the deadline.
+      const earliest = this.earliestAvailable(candidates, t);
+      const wait = Math.max(earliest - t, backoffMs(waits, { baseMs: this.config.retry.backoff.base, maxMs: this.config.retry.backoff.max }, this.rng));
+      if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt)) return this.noCapacity(state, earliest, t);
+      try {
+        await this.clock.sleep(wait, state.signal);
+      } catch {
+        continue;
+      }
+      waits++;
+      state.excluded.clear();
+    }
+  }
+
+  /** Ranks the candidates that can serve now and admits the best through its circuits. */
+  private select(candidates: TargetRuntime[], state: RequestState, now: number): { target: TargetRuntime; probes: string[]; scored: Scored } | undefined {
+    const usable = candidates.filter(
+      (t) =>
+        !state.excluded.has(t.id) &&
+        t.disabledUntil <= now &&
+        this.circuits.isPassable(t.providerScope, now) &&
+        this.circuits.isPassable(t.keyScope, now) &&
+        this.capacity.availableAt(t.id, t.adapter.admissionTokens(state.req, state.inputTokens), now) <= now,
+    );
+    if (usable.length === 0) return undefined;
+    const ranked = usable.length === 1 ? [{ target: usable[0]!.id, score: 1, parts: { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 } }] : this.rank(usable, state, now);
+    for (const scored of ranked) {
+      const target = usable.find((t) => t.id === scored.target)!;
+      const probes: string[] = [];
+      const provider = this.circuits.pass(target.providerScope, now);
+      if (!provider) continue;
+      if (provider.probe) probes.push(target.providerScope);
+      const key = this.circuits.pass(target.keyScope, now);
+      if (!key) {
+        this.releaseProbes({ probes }, now);
+        continue;
+      }
+      if (key.probe) probes.push(target.keyScope);
+      return { target, probes, scored };
+    }
+    return undefined;
+  }
+
+  private rank(usable: TargetRuntime[], state: RequestState, now: number): Scored[] {
+    const expectedOutput = state.req.max_completion_tokens ?? state.req.max_tokens ?? 256;
+    return rankCandidates(
+      usable.map((t) => ({
+        target: t.id,
+        costUsd: (state.inputTokens * t.modelConfig.inputCostPerMTok + expectedOutput * t.modelConfig.outputCostPerMTok) / 1e6,
+        ttftMs: t.ttft.get(500),
+        latencyMs: t.latency.get(1000),
+        reliability: this.reliability.get(t.provider)!.get(1),
+        quality: t.modelConfig.quality,
+        headroom: this.capacity.headroom(t.id, now),
+      })),
+      this.config.routing.weights,
+      () => this.rng.next(),
+    );
+  }
+
+  private releaseProbes(pick: { probes: string[] }, now: number): void {
+    for (const scope of pick.probes) {
+      const s = this.circuits.get(scope);
+      if (s.state === 'half-open') this.circuits.open(scope, now, now, s.reason);
+    }
+  }
+
+  private earliestAvailable(candidates: TargetRuntime[], now: number): number {
+    let earliest = Infinity;
+    for (const t of candidates) {
+      if (t.disabledUntil > now + this.config.retry.maxWait) continue;
+      const at = Math.max(
+        t.disabledUntil,
+        this.circuits.availableAt(t.providerScope, now),
+        this.circuits.availableAt(t.keyScope, now),
+        this.capacity.availableAt(t.id, 0, now),
+      );
+      earliest = Math.min(earliest, at);
+    }
+    return earliest;
+  }
+
+  private async attempt(pick: { target: TargetRuntime; probes: string[] }, state: RequestState): Promise<AttemptResult> {
+    const { target } = pick;
+    const startedAt = this.clock.now();
+    const result = await runAttempt(this.env, {
+      target,
+      req: state.req,
+      stream: state.stream,
+      clientWantsUsage: state.req.stream_options?.include_usage === true,
+      deadline: state.deadline,
+      signal: state.signal,
+      forward: state.forward,
+      admissionTokens: target.adapter.admissionTokens(state.req, state.inputTokens),
+    });
+    const endedAt = result.kind === 'stream' ? result.firstContentAt : result.endedAt;
+    const outcome: AttemptOutcome = result.kind === 'failed' ? result.outcome : { kind: 'ok', status: 200 };
+    const waitMs = 'waitMs' in outcome ? outcome.waitMs : undefined;
+    state.attempts.push({ target: target.id, provider: target.provider, key: target.key, model: target.model, startedAt, endedAt, outcome: outcome.kind, ...('status' in outcome ? { status: outcome.status } : {}), ...(waitMs !== undefined ? { waitMs } : {}) });
+    if (result.kind !== 'stream') this.meter.attempt(target.id, outcome.kind, result.kind === 'json' ? result.usage : undefined);
+    this.learn(pick, outcome, result, startedAt);
+    return result;
+  }
+
+  /** Updates circuits, statistics and target state from an attempt's outcome. */
+  private learn(pick: { target: TargetRuntime; probes: string[] }, outcome: AttemptOutcome, result: AttemptResult, startedAt: number): void {
+    const { target } = pick;
+    const now = this.clock.now();
+    const reliability = this.reliability.get(target.provider)!;
+    const b = this.config.breaker;
+    const floorMs = this.config.retry.backoff.base;
+    switch (outcome.kind) {
+      case 'ok':
+        reliability.add(1);
+        this.circuits.success(target.providerScope);
+        this.circuits.success(target.keyScope);
+        if (result.kind === 'json') {
+          target.ttft.add(result.firstByteAt - startedAt);
+          target.latency.add(result.endedAt - startedAt);
+        } else if (result.kind === 'stream') {
+          target.ttft.add(result.firstContentAt - startedAt);
+          void result.done.then((end) => {
+            target.latency.add(end.endedAt - startedAt);
+            this.meter.attempt(target.id, end.failure ? 'stream_error' : end.aborted ? 'aborted' : 'ok', end.usage);
+            if (end.failure) this.circuits.failure(target.providerScope, end.endedAt, 'stream failed after first token');
+          });
+        }
+        return;
+      case 'rate_limited':
+        reliability.add(1);
+        this.circuits.success(target.providerScope);
+        // With a hint: closed until it ends (never less than the backoff floor); without: the base window.
+        this.circuits.open(target.keyScope, now + (outcome.waitMs !== undefined ? Math.max(outcome.waitMs, floorMs) : b.openFor), now, 'rate limited');
+        return;
+      case 'quota_exhausted':
+        reliability.add(1);
+        this.circuits.success(target.providerScope);
+        this.circuits.open(target.keyScope, now + Math.max(outcome.waitMs ?? b.quotaOpenFor, floorMs), now, 'quota exhausted');
+        return;
+      case 'overloaded': {
+        reliability.add(0);
+        const opens = this.circuits.get(target.providerScope);
+        const grown = b.openFor * 2 ** (opens.state === 'closed' ? 0 : opens.opens);
+        this.circuits.open(target.providerScope, now + Math.max(outcome.waitMs ?? grown, floorMs), now, `overloaded (${outcome.status})`);
+        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
+        return;
+      }
+      case 'server_error':
+        reliability.add(0);
+        if (outcome.waitMs !== undefined) this.circuits.open(target.providerScope, now + Math.max(outcome.waitMs, floorMs), now, `server error (${outcome.status})`);
+        else this.circuits.failure(target.providerScope, now, `server error (${outcome.status})`);
+        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
+        return;
+      case 'timeout':
+      case 'network_error':
+      case 'stream_error':
+        reliability.add(0);
+        this.circuits.failure(target.providerScope, now, outcome.kind);
+        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
+        return;
+      case 'auth_error':
+        this.circuits.success(target.providerScope);
+        this.circuits.open(target.keyScope, now + b.maxOpenFor, now, `key rejected (${outcome.status})`);
+        return;
+      case 'not_found':
+        this.circuits.success(target.providerScope);
+        target.disabledUntil = now + b.maxOpenFor;
+        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
+        return;
+      case 'client_error':
+        this.circuits.success(target.providerScope);
+        this.circuits.success(target.keyScope);
+        return;
+      case 'aborted':
+        this.releaseProbes(pick, now);
+        return;
+    }
+  }
+
+  private success(pick: { target: TargetRuntime }, result: Exclude<AttemptResult, { kind: 'failed' }>, state: RequestState): RouteResult {
+    const { target } = pick;
+    this.meter.served(target.id);
+    const headers: Record<string, string> = { 'x-throttlelab-provider': target.provider, 'x-throttlelab-model': target.model, 'x-throttlelab-attempts': String(state.attempts.length) };
+    if (result.kind === 'json') {
+      return { kind: 'response', status: 200, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(result.body)) }, body: result.body, attempts: state.attempts };
+    }
+    return { kind: 'stream', status: 200, headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' }, first: result.first, rest: result.rest, attempts: state.attempts };
+  }
+
+  private respond(e: ErrorResponse, attempts: AttemptRecord[]): RouteResult {
+    return { kind: 'response', status: e.status, headers: e.headers, body: e.body, attempts };
+  }
+
+  private deadlineError(state: RequestState): RouteResult {
+    return this.respond(errorResponse(504, 'deadline_exceeded', 'timeout', `The request deadline of ${Math.round(state.deadline.at - state.deadline.startedAt)} ms passed after ${state.attempts.length} attempt(s).`, state.attempts), state.attempts);
+  }
+
+  private noCapacity(state: RequestState, earliest: number, now: number): RouteResult {
+    const retryAfter = Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;
+    const when = retryAfter !== undefined ? ` The earliest capacity is in ${retryAfter} s.` : '';
+    return this.respond(
+      errorResponse(503, 'no_capacity', 'service_unavailable', `No provider has capacity before the deadline (${Math.round(remainingMs(state.deadline, now))} ms left).${when}`, state.attempts, retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
+      state.attempts,
+    );
+  }
+
+  private exhausted(state: RequestState, candidates: TargetRuntime[], now: number, why: 'max_attempts' | 'retry_budget'): RouteResult {
+    const earliest = this.earliestAvailable(candidates, now);
+    const retryAfter = Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : 1;
+    const message = why === 'retry_budget' ? 'The retry budget is spent: failovers are limited to protect the providers.' : `All ${state.attempts.length} attempts failed.`;
+    return this.respond(errorResponse(503, why === 'retry_budget' ? 'retry_budget_exhausted' : 'upstream_unavailable', 'service_unavailable', message, state.attempts, { 'retry-after': String(retryAfter) }), state.attempts);
+  }
+
+  /** Prometheus metrics. */
+  metrics(): string {
+    return renderMetrics({
+      requests: this.requests,
+      duration: this.duration,
+      usage: this.meter.entries(),
+      circuits: this.circuits.entries(),
+      retryBudgetRemaining: this.budget.remaining(this.clock.now()),
+    });
+  }
+
+  /** Each target's circuits, capacity, statistics, usage and score, for the state view. */
+  state(): unknown {
+    const now = this.clock.now();
+    const nominal: RequestState = { req: { model: this.config.autoModel, messages: [{ role: 'user', content: 'x'.repeat(4000) }], max_tokens: 500 }, stream: false, deadline: createDeadline(now, 0), signal: NEVER, forward: {}, inputTokens: 1003, attempts: [], excluded: new Set() };
+    const ranking = this.rank([...this.targets], nominal, now);
+    return {
+      at: new Date(now).toISOString(),
+      retryBudgetRemaining: this.budget.remaining(now),
+      targets: ranking.map((r) => {
+        const t = this.targets.find((x) => x.id === r.target)!;
+        return {
+          target: t.id,
+          score: Number(r.score.toFixed(4)),
+          scoreParts: Object.fromEntries(Object.entries(r.parts).map(([k, v]) => [k, Number(v.toFixed(4))])),
+          circuits: { provider: this.circuits.get(t.providerScope), key: this.circuits.get(t.keyScope) },
+          capacity: this.capacity.view(t.id, now),
+          ttftMs: Math.round(t.ttft.get(0)),
+          latencyMs: Math.round(t.latency.get(0)),
+          reliability: Number(this.reliability.get(t.provider)!.get(1).toFixed(4)),
+          disabledUntil: t.disabledUntil > now ? new Date(t.disabledUntil).toISOString() : null,
+          usage: this.meter.of(t.id) ?? null,
+        };
+      }),
+    };
+  }
+
+  /** Closes upstream connections. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+

@@ -1,0 +1,74 @@
+import type { VendorKind } from '../core/types.js';
+import { decodeAnthropicHeaders } from './anthropic-headers.js';
+import { decodeGoogleDetails, decodeMessageWait, isOverloadedBody, isQuotaExhaustedBody, parseJsonBody } from './body-hints.js';
+import { decodeIetfRateLimit } from './ietf-ratelimit.js';
+import { decodeMistralHeaders } from './mistral-headers.js';
+import { decodeRetryAfter } from './retry-after.js';
+import type { HeaderGetter, LimitSignal, Signals } from './signals.js';
+import { decodeXRateLimit } from './x-ratelimit.js';
+
+const REFILL: Record<VendorKind, Signals['refill']> = {
+  openai: 'continuous',
+  groq: 'continuous',
+  anthropic: 'continuous',
+  'azure-openai': 'window',
+  gemini: 'window',
+  mistral: 'window',
+  deepseek: 'unknown',
+  'openai-compatible': 'unknown',
+};
+
+/** Waits at or above this read as "gone for hours": a quota wall, not a rate limit. */
+export const QUOTA_WALL_MS = 15 * 60_000;
+
+function exhaustedReset(now: number, ...limits: Array<LimitSignal | undefined>): number | undefined {
+  let latest: number | undefined;
+  for (const l of limits) if (l && l.remaining === 0 && l.resetAt !== undefined && l.resetAt > now && (latest === undefined || l.resetAt > latest)) latest = l.resetAt;
+  return latest === undefined ? undefined : latest - now;
+}
+
+/**
+ * Decodes every wait and capacity signal of a response into one vendor-neutral value. The wait
+ * comes from, in order: `retry-after-ms`, `x-ms-retry-after-ms`, `retry-after` (seconds or
+ * date), the body (`RetryInfo`, message text), then for a 429 the latest reset among exhausted
+ * limits (as anthropic-sdk-typescript#357 asks). Hostile values are ignored, never trusted.
+ */
+export function decodeSignals(vendor: VendorKind, status: number, get: HeaderGetter, bodyText: string | undefined, now: number): Signals {
+  const signals: Signals = { refill: REFILL[vendor] };
+  if (vendor === 'anthropic') Object.assign(signals, decodeAnthropicHeaders(get));
+  else if (vendor === 'mistral') Object.assign(signals, decodeMistralHeaders(get, now));
+  else if (vendor !== 'gemini' && vendor !== 'deepseek') {
+    Object.assign(signals, decodeXRateLimit(get, now));
+    if (!signals.requests) {
+      const ietf = decodeIetfRateLimit(get, now);
+      if (ietf.requests) {
+        signals.requests = ietf.requests;
+        signals.refill = 'window';
+      }
+    }
+  }
+  const shouldRetry = get('x-should-retry');
+  if (shouldRetry === 'true' || shouldRetry === 'false') signals.shouldRetry = shouldRetry === 'true';
+  if (status < 400) return signals;
+
+  const body = parseJsonBody(bodyText);
+  const explicit = decodeRetryAfter(get, now);
+  if (explicit) {
+    signals.waitMs = explicit.waitMs;
+    signals.waitSource = explicit.source;
+  } else {
+    const google = vendor === 'gemini' ? decodeGoogleDetails(body) : { daily: false, waitMs: undefined };
+    const message = decodeMessageWait(body);
+    if (google.waitMs !== undefined) [signals.waitMs, signals.waitSource] = [google.waitMs, 'body'];
+    else if (message !== undefined) [signals.waitMs, signals.waitSource] = [message, 'message'];
+    else if (status === 429) {
+      const reset = exhaustedReset(now, signals.requests, signals.tokens);
+      if (reset !== undefined) [signals.waitMs, signals.waitSource] = [reset, 'reset-header'];
+    }
+    if (google.daily) signals.quotaExhausted = true;
+  }
+  if (isQuotaExhaustedBody(body) || status === 402) signals.quotaExhausted = true;
+  if (signals.waitMs !== undefined && signals.waitMs >= QUOTA_WALL_MS) signals.quotaExhausted = true;
+  if (isOverloadedBody(body)) signals.overloaded = true;
+  return signals;
+}

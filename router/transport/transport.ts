@@ -1,0 +1,19 @@
+import type { HttpCall } from '../adapters/adapter.js';
+
+/** A provider's answer, headers first, body as it arrives. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Body chunks as they arrive; read once. */
+  body: AsyncIterable<Uint8Array>;
+  /** Reads the rest of the body as text, up to `maxBytes` (the rest is dropped). */
+  text(maxBytes?: number): Promise<string>;
+  /** Abandons the body and frees the connection. */
+  dispose(): void;
+}
+
+/** The port the router sends through: undici over sockets, or anything else in tests. */
+export interface Transport {
+  send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
