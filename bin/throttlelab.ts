@@ -67,6 +67,20 @@ async function main(argv: string[]): Promise<ExitCode> {
     });
 
   program
+    .command('router')
+    .description('serve the reference router (an OpenAI-compatible API) from a config file')
+    .requiredOption('--config <file>', 'router config YAML')
+    .option('--port <n>', "port to listen on (default: the config's)", parsePort)
+    .option('--host <addr>', "address to listen on (default: the config's)")
+    .option('--seed <n>', 'seed for every random choice (jitter, tie-breaks)', parseSeed)
+    .option('--duration <d>', 'stop by itself after this long', parseDurationArg)
+    .addHelpText('after', '\nExample:\n  $ OPENAI_API_KEY=… ANTHROPIC_API_KEY=… throttlelab router --config router.yaml --port 8080')
+    .action(async (opts: { config: string; port?: number; host?: string; seed?: number; duration?: number }) => {
+      const { routerCommand } = await import('./commands/router.js');
+      code = await routerCommand({ config: opts.config, port: opts.port, host: opts.host, seed: opts.seed, durationMs: opts.duration }, io);
+    });
+
+  program
     .command('validate')
     .description('check scenario files and report every problem with its line and column')
     .argument('<files...>', 'scenario YAML files')

@@ -97,3 +97,22 @@ describe('the built binary', () => {
     expect(r.stdout).toMatch(/stopped after/);
   });
 });
+
+describe('throttlelab router', () => {
+  it('reports config problems located and exits 2', async () => {
+    const r = await cli('router', '--config', 'docs/router.example.yaml');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^docs\/router\.example\.yaml:\d+:\d+ CONFIG_MISSING_ENV providers\[0\]\.keys\[0\]\.env: environment variable THROTTLELAB_OPENAI_API_KEY is not set/m);
+  });
+
+  it('serves the example config when its keys are set, for a bounded duration', async () => {
+    const io = captureIo();
+    io.env = { THROTTLELAB_OPENAI_API_KEY: 'sk-a', THROTTLELAB_ANTHROPIC_API_KEY: 'sk-b', THROTTLELAB_GEMINI_API_KEY: 'sk-c' };
+    const { routerCommand } = await import('../bin/commands/router.js');
+    expect(await routerCommand({ config: 'docs/router.example.yaml', port: 0, durationMs: 200, seed: 4 }, io)).toBe(0);
+    const text = io.lines.join('\n');
+    expect(text).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(seed 4; replay with --seed 4\)/);
+    expect(text).toContain('models: auto, fast, smart, openai/gpt-4o-mini');
+    expect(text).not.toMatch(/sk-[abc]/);
+  });
+});

@@ -1,6 +1,6 @@
 import type { CallContext, StreamFailure, Translated } from '../adapters/adapter.js';
 import { errorFrame } from '../adapters/openai-chunks.js';
-import { SseReader } from '../adapters/sse.js';
+import { SseReader, type SseEvent } from '../adapters/sse.js';
 import type { CapacityBook } from '../core/capacity.js';
 import { classifyResponse } from '../core/classify.js';
 import type { Clock } from '../core/clock.js';
@@ -98,8 +98,24 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     }
     capacity.observe(target.id, decodeSignals(target.adapter.vendor, res.status, get, undefined, firstByteAt), firstByteAt);
     if (!stream) {
-      phase = 'body';
-      const parsed = target.adapter.parseCompletion(await res.text(64 * 1024 * 1024), ctx);
+      // A held request (DeepSeek) answers 200 at once and then sends only blank lines: the
+      // first-token timer runs until the body's first real byte.
+      phase = 'first-token';
+      cancelTimer();
+      cancelTimer = timer(clock, Math.min(env.firstTokenTimeoutMs, remainingMs(deadline, clock.now()), Math.max(0, started + budget - clock.now())), () => ac.abort(TIMEOUT));
+      let text = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body) {
+        text += decoder.decode(chunk, { stream: true });
+        if (phase === 'first-token' && text.trim() !== '') {
+          phase = 'body';
+          cancelTimer();
+          cancelTimer = timer(clock, Math.max(0, started + budget - clock.now()), () => ac.abort(TIMEOUT));
+        }
+        if (text.length > 64 * 1024 * 1024) throw new Error('response body over 64 MiB');
+      }
+      text += decoder.decode();
+      const parsed = target.adapter.parseCompletion(text, ctx);
       if ('error' in parsed) return failed({ kind: 'server_error', status: res.status });
       return { kind: 'json', body: parsed.body, usage: parsed.usage, endedAt: clock.now(), firstByteAt };
     }
@@ -113,6 +129,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     let committed = false;
     let lastUsage: Usage | undefined;
     let finished = false;
+    let leftover: SseEvent[] = [];
     const take = (t: Translated): StreamFailure | undefined => {
       for (const c of t.chunks) first.push(frame(c));
       if (t.usage) lastUsage = t.usage;
@@ -130,12 +147,18 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
         res.dispose();
         return failed({ kind: 'server_error', status: res.status });
       }
-      for (const ev of reader.push(decoder.decode(next.value, { stream: true }))) {
-        const error = take(translator.onEvent(ev.data, ev.event));
+      const events = reader.push(decoder.decode(next.value, { stream: true }));
+      for (let i = 0; i < events.length; i++) {
+        const error = take(translator.onEvent(events[i]!.data, events[i]!.event));
         if (error) {
           res.dispose();
           const overloaded = /overload/i.test(`${error.type} ${error.code} ${error.message}`);
           return failed(overloaded ? { kind: 'overloaded', status: 200 } : { kind: 'server_error', status: 200 });
+        }
+        // Once content is in hand the stream is committed; later events belong to the client.
+        if (committed) {
+          leftover = events.slice(i + 1);
+          break;
         }
       }
     }
@@ -146,7 +169,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     handedOff = true;
     let resolveDone!: (end: StreamEnd) => void;
     const done = new Promise<StreamEnd>((resolve) => (resolveDone = resolve));
-    const rest = continueStream({ iterator, reader, translator, decoder, finished, lastUsage, contentEvents: 1 }, ac.signal, () => {
+    const rest = continueStream({ iterator, reader, translator, decoder, finished, lastUsage, contentEvents: 1, leftover }, ac.signal, () => {
       cleanup();
     }, (end) => resolveDone({ ...end, endedAt: clock.now() }));
     return { kind: 'stream', first, rest, firstContentAt, done };
@@ -167,6 +190,8 @@ interface StreamState {
   finished: boolean;
   lastUsage?: Usage;
   contentEvents: number;
+  /** Events that arrived with the first content and still need relaying. */
+  leftover: SseEvent[];
 }
 
 /**
@@ -181,10 +206,10 @@ async function* continueStream(s: StreamState, signal: AbortSignal, cleanup: () 
       yield 'data: [DONE]\n\n';
       return;
     }
-    for (;;) {
+    for (let first = true; ; first = false) {
       let next: IteratorResult<Uint8Array>;
       try {
-        next = await s.iterator.next();
+        next = first ? { done: false, value: new Uint8Array(0) } : await s.iterator.next();
       } catch {
         if (signal.reason === CLIENT_GONE) {
           aborted = true;
@@ -194,7 +219,7 @@ async function* continueStream(s: StreamState, signal: AbortSignal, cleanup: () 
         yield `data: ${errorFrame(failure)}\n\n`;
         return;
       }
-      const events = next.done ? s.reader.end() : s.reader.push(s.decoder.decode(next.value, { stream: true }));
+      const events = first ? s.leftover : next.done ? s.reader.end() : s.reader.push(s.decoder.decode(next.value, { stream: true }));
       const translated: Translated[] = events.map((ev) => s.translator.onEvent(ev.data, ev.event));
       if (next.done) translated.push(s.translator.onEnd());
       let out = '';

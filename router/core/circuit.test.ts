@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { admit, CLOSED, openCircuit, recordFailure, recordSuccess, type CircuitOptions, type CircuitState } from './circuit.js';
+import { createRng } from './rng.js';
+
+const o: CircuitOptions = { failureThreshold: 3, openMs: 1000, maxOpenMs: 60_000, jitterRatio: 0, probeLeaseMs: 5000 };
+const rng = createRng(1);
+
+describe('circuit', () => {
+  it('opens for the retry-after window given a 429 and refuses until then', () => {
+    const s = openCircuit(CLOSED, 5000, 0, 'rate limited', o, rng);
+    expect(admit(s, 4999, o)).toEqual({ allowed: false, retryAt: 5000 });
+    expect(admit(s, 5000, o).allowed).toBe(true);
+  });
+
+  it('extends monotonically: a shorter hint never shortens an open window', () => {
+    const long = openCircuit(CLOSED, 10_000, 0, 'a', o, rng);
+    expect(openCircuit(long, 2000, 1000, 'b', o, rng)).toBe(long);
+    expect(openCircuit(long, 20_000, 1000, 'c', o, rng)).toMatchObject({ until: 20_000 });
+  });
+
+  it('caps an absurd window at maxOpenMs and then probes', () => {
+    expect(openCircuit(CLOSED, 259_200_000, 0, 'three days', o, rng)).toMatchObject({ until: 60_000 });
+  });
+
+  it('adds jitter only after the window, never before', () => {
+    const jittery = { ...o, jitterRatio: 0.5 };
+    for (let i = 0; i < 50; i++) {
+      const s = openCircuit(CLOSED, 1000, 0, 'x', jittery, createRng(i)) as Extract<CircuitState, { state: 'open' }>;
+      expect(s.until).toBeGreaterThanOrEqual(1000);
+      expect(s.until).toBeLessThanOrEqual(1500);
+    }
+  });
+
+  it('admits exactly one probe after the window; the others are refused, not queued', () => {
+    const open = openCircuit(CLOSED, 1000, 0, 'x', o, rng);
+    const first = admit(open, 1000, o);
+    expect(first).toMatchObject({ allowed: true, probe: true, next: { state: 'half-open', leaseUntil: 6000 } });
+    const halfOpen = (first as { next: CircuitState }).next;
+    expect(admit(halfOpen, 1001, o)).toEqual({ allowed: false, retryAt: 6000 });
+    expect(admit(halfOpen, 6000, o)).toMatchObject({ allowed: true, probe: true });
+  });
+
+  it('closes on a successful probe and re-opens longer on a failed one', () => {
+    const halfOpen: CircuitState = { state: 'half-open', leaseUntil: 9000, reason: 'x', opens: 2 };
+    expect(recordSuccess(halfOpen)).toEqual(CLOSED);
+    expect(recordFailure(halfOpen, 2000, 'y', o, rng)).toMatchObject({ state: 'open', until: 2000 + 4000, opens: 3 });
+  });
+
+  it('opens after consecutive failures, not before', () => {
+    let s: CircuitState = CLOSED;
+    s = recordFailure(s, 0, 'e', o, rng);
+    s = recordFailure(s, 0, 'e', o, rng);
+    expect(s).toEqual({ state: 'closed', failures: 2 });
+    s = recordFailure(s, 0, 'e', o, rng);
+    expect(s).toMatchObject({ state: 'open', until: 1000 });
+    expect(recordSuccess({ state: 'closed', failures: 2 })).toEqual(CLOSED);
+  });
+});
