@@ -3,7 +3,7 @@ import { errorFrame } from '../adapters/openai-chunks.js';
 import { SseReader, type SseEvent } from '../adapters/sse.js';
 import type { CapacityBook } from '../core/capacity.js';
 import { classifyResponse } from '../core/classify.js';
-import type { Clock } from '../core/clock.js';
+import { startTimer, type Clock } from '../core/clock.js';
 import { attemptBudgetMs, remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
 import { decodeSignals } from '../signals/decode.js';
@@ -53,11 +53,16 @@ export type AttemptResult =
 
 const frame = (json: string) => `data: ${json}\n\n`;
 
-function timer(clock: Clock, ms: number, fire: () => void): () => void {
-  const ac = new AbortController();
-  clock.sleep(ms, ac.signal).then(fire, () => {});
-  return () => ac.abort();
+// Whether a body chunk holds anything but the blank lines a held request is padded with.
+function hasContent(chunk: Uint8Array): boolean {
+  for (let i = 0; i < chunk.length; i++) {
+    const c = chunk[i]!;
+    if (c !== 0x0a && c !== 0x0d && c !== 0x20 && c !== 0x09) return true;
+  }
+  return false;
 }
+
+const timer = startTimer;
 
 /**
  * Makes one upstream attempt under the request's deadline: `min(attempt timeout, time left)`
@@ -98,23 +103,24 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     }
     capacity.observe(target.id, decodeSignals(target.adapter.vendor, res.status, get, undefined, firstByteAt), firstByteAt);
     if (!stream) {
-      // A held request (DeepSeek) answers 200 at once and then sends only blank lines: the
-      // first-token timer runs until the body's first real byte.
-      phase = 'first-token';
-      cancelTimer();
-      cancelTimer = timer(clock, Math.min(env.firstTokenTimeoutMs, remainingMs(deadline, clock.now()), Math.max(0, started + budget - clock.now())), () => ac.abort(TIMEOUT));
-      let text = '';
-      const decoder = new TextDecoder();
-      for await (const chunk of res.body) {
-        text += decoder.decode(chunk, { stream: true });
-        if (phase === 'first-token' && text.trim() !== '') {
+      // A held request (DeepSeek) answers 200 at once and then sends only blank lines: until the
+      // body's first real byte, the first-token timer runs as well as the attempt's own.
+      phase = 'body';
+      let cancelFirstToken: (() => void) | undefined;
+      let started = false;
+      const chunks = await res.collect((chunk) => {
+        if (started) return;
+        started = hasContent(chunk);
+        if (!started && !cancelFirstToken) {
+          phase = 'first-token';
+          cancelFirstToken = timer(clock, Math.min(env.firstTokenTimeoutMs, remainingMs(deadline, clock.now())), () => ac.abort(TIMEOUT));
+        } else if (started && cancelFirstToken) {
           phase = 'body';
-          cancelTimer();
-          cancelTimer = timer(clock, Math.max(0, started + budget - clock.now()), () => ac.abort(TIMEOUT));
+          cancelFirstToken();
         }
-        if (text.length > 64 * 1024 * 1024) throw new Error('response body over 64 MiB');
-      }
-      text += decoder.decode();
+      }, 64 * 1024 * 1024);
+      cancelFirstToken?.();
+      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
       const parsed = target.adapter.parseCompletion(text, ctx);
       if ('error' in parsed) return failed({ kind: 'server_error', status: res.status });
       return { kind: 'json', body: parsed.body, usage: parsed.usage, endedAt: clock.now(), firstByteAt };

@@ -1,18 +1,32 @@
-const GO_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, 'µs': 0.001, ns: 0.000001 };
-const GO_RE = /^(\d+(?:\.\d+)?(?:h|ms|m|s|us|µs|ns))+$/;
-const GO_PART = /(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g;
-
 /**
  * Reads a Go `time.Duration` string (`6m0s`, `12ms`, `2m59.56s`, `49m14.015999999s`) as ms.
- * Returns undefined for anything else, negative values included.
+ * Returns undefined for anything else, negative values included. A hand-rolled scanner: this
+ * runs on every response.
  * @see https://pkg.go.dev/time#ParseDuration
  */
 export function parseGoDuration(text: string): number | undefined {
   const t = text.trim();
-  if (!GO_RE.test(t)) return undefined;
+  let i = 0;
   let ms = 0;
-  for (const m of t.matchAll(GO_PART)) ms += Number(m[1]) * GO_UNITS[m[2]!]!;
-  return Number.isFinite(ms) ? ms : undefined;
+  if (t.length === 0) return undefined;
+  while (i < t.length) {
+    const start = i;
+    while (i < t.length && ((t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) || t.charCodeAt(i) === 46)) i++;
+    if (i === start) return undefined;
+    const n = Number(t.slice(start, i));
+    if (!Number.isFinite(n)) return undefined;
+    let unit: number;
+    const c = t[i];
+    if (c === 'h') [unit, i] = [3_600_000, i + 1];
+    else if (c === 'm') [unit, i] = t[i + 1] === 's' ? [1, i + 2] : [60_000, i + 1];
+    else if (c === 's') [unit, i] = [1000, i + 1];
+    else if (c === 'u' || c === 'µ') [unit, i] = t[i + 1] === 's' ? [0.001, i + 2] : [Number.NaN, i];
+    else if (c === 'n' && t[i + 1] === 's') [unit, i] = [0.000001, i + 2];
+    else return undefined;
+    if (Number.isNaN(unit)) return undefined;
+    ms += n * unit;
+  }
+  return ms;
 }
 
 /** Reads non-negative decimal seconds (`5`, `1.5`) as ms; undefined for anything else. */

@@ -8,6 +8,8 @@ export interface HttpResponse {
   body: AsyncIterable<Uint8Array>;
   /** Reads the rest of the body as text, up to `maxBytes` (the rest is dropped). */
   text(maxBytes?: number): Promise<string>;
+  /** Reads the whole body, calling `onChunk` as each piece arrives; fails past `maxBytes`. */
+  collect(onChunk: (chunk: Buffer) => void, maxBytes: number): Promise<Buffer[]>;
   /** Abandons the body and frees the connection. */
   dispose(): void;
 }

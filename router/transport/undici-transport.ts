@@ -46,6 +46,24 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           }
           return out + decoder.decode();
         },
+        // Event-driven rather than async iteration: one promise per body, not one per chunk.
+        collect(onChunk, maxBytes) {
+          return new Promise<Buffer[]>((resolve, reject) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            body.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size > maxBytes) {
+                body.destroy(new Error(`response body over ${maxBytes} bytes`));
+                return;
+              }
+              chunks.push(chunk);
+              onChunk(chunk);
+            });
+            body.once('end', () => resolve(chunks));
+            body.once('error', reject);
+          });
+        },
         dispose() {
           body.destroy();
         },

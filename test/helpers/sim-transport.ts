@@ -40,6 +40,15 @@ export function createSimTransport(sim: Simulator): Transport {
             for await (const c of body) out += new TextDecoder().decode(c);
             return out;
           },
+          async collect(onChunk) {
+            const out: Buffer[] = [];
+            for await (const c of body) {
+              const b = Buffer.from(c);
+              out.push(b);
+              onChunk(b);
+            }
+            return out;
+          },
           dispose: () => push(null),
         });
         const sink: ReplySink = {

@@ -1,0 +1,16 @@
+// Child process: the reference router from a config passed as JSON, keys in its environment.
+import { RouterConfigSchema, Router, startRouterServer } from '../../../router/index.js';
+
+const config = RouterConfigSchema.parse(JSON.parse(process.argv[2]!));
+const router = new Router(config, { env: process.env, seed: 1 });
+const server = await startRouterServer(router, { port: 0 });
+process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);
+let last = process.cpuUsage();
+process.on('message', (m) => {
+  if (m === 'gc') (globalThis as { gc?: () => void }).gc?.();
+  const u = process.cpuUsage(last);
+  last = process.cpuUsage();
+  const mem = process.memoryUsage();
+  process.send!({ cpuUs: u.user + u.system, rss: mem.rss, heapUsed: mem.heapUsed });
+});
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
