@@ -7,4 +7,8 @@ export interface Io {
   stop: AbortSignal;
   /** A fresh random seed when none is given. */
   randomSeed(): number;
+  /** Whether output goes to a terminal (progress redraws in place). */
+  isTTY: boolean;
+  /** Shows a transient status line (a terminal redraws it; elsewhere it is dropped). */
+  status(line: string): void;
 }

@@ -39,6 +39,10 @@ function createIo(): Io {
     env: process.env,
     stop: controller.signal,
     randomSeed: () => randomInt(0, 2 ** 32 - 1),
+    isTTY: process.stderr.isTTY === true,
+    status: (line) => {
+      if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}`);
+    },
   };
 }
 
@@ -64,6 +68,49 @@ async function main(argv: string[]): Promise<ExitCode> {
     .action(async (scenario: string, opts: { seed?: number; port?: number; host?: '127.0.0.1' | '::1'; duration?: number; ledgerOut?: string }) => {
       const { simulate } = await import('./commands/simulate.js');
       code = await simulate({ scenario, seed: opts.seed, port: opts.port, host: opts.host, durationMs: opts.duration, ledgerOut: opts.ledgerOut }, io);
+    });
+
+  const routerOptions = (cmd: Command) =>
+    cmd
+      .option('--router-cmd <command>', 'start this router instead (it gets THROTTLELAB_* variables and listens on $THROTTLELAB_ROUTER_PORT)')
+      .option('--router-url <url>', 'use the router already running at this OpenAI-compatible base URL');
+
+  routerOptions(
+    program
+      .command('run')
+      .description('run a scenario against a router under load, judge it from the ledger, and write the reports')
+      .argument('<scenario>', 'scenario YAML file with a load section')
+      .option('--seed <n>', 'seed for every random choice (printed; reuse it to replay)', parseSeed)
+      .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+  )
+    .addHelpText('after', '\nExamples:\n  $ throttlelab run scenarios/quickstart.yaml\n  $ throttlelab run scenarios/conformance/429-burst-openai.yaml --router-cmd "litellm --config litellm.yaml --port $THROTTLELAB_ROUTER_PORT"')
+    .action(async (scenario: string, opts: { seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string }) => {
+      const { run } = await import('./commands/run.js');
+      code = await run({ scenario, ...opts }, io);
+    });
+
+  routerOptions(
+    program
+      .command('conform')
+      .description('run the conformance pack against a router and write one combined report')
+      .option('--dir <dir>', 'scenario folder', 'scenarios/conformance')
+      .option('--only <text>', 'only scenarios whose file name contains this')
+      .option('--seed <n>', 'seed for every scenario', parseSeed)
+      .option('--out <dir>', 'report folder'),
+  ).action(async (opts: { dir: string; only?: string; seed?: number; out?: string; routerCmd?: string; routerUrl?: string }) => {
+    const { conform } = await import('./commands/conform.js');
+    code = await conform(opts, io);
+  });
+
+  program
+    .command('report')
+    .description('render a saved report.json again (HTML, Markdown, JUnit) and print its verdicts')
+    .argument('<report.json>', 'a report written by run or conform')
+    .option('--out <dir>', 'folder to write to (default: beside the JSON)')
+    .action(async (file: string, opts: { out?: string }) => {
+      const { report } = await import('./commands/report.js');
+      code = await report({ file, out: opts.out }, io);
     });
 
   program

@@ -320,11 +320,12 @@ export class Router {
     const reliability = this.reliability.get(target.provider)!;
     const b = this.config.breaker;
     const floorMs = this.config.retry.backoff.base;
+    const probe = (scope: string) => pick.probes.includes(scope);
     switch (outcome.kind) {
       case 'ok':
         reliability.add(1);
-        this.circuits.success(target.providerScope);
-        this.circuits.success(target.keyScope);
+        this.circuits.success(target.providerScope, probe(target.providerScope));
+        this.circuits.success(target.keyScope, probe(target.keyScope));
         if (result.kind === 'json') {
           target.ttft.add(result.firstByteAt - startedAt);
           target.latency.add(result.endedAt - startedAt);
@@ -333,19 +334,19 @@ export class Router {
           void result.done.then((end) => {
             target.latency.add(end.endedAt - startedAt);
             this.meter.attempt(target.id, end.failure ? 'stream_error' : end.aborted ? 'aborted' : 'ok', end.usage);
-            if (end.failure) this.circuits.failure(target.providerScope, end.endedAt, 'stream failed after first token');
+            if (end.failure) this.circuits.failure(target.providerScope, end.endedAt, 'stream failed after first token', probe(target.providerScope));
           });
         }
         return;
       case 'rate_limited':
         reliability.add(1);
-        this.circuits.success(target.providerScope);
+        this.circuits.success(target.providerScope, probe(target.providerScope));
         // With a hint: closed until it ends (never less than the backoff floor); without: the base window.
         this.circuits.open(target.keyScope, now + (outcome.waitMs !== undefined ? Math.max(outcome.waitMs, floorMs) : b.openFor), now, 'rate limited');
         return;
       case 'quota_exhausted':
         reliability.add(1);
-        this.circuits.success(target.providerScope);
+        this.circuits.success(target.providerScope, probe(target.providerScope));
         this.circuits.open(target.keyScope, now + Math.max(outcome.waitMs ?? b.quotaOpenFor, floorMs), now, 'quota exhausted');
         return;
       case 'overloaded': {
@@ -359,28 +360,28 @@ export class Router {
       case 'server_error':
         reliability.add(0);
         if (outcome.waitMs !== undefined) this.circuits.open(target.providerScope, now + Math.max(outcome.waitMs, floorMs), now, `server error (${outcome.status})`);
-        else this.circuits.failure(target.providerScope, now, `server error (${outcome.status})`);
+        else this.circuits.failure(target.providerScope, now, `server error (${outcome.status})`, probe(target.providerScope));
         this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
         return;
       case 'timeout':
       case 'network_error':
       case 'stream_error':
         reliability.add(0);
-        this.circuits.failure(target.providerScope, now, outcome.kind);
+        this.circuits.failure(target.providerScope, now, outcome.kind, probe(target.providerScope));
         this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
         return;
       case 'auth_error':
-        this.circuits.success(target.providerScope);
+        this.circuits.success(target.providerScope, probe(target.providerScope));
         this.circuits.open(target.keyScope, now + b.maxOpenFor, now, `key rejected (${outcome.status})`);
         return;
       case 'not_found':
-        this.circuits.success(target.providerScope);
+        this.circuits.success(target.providerScope, probe(target.providerScope));
         target.disabledUntil = now + b.maxOpenFor;
         this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
         return;
       case 'client_error':
-        this.circuits.success(target.providerScope);
-        this.circuits.success(target.keyScope);
+        this.circuits.success(target.providerScope, probe(target.providerScope));
+        this.circuits.success(target.keyScope, probe(target.keyScope));
         return;
       case 'aborted':
         this.releaseProbes(pick, now);

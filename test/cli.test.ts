@@ -14,7 +14,7 @@ function captureIo(stopAfterMs?: number): Io & { lines: string[]; errors: string
   const errors: string[] = [];
   const stop = new AbortController();
   if (stopAfterMs !== undefined) setTimeout(() => stop.abort(), stopAfterMs);
-  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), env: {}, stop: stop.signal, randomSeed: () => 4242 };
+  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), env: {}, stop: stop.signal, randomSeed: () => 4242, isTTY: false, status: () => {} };
 }
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

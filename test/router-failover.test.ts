@@ -183,6 +183,35 @@ faults:
   });
 });
 
+describe('late answers do not reopen a closed window', () => {
+  // Found by `throttlelab run scenarios/quickstart.yaml`: a stream sent before a 429 announced a
+  // wait got its first token inside the wait, and its success closed the key's circuit early.
+  it('keeps a key closed for its announced wait when an earlier request succeeds inside it', async () => {
+    served = await serve(`
+version: 1
+name: late-success
+providers:
+  - { id: openai, vendor: openai, models: [gpt-4o, gpt-4o-mini], keys: [{ id: main, value: sk-sim-openai }], quotas: [{ metric: requests, limit: 10000, per: 1m }, { metric: tokens, limit: 10000000, per: 1m }], latency: { completionTokens: 4 } }
+faults:
+  - { id: slow-first-token, kind: latency, match: { provider: openai, model: gpt-4o }, ttft: 300ms }
+  - { id: limited, kind: status, match: { provider: openai, model: gpt-4o-mini, firstN: 1 }, status: 429, hint: { form: seconds, after: 2s } }`);
+    router = routerFor(served, { breaker: { jitterRatio: 0 } });
+    const slow = router.route(ask('slow', { model: 'openai/gpt-4o', stream: true }));
+    await sleep(50);
+    // Limited for 2 s; the deadline is too short to wait, so the client gets a 503 at once.
+    const limited = await router.route(ask('limited', { model: 'openai/gpt-4o-mini' }), { deadlineMs: 500 });
+    expect(limited.kind === 'response' && limited.status).toBe(503);
+    const s = await slow;
+    expect(s.kind).toBe('stream');
+    if (s.kind === 'stream') for await (const _ of s.rest) void _;
+    // The slow stream succeeded inside the window; the key must stay closed until the window ends.
+    const after = await router.route(ask('after', { model: 'openai/gpt-4o-mini' }), { deadlineMs: 300 });
+    expect(after.kind === 'response' && after.status).toBe(503);
+    const hint = rows(served).find((x) => x.status === 429)!;
+    expect(rows(served).filter((x) => x.arrivalAt > hint.arrivalAt && x.arrivalAt < hint.firstByteAt! + hint.hintMs!)).toEqual([]);
+  });
+});
+
 describe('proactive capacity', () => {
   it('never draws a 429 from a provider whose headers announce its limit', async () => {
     served = await serve(`

@@ -51,12 +51,14 @@ export class CircuitBook {
     this.update(key, (s) => openCircuit(s, until, now, reason, this.options, this.rng));
   }
 
-  failure(key: string, now: number, reason: string): void {
-    this.update(key, (s) => recordFailure(s, now, reason, this.options, this.rng));
+  /** Records a hint-less failure; `probe` when the attempt held `key`'s probe lease. */
+  failure(key: string, now: number, reason: string, probe = false): void {
+    this.update(key, (s) => recordFailure(s, now, reason, this.options, this.rng, probe));
   }
 
-  success(key: string): void {
-    this.update(key, recordSuccess);
+  /** Records a success; only the probe closes an open or half-open circuit. */
+  success(key: string, probe = false): void {
+    this.update(key, (s) => recordSuccess(s, probe));
   }
 
   entries(): Iterable<[string, CircuitState]> {

@@ -42,8 +42,18 @@ describe('circuit', () => {
 
   it('closes on a successful probe and re-opens longer on a failed one', () => {
     const halfOpen: CircuitState = { state: 'half-open', leaseUntil: 9000, reason: 'x', opens: 2 };
-    expect(recordSuccess(halfOpen)).toEqual(CLOSED);
-    expect(recordFailure(halfOpen, 2000, 'y', o, rng)).toMatchObject({ state: 'open', until: 2000 + 4000, opens: 3 });
+    expect(recordSuccess(halfOpen, true)).toEqual(CLOSED);
+    expect(recordFailure(halfOpen, 2000, 'y', o, rng, true)).toMatchObject({ state: 'open', until: 2000 + 4000, opens: 3 });
+  });
+
+  it('ignores the late success or failure of an attempt sent before the circuit opened', () => {
+    // A stream that started before a 429 announced a wait finishes inside the wait: the window stays.
+    const open: CircuitState = { state: 'open', until: 5000, reason: 'rate limited', opens: 1 };
+    expect(recordSuccess(open)).toBe(open);
+    expect(recordFailure(open, 100, 'late', o, rng)).toBe(open);
+    const halfOpen: CircuitState = { state: 'half-open', leaseUntil: 9000, reason: 'x', opens: 1 };
+    expect(recordSuccess(halfOpen)).toBe(halfOpen);
+    expect(recordFailure(halfOpen, 100, 'late', o, rng)).toBe(halfOpen);
   });
 
   it('opens after consecutive failures, not before', () => {

@@ -40,21 +40,32 @@ export function openCircuit(s: CircuitState, until: number, now: number, reason:
   return { state: 'open', until: jittered, reason, opens };
 }
 
-/** Records a failure without a wait hint: counts, and opens after `failureThreshold`, or re-opens a failed probe. */
-export function recordFailure(s: CircuitState, now: number, reason: string, o: CircuitOptions, rng: Rng): CircuitState {
+/**
+ * Records a failure without a wait hint: counts, and opens after `failureThreshold`, or re-opens a
+ * failed probe. A failure of an attempt that was not the probe, ending while the circuit is open
+ * or half-open, started before the circuit opened and says nothing new: it is ignored.
+ */
+export function recordFailure(s: CircuitState, now: number, reason: string, o: CircuitOptions, rng: Rng, probe = false): CircuitState {
   if (s.state === 'closed') {
     const failures = s.failures + 1;
     if (failures < o.failureThreshold) return { state: 'closed', failures };
     return openCircuit(s, now + o.openMs, now, reason, o, rng);
   }
+  if (!probe) return s;
   // A failed probe re-opens for a longer window.
   const window = Math.min(o.maxOpenMs, o.openMs * 2 ** s.opens);
   return openCircuit(s, now + window, now, reason, o, rng);
 }
 
-/** Records a success: closes the circuit (a successful probe ends the half-open state). */
-export function recordSuccess(s: CircuitState): CircuitState {
-  return s.state === 'closed' && s.failures === 0 ? s : CLOSED;
+/**
+ * Records a success: resets the failure count, and a successful probe closes a half-open circuit.
+ * A success of an attempt that was not the probe cannot close an open or half-open circuit: it
+ * started before the circuit opened (a stream finishing after a 429 announced a wait) and proves
+ * nothing about the window.
+ */
+export function recordSuccess(s: CircuitState, probe = false): CircuitState {
+  if (s.state === 'closed') return s.failures === 0 ? s : CLOSED;
+  return probe ? CLOSED : s;
 }
 
 /**

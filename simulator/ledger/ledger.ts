@@ -74,6 +74,7 @@ class Column<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array | I
  */
 export class Ledger {
   private rows = 0;
+  private open = 0;
   private capacity: number;
   private droppedCount = 0;
   private readonly maxRows: number;
@@ -135,6 +136,11 @@ export class Ledger {
     return this.rows + this.droppedCount;
   }
 
+  /** Attempts begun and not yet ended. */
+  get inFlight(): number {
+    return this.open;
+  }
+
   /** Attempts past `maxRows`, not queryable (still sent to sinks). */
   get dropped(): number {
     return this.droppedCount;
@@ -152,6 +158,7 @@ export class Ledger {
 
   /** Records an arriving attempt and returns its handle (its sequence number). */
   begin(start: AttemptStart): number {
+    this.open++;
     const seq = this.rows + this.droppedCount;
     if (this.rows >= this.maxRows) {
       this.droppedCount++;
@@ -205,6 +212,7 @@ export class Ledger {
 
   /** Records the end; `end` overrides the planned ending (client abort), `tokensOut` the delivered count. */
   finish(seq: number, at: number, end: AttemptEnd | undefined, tokensOut: number | undefined): void {
+    this.open--;
     const spill = this.overflow.get(seq);
     if (spill) {
       spill.endAt = at;

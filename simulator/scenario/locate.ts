@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, type Document, type LineCounter, type Node } from 'yaml';
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 
 /**
  * Finds the line and column of `path` in a parsed YAML document: the node itself when it exists,
@@ -19,4 +19,11 @@ export function locate(doc: Document, lc: LineCounter, path: ReadonlyArray<strin
     if (node && typeof node === 'object' && 'range' in node && node.range) return lc.linePos(node.range[0]);
   }
   return { line: 1, col: 1 };
+}
+
+/** Locates issues found outside the YAML parser (e.g. in a section another package validates). */
+export function locateInYaml(text: string, issues: ReadonlyArray<{ code: string; path: Array<string | number>; message: string; key?: string }>): Array<{ code: string; path: Array<string | number>; message: string; line: number; col: number }> {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc });
+  return issues.map((i) => ({ code: i.code, path: i.key ? [...i.path, i.key] : i.path, message: i.message, ...locate(doc, lc, i.path, i.key) }));
 }

@@ -137,5 +137,15 @@ const faultRefs: Rule = (s, _ctx, push) => {
   });
 };
 
+const load: Rule = (s, _ctx, push) => {
+  const l = s.load;
+  if (!l) return;
+  if (l.mode === 'open' && l.rate === undefined && l.ramp === undefined) push({ code: 'SCENARIO_MISSING_FIELD', path: ['load'], message: 'an open-loop load needs "rate" (requests per second) or "ramp"' });
+  if (l.mode === 'open' && l.rate !== undefined && l.ramp !== undefined) push({ code: 'SCENARIO_INVALID_VALUE', path: ['load'], key: 'ramp', message: 'give "rate" or "ramp", not both' });
+  if (l.mode === 'closed' && (l.rate !== undefined || l.ramp !== undefined)) push({ code: 'SCENARIO_INVALID_VALUE', path: ['load'], key: l.rate !== undefined ? 'rate' : 'ramp', message: 'a closed-loop load is driven by "connections", not a rate' });
+  const d = l.requests.promptTokens;
+  if (d.dist === 'uniform' && d.min > d.max) push({ code: 'SCENARIO_INVALID_VALUE', path: ['load', 'requests', 'promptTokens'], message: `min (${d.min}) is greater than max (${d.max})` });
+};
+
 /** The cross-field rules: references exist, credentials are unambiguous, options fit the vendor. */
-export const RULES: readonly Rule[] = [uniqueIds, keyValues, quotas, vendorOptions, latency, faultRefs];
+export const RULES: readonly Rule[] = [uniqueIds, keyValues, quotas, vendorOptions, latency, faultRefs, load];

@@ -165,9 +165,78 @@ const Simulator = z.strictObject({
   ledger: z.strictObject({ maxRows: z.number().int().positive().default(2_000_000) }).default({ maxRows: 2_000_000 }),
 });
 
+/** The checks a run can evaluate, in report order. */
+export const CHECK_IDS = ['no-429', 'retry-after', 'deadline', 'failover-latency', 'single-probe', 'no-blind-retry', 'amplification', 'goodput', 'key-isolation', 'stream-integrity', 'usage'] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+const TEN_MINUTES = 600_000;
+
+/** Which router a run puts under test. */
+const RouterSection = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('reference'),
+    /** Reference-router config fields (deadline, retry, breaker, routing, aliases…); providers come from the simulator. */
+    config: z.record(z.string(), z.unknown()).default({}),
+  }),
+  z.strictObject({
+    kind: z.literal('command'),
+    /** A shell command that starts the router; it gets the simulator's URLs and keys in its environment. */
+    command: z.string().min(1),
+    cwd: z.string().optional(),
+    env: z.record(z.string(), z.string()).default({}),
+    /** Path polled until it answers, to know the router is up. */
+    readyPath: z.string().startsWith('/').default('/v1/models'),
+    startTimeout: PositiveDuration.default(30_000),
+  }),
+  z.strictObject({
+    kind: z.literal('url'),
+    /** The router's OpenAI-compatible base URL, e.g. http://127.0.0.1:4000/v1 (loopback only). */
+    url: z.url().refine((u) => /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), { message: 'only loopback routers (127.0.0.1, ::1, localhost) may be load-tested' }),
+  }),
+]);
+
+const ModelChoice = z.union([z.string().min(1).transform((model) => ({ model, weight: 1 })), z.strictObject({ model: z.string().min(1), weight: z.number().positive().default(1) })]);
+
+const Load = z.strictObject({
+  /** open: a constant (or ramping) arrival rate; closed: a number of connections, each waiting for its answer (autocannon). */
+  mode: z.enum(['open', 'closed']).default('open'),
+  duration: PositiveDuration.refine((ms) => ms <= TEN_MINUTES, { message: 'a run is bounded to 10 minutes of load', params: { code: 'SCENARIO_OUT_OF_RANGE' } }),
+  rate: z.number().positive().max(50_000).optional(),
+  ramp: z.array(z.strictObject({ rate: z.number().nonnegative().max(50_000), for: PositiveDuration })).min(1).optional(),
+  connections: z.number().int().positive().max(5000).default(10),
+  maxInFlight: z.number().int().positive().max(20_000).default(2000),
+  maxRequests: z.number().int().positive().max(5_000_000).default(1_000_000),
+  /** Bearer token the router requires, if any. */
+  routerToken: z.string().optional(),
+  requests: z
+    .strictObject({
+      models: z.array(ModelChoice).min(1).default([{ model: 'auto', weight: 1 }]),
+      /** Share of requests that stream. */
+      stream: z.number().min(0).max(1).default(0),
+      promptTokens: CountDist.default({ dist: 'uniform', min: 20, max: 200 }),
+      maxTokens: z.number().int().positive().optional(),
+      /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
+      deadline: PositiveDuration.default(10_000),
+    })
+    .default({ models: [{ model: 'auto', weight: 1 }], stream: 0, promptTokens: { dist: 'uniform', min: 20, max: 200 }, deadline: 10_000 }),
+});
+
+const Expect = z.strictObject({
+  /** Checks to run (default: all). */
+  checks: z.array(z.enum(CHECK_IDS)).optional(),
+  skip: z.array(z.enum(CHECK_IDS)).default([]),
+  retryAfter: z.strictObject({ tolerance: NonNegativeDuration.default(10), scope: z.enum(['model', 'key']).default('model') }).default({ tolerance: 10, scope: 'model' }),
+  deadline: z.strictObject({ tolerance: NonNegativeDuration.default(50) }).default({ tolerance: 50 }),
+  failoverLatency: z.strictObject({ p99: PositiveDuration.optional() }).default({}),
+  noBlindRetry: z.strictObject({ floor: NonNegativeDuration.default(50) }).default({ floor: 50 }),
+  amplification: z.strictObject({ maxAttemptsPerRequest: z.number().positive().default(4), maxRetryShare: z.number().nonnegative().default(1) }).default({ maxAttemptsPerRequest: 4, maxRetryShare: 1 }),
+  goodput: z.strictObject({ min: z.number().min(0).max(1).default(0.95) }).default({ min: 0.95 }),
+  usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
+});
+
 /**
- * The scenario file. Later sections (`router`, `load`, `expect`) are added beside these without
- * changing them, so every file valid today stays valid.
+ * The scenario file: the simulated world (`simulator`, `providers`, `faults`), and for a run the
+ * router under test, the load and the expectations. Files without a load can still be simulated.
  */
 export const ScenarioSchema = z.strictObject({
   version: z.literal(1),
@@ -177,6 +246,11 @@ export const ScenarioSchema = z.strictObject({
   simulator: Simulator.default(Simulator.parse({})),
   providers: z.array(Provider).min(1),
   faults: z.array(Fault).default([]),
+  /** The router under test (`throttlelab run`); the reference router by default. */
+  router: RouterSection.default({ kind: 'reference', config: {} }),
+  /** The traffic a run sends; required by `throttlelab run`. */
+  load: Load.optional(),
+  expect: Expect.default(Expect.parse({})),
 });
 
 /** A fault as validated from a scenario or the control API. */
@@ -187,3 +261,6 @@ export type ProviderSpec = Scenario['providers'][number];
 export type QuotaSpec = ProviderSpec['quotas'][number];
 export type FaultSpec = z.output<typeof FaultSchema>;
 export type LatencySpec = ProviderSpec['latency'];
+export type LoadSpec = NonNullable<Scenario['load']>;
+export type ExpectSpec = Scenario['expect'];
+export type RouterSpec = Scenario['router'];

@@ -1,0 +1,48 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeReportFolder, type Report } from '../../simulator/index.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { Io } from '../io.js';
+import { executeRun, prepareRun, type RouterChoice } from './run.js';
+
+/** Options of `throttlelab conform`. */
+export interface ConformOptions extends RouterChoice {
+  dir: string;
+  seed?: number;
+  out?: string;
+  /** Run only scenarios whose file name contains this. */
+  only?: string;
+}
+
+/**
+ * Runs the conformance pack against one router (the reference router unless `--router-cmd` or
+ * `--router-url` names another) and writes one combined report.
+ */
+export async function conform(options: ConformOptions, io: Io): Promise<ExitCode> {
+  const files = (await readdir(options.dir)).filter((f) => f.endsWith('.yaml') && (!options.only || f.includes(options.only))).sort();
+  if (files.length === 0) {
+    io.err(`${options.dir}: no scenario files (*.yaml) to run.`);
+    return EXIT.BAD_INPUT;
+  }
+  const prepared = [];
+  for (const f of files) {
+    const p = await prepareRun(join(options.dir, f), options, io);
+    if (!p) return EXIT.BAD_INPUT;
+    prepared.push({ file: join(options.dir, f), p });
+  }
+  const reports: Report[] = [];
+  for (const { file, p } of prepared) {
+    const seed = options.seed ?? p.scenario.seed ?? io.randomSeed();
+    io.out(`→ ${p.scenario.name} (seed ${seed})`);
+    const report = await executeRun(p, file, seed, io);
+    reports.push(report);
+    const failed = report.checks.filter((c) => c.verdict === 'fail');
+    io.out(`  ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`);
+  }
+  const dir = options.out ?? join('reports', `conformance-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const paths = await writeReportFolder(dir, reports);
+  const passed = reports.filter((r) => r.verdict === 'pass').length;
+  io.out(`conformance: ${passed} of ${reports.length} scenarios pass against ${reports[0]!.router}`);
+  io.out(`report: ${paths.html}`);
+  return passed === reports.length ? EXIT.OK : EXIT.CHECK_FAILED;
+}

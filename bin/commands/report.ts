@@ -1,0 +1,20 @@
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { renderVerdictTable, reportsOf, writeReportFolder } from '../../simulator/index.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { Io } from '../io.js';
+
+/** Re-renders a saved `report.json` (Markdown, JUnit, HTML) and prints its verdict table. */
+export async function report(options: { file: string; out?: string }, io: Io): Promise<ExitCode> {
+  let reports;
+  try {
+    reports = reportsOf(JSON.parse(await readFile(options.file, 'utf8')));
+  } catch (error) {
+    io.err(`${options.file}: ${(error as Error).message}`);
+    return EXIT.BAD_INPUT;
+  }
+  for (const r of reports) io.out(renderVerdictTable(r));
+  const paths = await writeReportFolder(options.out ?? dirname(options.file), reports);
+  io.out(`report: ${paths.html}`);
+  return reports.every((r) => r.verdict === 'pass') ? EXIT.OK : EXIT.CHECK_FAILED;
+}

@@ -1,0 +1,49 @@
+import { Router, RouterConfigSchema, startRouterServer, type RouterConfig } from '../router/index.js';
+import { envName, type LaunchContext, type RouterLauncher, type Scenario } from '../simulator/index.js';
+
+type Issue = { code: string; path: Array<string | number>; message: string };
+
+/** The reference router's config for a scenario: its `router.config`, with the simulator's providers. */
+export function referenceConfig(scenario: Scenario, baseUrls: Record<string, string>): { ok: true; config: RouterConfig } | { ok: false; issues: Issue[] } {
+  const spec = scenario.router;
+  const extra = spec.kind === 'reference' ? spec.config : {};
+  for (const bad of ['version', 'providers'].filter((k) => k in extra)) {
+    return { ok: false, issues: [{ code: 'SCENARIO_INVALID_VALUE', path: ['router', 'config', bad], message: `"${bad}" is set by throttlelab from the scenario's providers; remove it` }] };
+  }
+  const providers = scenario.providers.map((p) => ({
+    id: p.id,
+    vendor: p.vendor === 'ratelimit-draft' ? 'openai-compatible' : p.vendor,
+    baseUrl: baseUrls[p.id] ?? 'http://127.0.0.1:1',
+    ...(p.vendor === 'azure-openai' ? { apiVersion: '2024-10-21' } : {}),
+    keys: p.keys.map((k) => ({ id: k.id, env: `THROTTLELAB_${envName(p.id)}_KEY_${envName(k.id)}` })),
+    models: p.models,
+  }));
+  const parsed = RouterConfigSchema.safeParse({ version: 1, ...extra, providers });
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((i) => ({
+      code: i.code === 'unrecognized_keys' ? 'SCENARIO_UNKNOWN_KEY' : 'SCENARIO_INVALID_VALUE',
+      path: ['router', 'config', ...(i.path as Array<string | number>), ...(i.code === 'unrecognized_keys' ? [i.keys[0]!] : [])],
+      message: i.code === 'unrecognized_keys' ? `unknown reference-router setting "${i.keys[0]}"` : i.message,
+    })),
+  };
+}
+
+/** Starts the reference router in-process on a free loopback port, over the simulator's providers. */
+export function referenceLauncher(scenario: Scenario): RouterLauncher {
+  return async (ctx: LaunchContext) => {
+    const built = referenceConfig(scenario, Object.fromEntries(ctx.endpoints.map((e) => [e.id, e.baseUrl])));
+    if (!built.ok) throw new Error(built.issues.map((i) => i.message).join('; '));
+    const router = new Router(built.config, { env: ctx.env, seed: ctx.seed });
+    const server = await startRouterServer(router, { host: '127.0.0.1', port: 0 });
+    return {
+      baseUrl: `${server.origin}/v1`,
+      description: 'the reference router',
+      async stop() {
+        await server.close();
+        await router.close();
+      },
+    };
+  };
+}

@@ -1,0 +1,48 @@
+import type { LedgerRow } from '../ledger/ledger-row.js';
+import { attemptsByRequest, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+
+function hintless(r: LedgerRow): boolean {
+  if (r.hintMs !== null && r.hintMs > 0) return false;
+  return r.status === 0 || r.status >= 500 || r.status === 429 || r.end === 'reset';
+}
+
+/**
+ * After a failure that announced no wait (a 5xx, a hint-less 429, a reset or a hang), the same
+ * request did not come back to the same provider sooner than the backoff floor (50 ms by default).
+ * Judged per request, so that independent traffic arriving meanwhile is not mistaken for a retry.
+ */
+export function checkNoBlindRetry({ rows, scenario }: CheckInput): CheckResult {
+  const floor = scenario.expect.noBlindRetry.floor;
+  const evidence: Evidence[] = [];
+  let violations = 0;
+  let failures = 0;
+  let smallest = Infinity;
+  for (const list of attemptsByRequest(rows).values()) {
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      if (!hintless(f)) continue;
+      failures++;
+      const next = list.slice(i + 1).find((r) => r.provider === f.provider);
+      if (!next) continue;
+      const failedAt = f.endAt ?? f.firstByteAt ?? f.arrivalAt;
+      const gap = next.arrivalAt - failedAt;
+      smallest = Math.min(smallest, gap);
+      if (gap < floor) {
+        violations++;
+        if (evidence.length < MAX_EVIDENCE) evidence.push({ at: next.arrivalAt, correlationId: f.correlationId, provider: f.provider, key: next.key, model: next.model, detail: `retried ${Math.round(gap)} ms after a hint-less ${f.status === 0 ? f.end : f.status}` });
+      }
+    }
+  }
+  return {
+    id: 'no-blind-retry',
+    title: 'No blind retries',
+    meaning: 'After a failure without a wait hint, the router backed off before trying the same provider again.',
+    verdict: violations === 0 ? 'pass' : 'fail',
+    figure: failures === 0 ? 'no hint-less failures' : Number.isFinite(smallest) ? `smallest gap ${Math.round(smallest)} ms after ${failures} hint-less failures` : `${failures} hint-less failures, never retried on the same provider`,
+    value: Number.isFinite(smallest) ? smallest : null,
+    unit: 'ms',
+    threshold: `floor ${floor} ms`,
+    violations,
+    evidence,
+  };
+}

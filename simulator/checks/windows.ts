@@ -1,0 +1,61 @@
+import type { LedgerRow } from '../ledger/ledger-row.js';
+import { isOwnKey } from './types.js';
+
+/** A wait a provider announced: from the moment its answer left until the wait ends. */
+export interface WaitWindow {
+  scope: string;
+  provider: string;
+  key: string;
+  model: string | null;
+  start: number;
+  end: number;
+  hintMs: number;
+  hintForm: string | null;
+  status: number;
+  seq: number;
+  correlationId: string | null;
+}
+
+/** The key a window applies to: per model (the default, as vendors limit per model) or per key. */
+export function scopeOf(r: Pick<LedgerRow, 'provider' | 'key' | 'model'>, scope: 'model' | 'key'): string {
+  return scope === 'model' ? `${r.provider}/${r.key}/${r.model ?? ''}` : `${r.provider}/${r.key}`;
+}
+
+/**
+ * Every announced wait in the ledger: responses that carried a parseable, positive wait hint to a
+ * provider's own key. Garbage, zero and negative hints announce nothing.
+ */
+export function deriveWindows(rows: readonly LedgerRow[], scope: 'model' | 'key'): WaitWindow[] {
+  const out: WaitWindow[] = [];
+  for (const r of rows) {
+    if (r.hintMs === null || !(r.hintMs > 0) || r.firstByteAt === null || !isOwnKey(r.key) || r.endpoint !== 'chat') continue;
+    out.push({ scope: scopeOf(r, scope), provider: r.provider, key: r.key, model: r.model, start: r.firstByteAt, end: r.firstByteAt + r.hintMs, hintMs: r.hintMs, hintForm: r.hintForm, status: r.status, seq: r.seq, correlationId: r.correlationId });
+  }
+  return out;
+}
+
+/** Chat attempts to own keys, grouped by scope, each group in arrival order. */
+export function attemptsByScope(rows: readonly LedgerRow[], scope: 'model' | 'key'): Map<string, LedgerRow[]> {
+  const map = new Map<string, LedgerRow[]>();
+  for (const r of rows) {
+    if (r.endpoint !== 'chat' || !isOwnKey(r.key)) continue;
+    const k = scopeOf(r, scope);
+    const list = map.get(k);
+    if (list) list.push(r);
+    else map.set(k, [r]);
+  }
+  for (const list of map.values()) list.sort((a, b) => a.arrivalAt - b.arrivalAt);
+  return map;
+}
+
+/** Index of the first row arriving at or after `t` (binary search over arrival-sorted rows). */
+export function firstArrivalAtOrAfter(rows: readonly LedgerRow[], t: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!.arrivalAt < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

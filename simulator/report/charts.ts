@@ -1,0 +1,116 @@
+import * as echarts from 'echarts';
+import type { ProviderTimeline, Report } from './report.js';
+
+const STATUS_COLORS: Record<string, string> = { ok: '#2e9d5b', rate: '#d9822b', overload: '#c23b22', error: '#8e44ad', none: '#555' };
+
+function statusClass(status: number): keyof typeof STATUS_COLORS {
+  if (status === 200) return 'ok';
+  if (status === 429) return 'rate';
+  if (status === 529 || status === 503) return 'overload';
+  if (status === 0) return 'none';
+  return 'error';
+}
+
+/** Renders an ECharts option to a static SVG string (server-side, no DOM). */
+function svg(option: echarts.EChartsOption, width: number, height: number): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  chart.setOption({ animation: false, textStyle: { fontFamily: 'system-ui, sans-serif' }, ...option });
+  const out = chart.renderToSVGString();
+  chart.dispose();
+  return out;
+}
+
+/** Latency of answered requests, as a histogram. */
+export function latencyChart(r: Report): string {
+  const labels = r.series.latency.boundsMs.map((b) => (b < 0 ? '> 60 s' : b >= 1000 ? `≤ ${b / 1000} s` : `≤ ${b} ms`));
+  return svg(
+    {
+      title: { text: 'Latency of answered requests', textStyle: { fontSize: 14 } },
+      grid: { left: 50, right: 20, top: 40, bottom: 40 },
+      xAxis: { type: 'category', data: labels },
+      yAxis: { type: 'value', name: 'requests' },
+      series: [{ type: 'bar', data: r.series.latency.counts, itemStyle: { color: '#3b6fb6' } }],
+    },
+    640,
+    280,
+  );
+}
+
+/** The time failing over added, as a histogram. */
+export function failoverChart(r: Report): string {
+  const values = r.series.failoverAddedMs;
+  if (values.length === 0) return '<p class="muted">No request needed a failover.</p>';
+  const max = Math.max(...values);
+  const bins = 20;
+  const width = Math.max(1, Math.ceil(max / bins));
+  const counts = Array.from({ length: bins }, () => 0);
+  for (const v of values) counts[Math.min(bins - 1, Math.floor(v / width))]!++;
+  return svg(
+    {
+      title: { text: `Time added by failing over (${values.length} requests)`, textStyle: { fontSize: 14 } },
+      grid: { left: 50, right: 20, top: 40, bottom: 40 },
+      xAxis: { type: 'category', data: counts.map((_, i) => `${i * width}`), name: 'ms' },
+      yAxis: { type: 'value', name: 'requests' },
+      series: [{ type: 'bar', data: counts, itemStyle: { color: '#d9822b' } }],
+    },
+    640,
+    280,
+  );
+}
+
+/** Answers per second by outcome class. */
+export function throughputChart(r: Report): string {
+  const s = r.series.perSecond;
+  const series = (name: string, key: 'ok' | 'clientError' | 'serverError' | 'none', color: string) => ({ name, type: 'bar' as const, stack: 'all', data: s.map((x) => x[key]), itemStyle: { color } });
+  return svg(
+    {
+      title: { text: 'Client answers per second', textStyle: { fontSize: 14 } },
+      legend: { top: 0, right: 0 },
+      grid: { left: 50, right: 20, top: 40, bottom: 40 },
+      xAxis: { type: 'category', data: s.map((x) => `${x.t}`), name: 's' },
+      yAxis: { type: 'value' },
+      series: [series('2xx', 'ok', STATUS_COLORS.ok!), series('4xx', 'clientError', STATUS_COLORS.rate!), series('5xx', 'serverError', STATUS_COLORS.overload!), series('no answer', 'none', STATUS_COLORS.none!)],
+    },
+    640,
+    260,
+  );
+}
+
+/**
+ * One provider's attempts over time, one lane per key and model, coloured by status, with every
+ * announced wait drawn as a shaded band: an attempt inside a band is a Retry-After violation.
+ */
+export function timelineChart(p: ProviderTimeline): string {
+  const height = Math.max(160, 70 + 36 * p.lanes.length);
+  const classes = ['ok', 'rate', 'overload', 'error', 'none'] as const;
+  const names: Record<(typeof classes)[number], string> = { ok: '200', rate: '429', overload: '503 / 529', error: 'other error', none: 'no status' };
+  return svg(
+    {
+      title: { text: `${p.id}: attempts and announced waits`, textStyle: { fontSize: 14 } },
+      legend: { top: 0, right: 0 },
+      grid: { left: 170, right: 20, top: 40, bottom: 40 },
+      xAxis: { type: 'value', name: 's', min: 0 },
+      yAxis: { type: 'category', data: p.lanes, inverse: true },
+      series: [
+        ...classes.map((c, ci) => ({
+          name: names[c],
+          type: 'scatter' as const,
+          symbolSize: 6,
+          itemStyle: { color: STATUS_COLORS[c] },
+          data: p.attempts.filter((a) => statusClass(a[2]) === c).map((a) => [a[0], p.lanes[a[1]]]),
+          ...(ci === 0
+            ? {
+                markArea: {
+                  silent: true,
+                  itemStyle: { color: 'rgba(217,130,43,0.18)' },
+                  data: p.windows.map((w) => [{ xAxis: w[0], yAxis: p.lanes[w[2]] }, { xAxis: w[1], yAxis: p.lanes[w[2]] }]),
+                },
+              }
+            : {}),
+        })),
+      ],
+    } as echarts.EChartsOption,
+    900,
+    height,
+  );
+}

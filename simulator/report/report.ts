@@ -1,0 +1,57 @@
+import type { CheckResult } from '../checks/types.js';
+
+/** Latency figures in ms. */
+export interface LatencySummary {
+  count: number;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+/** One provider's attempts over time, for the timeline chart. */
+export interface ProviderTimeline {
+  id: string;
+  /** `key · model` lanes. */
+  lanes: string[];
+  /** [seconds since the load started, lane, status] — every failure, successes sampled. */
+  attempts: Array<[number, number, number]>;
+  /** Announced waits: [start s, end s, lane]. */
+  windows: Array<[number, number, number]>;
+  totals: { attempts: number; byStatus: Record<string, number> };
+}
+
+/** A run's report, versioned: everything the renderers need, so `throttlelab report` can redraw it. */
+export interface Report {
+  schema: 'throttlelab.report/v1';
+  tool: { name: 'throttlelab'; version: string };
+  scenario: { name: string; description?: string; file: string; sha256: string };
+  seed: number;
+  router: string;
+  verdict: 'pass' | 'fail';
+  startedAt: string;
+  durationMs: number;
+  load: {
+    mode: 'open' | 'closed';
+    durationMs: number;
+    rate?: number;
+    connections?: number;
+    deadlineMs: number;
+    sent: number;
+    dropped: number;
+    streams: number;
+    achievedRate: number;
+    byStatus: Record<string, number>;
+  };
+  latency: { answered: LatencySummary; ttft: LatencySummary };
+  checks: CheckResult[];
+  series: {
+    /** Histogram of the latency of answered requests: upper bounds (ms) and counts. */
+    latency: { boundsMs: number[]; counts: number[] };
+    /** Time failing over added, per request that needed it (ms). */
+    failoverAddedMs: number[];
+    /** Client answers per second since the load started, by status class. */
+    perSecond: Array<{ t: number; ok: number; clientError: number; serverError: number; none: number }>;
+    providers: ProviderTimeline[];
+  };
+}
