@@ -6,5 +6,7 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // The harness tests mostly wait on timers and sockets: two workers keep the suite short on two cores.
+    maxWorkers: 2,
   },
 });

@@ -28,6 +28,17 @@ function parseHost(value: string): '127.0.0.1' | '::1' {
   return value;
 }
 
+function parseRouterUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:4000/v1.');
+  }
+  if (!['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) || !/^https?:$/.test(url.protocol)) throw new InvalidArgumentError('only loopback routers (127.0.0.1, ::1, localhost) may be load-tested.');
+  return value;
+}
+
 function createIo(): Io {
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -73,7 +84,7 @@ async function main(argv: string[]): Promise<ExitCode> {
   const routerOptions = (cmd: Command) =>
     cmd
       .option('--router-cmd <command>', 'start this router instead (it gets THROTTLELAB_* variables and listens on $THROTTLELAB_ROUTER_PORT)')
-      .option('--router-url <url>', 'use the router already running at this OpenAI-compatible base URL');
+      .option('--router-url <url>', 'use the router already running at this OpenAI-compatible base URL (loopback only)', parseRouterUrl);
 
   routerOptions(
     program
@@ -84,7 +95,7 @@ async function main(argv: string[]): Promise<ExitCode> {
       .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
   )
-    .addHelpText('after', '\nExamples:\n  $ throttlelab run scenarios/quickstart.yaml\n  $ throttlelab run scenarios/conformance/429-burst-openai.yaml --router-cmd "litellm --config litellm.yaml --port $THROTTLELAB_ROUTER_PORT"')
+    .addHelpText('after', `\nExamples:\n  $ throttlelab run scenarios/quickstart.yaml\n  $ throttlelab run scenarios/conformance/02-429-hint-forms.yaml --router-cmd 'litellm --config litellm.yaml --port $THROTTLELAB_ROUTER_PORT'`)
     .action(async (scenario: string, opts: { seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string }) => {
       const { run } = await import('./commands/run.js');
       code = await run({ scenario, ...opts }, io);
@@ -97,8 +108,9 @@ async function main(argv: string[]): Promise<ExitCode> {
       .option('--dir <dir>', 'scenario folder', 'scenarios/conformance')
       .option('--only <text>', 'only scenarios whose file name contains this')
       .option('--seed <n>', 'seed for every scenario', parseSeed)
-      .option('--out <dir>', 'report folder'),
-  ).action(async (opts: { dir: string; only?: string; seed?: number; out?: string; routerCmd?: string; routerUrl?: string }) => {
+      .option('--out <dir>', 'report folder')
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+  ).action(async (opts: { dir: string; only?: string; seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string }) => {
     const { conform } = await import('./commands/conform.js');
     code = await conform(opts, io);
   });

@@ -7,6 +7,7 @@ import type { CircuitOptions } from './core/circuit.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createDeadline, remainingMs, waitFits, type Deadline } from './core/deadline.js';
 import { Ewma } from './core/ewma.js';
+import { Wakeup } from './core/wakeup.js';
 import { RetryBudget } from './core/retry-budget.js';
 import { createRng, type Rng } from './core/rng.js';
 import { rankCandidates, type Scored } from './core/scoring.js';
@@ -86,6 +87,7 @@ export class Router {
   private readonly duration = new DurationHistogram();
   private readonly env: AttemptEnv;
   private readonly circuitOptions: CircuitOptions;
+  private readonly wakeup = new Wakeup();
 
   constructor(config: RouterConfig, deps: RouterDeps) {
     this.config = config;
@@ -99,7 +101,7 @@ export class Router {
       jitterRatio: config.breaker.jitterRatio,
       probeLeaseMs: config.attempt.timeout,
     };
-    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), this.circuitOptions, this.rng);
+    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), this.circuitOptions, this.rng, () => this.wakeup.notify());
     this.budget = new RetryBudget({ ratio: config.retry.budget.ratio, minPerWindow: config.retry.budget.minPerWindow, windowMs: config.retry.budget.window });
     this.env = {
       clock: this.clock,
@@ -187,7 +189,6 @@ export class Router {
       excluded: new Set(),
     };
     this.budget.onRequest(now);
-    let waits = 0;
     for (;;) {
       const t = this.clock.now();
       if (state.signal.aborted) return this.respond(errorResponse(499, 'client_closed', 'client_closed', 'The client closed the request.', state.attempts), state.attempts);
@@ -208,17 +209,20 @@ export class Router {
         state.excluded.add(pick.target.id);
         continue;
       }
-      // Nothing can serve now: wait for the earliest candidate, but never less than the backoff
-      // and only if the wait still leaves time for an attempt before the deadline.
-      const earliest = this.earliestAvailable(candidates, t);
-      const wait = Math.max(earliest - t, backoffMs(waits, { baseMs: this.config.retry.backoff.base, maxMs: this.config.retry.backoff.max }, this.rng));
-      if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt)) return this.noCapacity(state, earliest, t);
+      // Nothing can serve now: wait for the earliest candidate, and after failed attempts never
+      // less than the backoff for their number; only if the wait still leaves time for an attempt
+      // before the deadline. A circuit changing state (a probe answering) ends the wait early.
+      const earliest = this.earliestAvailable(candidates, t, true);
+      const { base, max } = this.config.retry.backoff;
+      const floor = state.attempts.length === 0 ? 0 : backoffMs(state.attempts.length - 1, { baseMs: base, maxMs: max }, this.rng);
+      // Zero means a probe is in flight or only this request's failed targets are ready: look again after the base backoff, or when woken.
+      const wait = Math.max(earliest - t, floor) || base;
+      if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt)) return this.noCapacity(state, this.earliestAvailable(candidates, t), t);
       try {
-        await this.clock.sleep(wait, state.signal);
+        await this.clock.sleep(wait, AbortSignal.any([state.signal, this.wakeup.signal]));
       } catch {
         continue;
       }
-      waits++;
       state.excluded.clear();
     }
   }
@@ -276,14 +280,16 @@ export class Router {
     }
   }
 
-  private earliestAvailable(candidates: TargetRuntime[], now: number): number {
+  /** When the first candidate could be tried; `waiting` counts a probe in flight as now (its answer wakes waiters). */
+  private earliestAvailable(candidates: TargetRuntime[], now: number, waiting = false): number {
+    const circuitAt = waiting ? (scope: string) => this.circuits.waitableAt(scope, now) : (scope: string) => this.circuits.availableAt(scope, now);
     let earliest = Infinity;
     for (const t of candidates) {
       if (t.disabledUntil > now + this.config.retry.maxWait) continue;
       const at = Math.max(
         t.disabledUntil,
-        this.circuits.availableAt(t.providerScope, now),
-        this.circuits.availableAt(t.keyScope, now),
+        circuitAt(t.providerScope),
+        circuitAt(t.keyScope),
         this.capacity.availableAt(t.id, 0, now),
       );
       earliest = Math.min(earliest, at);

@@ -12,6 +12,7 @@ export interface ConformOptions extends RouterChoice {
   out?: string;
   /** Run only scenarios whose file name contains this. */
   only?: string;
+  simPort?: number;
 }
 
 /**
@@ -34,7 +35,8 @@ export async function conform(options: ConformOptions, io: Io): Promise<ExitCode
   for (const { file, p } of prepared) {
     const seed = options.seed ?? p.scenario.seed ?? io.randomSeed();
     io.out(`→ ${p.scenario.name} (seed ${seed})`);
-    const report = await executeRun(p, file, seed, io);
+    const report = await executeRun(p, file, seed, io, options.simPort);
+    if (io.stop.aborted) break;
     reports.push(report);
     const failed = report.checks.filter((c) => c.verdict === 'fail');
     io.out(`  ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`);

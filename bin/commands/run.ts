@@ -61,7 +61,7 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
 export function progressLine(p: LoadProgress, totalMs: number): string {
   const rate = p.elapsedMs > 0 ? (p.done / p.elapsedMs) * 1000 : 0;
   const outcomes = Object.entries(p.byStatus).sort().map(([k, v]) => `${k}: ${v}`).join('  ');
-  return `  ${(Math.min(p.elapsedMs, totalMs) / 1000).toFixed(0).padStart(3)} s / ${totalMs / 1000} s  ${rate.toFixed(0).padStart(5)} req/s  in flight ${p.inFlight}  ${outcomes}${p.dropped ? `  not sent: ${p.dropped}` : ''}`;
+  return `  ${(Math.min(p.elapsedMs, totalMs) / 1000).toFixed(0).padStart(3)} s / ${totalMs / 1000} s  ${rate.toFixed(0).padStart(5)} req/s  in flight ${p.inFlight}  ${outcomes}${p.dropped ? `  not judged: ${p.dropped}` : ''}`;
 }
 
 /** Runs one prepared scenario, showing progress; returns its report. */
@@ -76,6 +76,7 @@ export async function executeRun(prepared: { scenario: Scenario; text: string; l
     launcher: prepared.launcher,
     env: io.env,
     simPort,
+    signal: io.stop,
     onProgress: (p) => {
       if (io.isTTY) io.status(progressLine(p, total));
       else if (p.elapsedMs - lastPrinted >= 5000) {

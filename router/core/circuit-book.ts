@@ -12,7 +12,13 @@ export interface ProbeLease {
  * for rate limits and quotas), kept in a StateStore so that leases are exclusive.
  */
 export class CircuitBook {
-  constructor(private readonly store: StateStore, private readonly options: CircuitOptions, private readonly rng: Rng) {}
+  /** `onChange` runs after any circuit changes state (not when a probe takes its lease). */
+  constructor(
+    private readonly store: StateStore,
+    private readonly options: CircuitOptions,
+    private readonly rng: Rng,
+    private readonly onChange: () => void = () => {},
+  ) {}
 
   get(key: string): CircuitState {
     return this.store.get(key) ?? CLOSED;
@@ -21,6 +27,15 @@ export class CircuitBook {
   /** When `key` could admit a request (now if closed). */
   availableAt(key: string, now: number): number {
     return availableAt(this.get(key), now);
+  }
+
+  /**
+   * When a request waiting for `key` should look again: the end of an open window, or now for a
+   * half-open circuit (its probe's answer wakes waiters through `onChange`).
+   */
+  waitableAt(key: string, now: number): number {
+    const s = this.get(key);
+    return s.state === 'open' ? Math.max(now, s.until) : now;
   }
 
   /** Whether a request could pass `key` now (without taking a lease). */
@@ -42,7 +57,11 @@ export class CircuitBook {
     for (let i = 0; i < 8; i++) {
       const current = this.store.get(key);
       const next = f(current ?? CLOSED);
-      if (next === (current ?? CLOSED) || this.store.compareAndSet(key, current, next)) return;
+      if (next === (current ?? CLOSED)) return;
+      if (this.store.compareAndSet(key, current, next)) {
+        this.onChange();
+        return;
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import { attemptsByRequest, ms, summary, type CheckInput, type CheckResult } from './types.js';
+import { count, attemptsByRequest, ms, summary, type CheckInput, type CheckResult } from './types.js';
 
 /**
  * For requests that needed more than one attempt and succeeded, the time failing over added (from
@@ -29,7 +29,7 @@ export function checkFailoverLatency({ outcomes, rows, scenario }: CheckInput): 
     title: 'Failover latency',
     meaning: 'How much time failing over added to the requests that needed it.',
     verdict: over ? 'fail' : 'pass',
-    figure: a.count === 0 ? 'no request needed a failover' : `${a.count} failed over: added p50 ${ms(a.p50)}, p90 ${ms(a.p90)}, p99 ${ms(a.p99)}, max ${ms(a.max)}`,
+    figure: a.count === 0 ? 'no request needed a failover' : `${count(a.count, 'request')} failed over: added p50 ${ms(a.p50)}, p90 ${ms(a.p90)}, p99 ${ms(a.p99)}, max ${ms(a.max)}`,
     value: a.p99,
     unit: 'ms (p99 added)',
     threshold: threshold !== undefined ? `p99 ≤ ${threshold} ms` : 'reported only',

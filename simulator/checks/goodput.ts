@@ -5,14 +5,13 @@ import { deriveWindows } from './windows.js';
 const BLANKET = new Set(['status', 'hang', 'reset']);
 
 /**
- * When no provider could serve at all: every provider was inside announced waits on all its keys,
- * or under a fault that hit every one of its requests. Requests whose whole deadline fell in such
- * a time had no capacity to be served with and are left out of goodput.
+ * When each provider could not serve at all: inside announced waits on all its keys, or under a
+ * fault that hit every one of its requests.
  */
-export function noCapacity(input: CheckInput, startedAt: number): Intervals {
+export function blockedByProvider(input: CheckInput, startedAt: number): Map<string, Intervals> {
   const { rows, scenario } = input;
   const windows = deriveWindows(rows, 'key');
-  let all: Intervals | undefined;
+  const out = new Map<string, Intervals>();
   for (const p of scenario.providers) {
     let blocked: Intervals | undefined;
     for (const k of p.keys) {
@@ -22,20 +21,53 @@ export function noCapacity(input: CheckInput, startedAt: number): Intervals {
     const faults: Intervals = scenario.faults
       .filter((f) => BLANKET.has(f.kind) && (!f.match.provider || f.match.provider.includes(p.id)) && !f.match.key && !f.match.model && f.match.firstN === undefined && f.match.everyNth === undefined && (f.match.probability ?? 1) >= 1 && f.match.stream === undefined)
       .map((f) => [startedAt + f.at, f.for === undefined ? Infinity : startedAt + f.at + f.for]);
-    const providerBlocked = union([...(blocked ?? []), ...faults]);
-    all = all === undefined ? providerBlocked : intersect(all, providerBlocked);
+    out.set(p.id, union([...(blocked ?? []), ...faults]));
+  }
+  return out;
+}
+
+/**
+ * The providers that could serve a requested model: `provider/model` names one, a bare model name
+ * the providers that list it, and anything else (`auto`, an alias) every provider.
+ */
+export function candidateProviders(model: string, scenario: CheckInput['scenario']): string[] {
+  const slash = model.indexOf('/');
+  if (slash > 0) {
+    const p = scenario.providers.find((x) => x.id === model.slice(0, slash) && x.models.includes(model.slice(slash + 1)));
+    if (p) return [p.id];
+  }
+  const listing = scenario.providers.filter((x) => x.models.includes(model)).map((x) => x.id);
+  return listing.length > 0 ? listing : scenario.providers.map((x) => x.id);
+}
+
+/**
+ * When no provider that could serve `model` had capacity. Requests whose whole deadline fell in
+ * such a time had no capacity to be served with and are left out of goodput.
+ */
+export function noCapacity(input: CheckInput, startedAt: number, model = 'auto', blocked = blockedByProvider(input, startedAt)): Intervals {
+  let all: Intervals | undefined;
+  for (const id of candidateProviders(model, input.scenario)) {
+    const b = blocked.get(id) ?? [];
+    all = all === undefined ? b : intersect(all, b);
   }
   return all ?? [];
 }
 
 /**
  * The share of requests served (complete answers, streams ending in `[DONE]`) among those that
- * could have been: requests whose deadline fell entirely when no provider had capacity, and
- * answers cut by a fault after their first token, are not held against the router.
+ * could have been: requests during whose deadline (less `serviceTime`) no provider that could
+ * serve them had capacity, and answers cut by a fault after their first token, are not held
+ * against the router.
  */
 export function checkGoodput(input: CheckInput & { startedAt: number }): CheckResult {
   const { outcomes, rows, scenario } = input;
-  const blocked = noCapacity(input, input.startedAt);
+  const perProvider = blockedByProvider(input, input.startedAt);
+  const byModel = new Map<string, Intervals>();
+  const blockedFor = (model: string) => {
+    let b = byModel.get(model);
+    if (!b) byModel.set(model, (b = noCapacity(input, input.startedAt, model, perProvider)));
+    return b;
+  };
   const attempts = attemptsByRequest(rows);
   const postCommit = new Set(scenario.faults.filter((f) => f.kind === 'stream-break' || f.kind === 'malformed').map((f) => f.id));
   let eligible = 0;
@@ -43,7 +75,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   let excludedNoCapacity = 0;
   let excludedCut = 0;
   for (const o of outcomes) {
-    if (covers(blocked, o.sentAt, o.sentAt + o.deadlineMs)) {
+    if (covers(blockedFor(o.model), o.sentAt, o.sentAt + Math.max(0, o.deadlineMs - scenario.expect.goodput.serviceTime))) {
       excludedNoCapacity++;
       continue;
     }
@@ -68,6 +100,6 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     threshold: `≥ ${(min * 100).toFixed(1)} %`,
     violations: share >= min ? 0 : eligible - served,
     evidence: share >= min ? [] : outcomes.filter((o) => o.status !== 200).slice(0, 20).map((o) => ({ at: o.endAt, correlationId: o.id, detail: `not served: status ${o.status}${o.error ? ` (${o.error})` : ''}` })),
-    details: { eligible, served, excludedNoCapacity, excludedCutByFault: excludedCut, noCapacityMs: blocked.reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0) },
+    details: { eligible, served, excludedNoCapacity, excludedCutByFault: excludedCut, noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0) },
   };
 }

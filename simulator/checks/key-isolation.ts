@@ -1,4 +1,4 @@
-import { MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
+import { count, MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
 
 /** No provider ever received another provider's credential (the ledger names whose it was, never the key). */
 export function checkKeyIsolation({ rows }: CheckInput): CheckResult {
@@ -9,7 +9,7 @@ export function checkKeyIsolation({ rows }: CheckInput): CheckResult {
     title: 'Keys stay with their provider',
     meaning: "No provider was sent another provider's API key.",
     verdict: foreign.length === 0 ? 'pass' : 'fail',
-    figure: foreign.length === 0 ? `no foreign keys in ${rows.length} attempts` : `${foreign.length} attempts carried another provider's key`,
+    figure: foreign.length === 0 ? `no foreign keys in ${count(rows.length, 'attempt')}` : `${count(foreign.length, 'attempt')} carried another provider's key`,
     value: foreign.length,
     unit: 'attempts',
     violations: foreign.length,

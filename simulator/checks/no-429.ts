@@ -1,4 +1,4 @@
-import { MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
+import { count, MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
 
 /** No client ever received a 429; other error statuses passed to clients are counted alongside. */
 export function checkNo429({ outcomes }: CheckInput): CheckResult {
@@ -11,7 +11,7 @@ export function checkNo429({ outcomes }: CheckInput): CheckResult {
     title: 'No 429 reaches the client',
     meaning: 'The router absorbed every provider rate limit; no client request was answered 429.',
     verdict: hits.length === 0 ? 'pass' : 'fail',
-    figure: `${hits.length} of ${outcomes.length} client requests got 429${otherErrors.length ? `; ${otherErrors.length} got other errors` : ''}`,
+    figure: `${hits.length} of ${count(outcomes.length, 'client request')} got 429${otherErrors.length ? `; ${otherErrors.length} got other errors` : ''}`,
     value: hits.length,
     unit: 'requests',
     violations: hits.length,

@@ -1,13 +1,16 @@
 import type { LedgerRow } from '../ledger/ledger-row.js';
-import { attemptsByRequest, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+import { count, attemptsByRequest, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
+/** A failure that announced no wait: an error status, a dead connection, or an answer that did not complete (cut, reset, abandoned). */
 function hintless(r: LedgerRow): boolean {
   if (r.hintMs !== null && r.hintMs > 0) return false;
-  return r.status === 0 || r.status >= 500 || r.status === 429 || r.end === 'reset';
+  if (r.end === 'pending') return false;
+  return r.status === 0 || r.status >= 500 || r.status === 429 || (r.status === 200 && r.end !== 'complete');
 }
 
 /**
- * After a failure that announced no wait (a 5xx, a hint-less 429, a reset or a hang), the same
+ * After a failure that announced no wait (a 5xx, a hint-less 429, a reset, a hang, a stream cut
+ * short, an attempt the router abandoned), the same
  * request did not come back to the same provider sooner than the backoff floor (50 ms by default).
  * Judged per request, so that independent traffic arriving meanwhile is not mistaken for a retry.
  */
@@ -38,7 +41,7 @@ export function checkNoBlindRetry({ rows, scenario }: CheckInput): CheckResult {
     title: 'No blind retries',
     meaning: 'After a failure without a wait hint, the router backed off before trying the same provider again.',
     verdict: violations === 0 ? 'pass' : 'fail',
-    figure: failures === 0 ? 'no hint-less failures' : Number.isFinite(smallest) ? `smallest gap ${Math.round(smallest)} ms after ${failures} hint-less failures` : `${failures} hint-less failures, never retried on the same provider`,
+    figure: failures === 0 ? 'no hint-less failures' : Number.isFinite(smallest) ? `smallest gap ${Math.round(smallest)} ms after ${count(failures, 'hint-less failure')}` : `${count(failures, 'hint-less failure')}, never retried on the same provider`,
     value: Number.isFinite(smallest) ? smallest : null,
     unit: 'ms',
     threshold: `floor ${floor} ms`,

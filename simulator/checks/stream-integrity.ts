@@ -1,4 +1,4 @@
-import { MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
+import { count, MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
 
 /** No 200 stream ended silently: each ended with `[DONE]` or an explicit error event. */
 export function checkStreamIntegrity({ outcomes }: CheckInput): CheckResult {
@@ -10,7 +10,7 @@ export function checkStreamIntegrity({ outcomes }: CheckInput): CheckResult {
     title: 'Streams never end silently',
     meaning: 'Every stream that started ended with [DONE] or an explicit error event, never a silent close that looks complete.',
     verdict: streams.length === 0 ? 'skip' : silent.length === 0 ? 'pass' : 'fail',
-    figure: streams.length === 0 ? 'no streams were answered' : `${silent.length} of ${streams.length} streams ended silently (${errored} ended with an error event)`,
+    figure: streams.length === 0 ? 'no streams were answered' : `${silent.length} of ${count(streams.length, 'stream')} ended silently (${errored} ended with an error event)`,
     value: silent.length,
     unit: 'streams',
     violations: silent.length,

@@ -53,6 +53,11 @@ export function summary(values: number[]): { count: number; p50: number | null; 
   return { count: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s.length ? s[s.length - 1]! : null };
 }
 
+/** `1 attempt`, `2 attempts`: a count with its noun, for figures people read. */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 /** Rounds ms for display. */
 export const ms = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
 

@@ -1,4 +1,4 @@
-import { attemptsByRequest, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+import { count, attemptsByRequest, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
 /**
  * For routers that report usage in their answers, what they reported equals what the simulator
@@ -27,7 +27,7 @@ export function checkUsage({ outcomes, rows, scenario }: CheckInput): CheckResul
   return {
     ...base,
     verdict: compared === 0 ? 'skip' : violations === 0 ? 'pass' : 'fail',
-    figure: compared === 0 ? 'the router reported no usage to compare' : `${violations} mismatches over ${compared} answers with usage`,
+    figure: compared === 0 ? 'the router reported no usage to compare' : `${count(violations, 'mismatch', 'mismatches')} over ${count(compared, 'answer')} with usage`,
     value: violations,
     unit: 'mismatches',
     violations,

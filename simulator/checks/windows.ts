@@ -34,6 +34,41 @@ export function deriveWindows(rows: readonly LedgerRow[], scope: 'model' | 'key'
   return out;
 }
 
+/** A run of overlapping announced waits on one scope: the scope was closed from `start` to `end`. */
+export interface WaitPeriod {
+  scope: string;
+  start: number;
+  end: number;
+  /** The wait whose end is the period's end. */
+  last: WaitWindow;
+  waits: number;
+}
+
+/** Merges each scope's overlapping waits into periods, in start order. */
+export function mergeWaits(windows: readonly WaitWindow[]): WaitPeriod[] {
+  const byScope = new Map<string, WaitWindow[]>();
+  for (const w of windows) {
+    const list = byScope.get(w.scope);
+    if (list) list.push(w);
+    else byScope.set(w.scope, [w]);
+  }
+  const out: WaitPeriod[] = [];
+  for (const [scope, list] of byScope) {
+    list.sort((a, b) => a.start - b.start);
+    let current: WaitPeriod | undefined;
+    for (const w of list) {
+      if (current && w.start <= current.end) {
+        current.waits++;
+        if (w.end > current.end) [current.end, current.last] = [w.end, w];
+        continue;
+      }
+      current = { scope, start: w.start, end: w.end, last: w, waits: 1 };
+      out.push(current);
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
 /** Chat attempts to own keys, grouped by scope, each group in arrival order. */
 export function attemptsByScope(rows: readonly LedgerRow[], scope: 'model' | 'key'): Map<string, LedgerRow[]> {
   const map = new Map<string, LedgerRow[]>();

@@ -24,6 +24,8 @@ export interface RunData {
   loadStartedAt: number;
   loadEndedAt: number;
   dropped: number;
+  /** The user stopped the load before its end. */
+  interrupted: boolean;
   outcomes: ClientOutcome[];
   rows: LedgerRow[];
   checks: CheckResult[];
@@ -42,6 +44,8 @@ export interface RunOptions {
   onProgress?: (p: LoadProgress) => void;
   /** Fixed simulator port (for routers started beforehand); the scenario's otherwise. */
   simPort?: number;
+  /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -69,7 +73,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       const runId = `r${o.seed.toString(36)}`;
       const plan = createRequestPlanner(scenario.load, o.seed, runId);
       loadStartedAt = systemClock.now();
-      result = scenario.load.mode === 'open' ? await runOpenLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress) : await runClosedLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress);
+      result = scenario.load.mode === 'open' ? await runOpenLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal) : await runClosedLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal);
       loadEndedAt = systemClock.now();
     } finally {
       await router.stop();
@@ -89,6 +93,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       loadStartedAt,
       loadEndedAt,
       dropped: result.dropped,
+      interrupted: o.signal?.aborted === true,
       outcomes: result.outcomes,
       rows,
       checks,

@@ -23,6 +23,7 @@ export async function runClosedLoop(
   plan: (n: number) => PlannedRequest,
   clock: Clock,
   onProgress?: (p: LoadProgress) => void,
+  signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = new URL(target.baseUrl.replace(/\/+$/, '') + '/chat/completions');
   const outcomes: ClientOutcome[] = [];
@@ -32,6 +33,7 @@ export async function runClosedLoop(
   const start = clock.now();
   const tick = setInterval(() => onProgress?.({ elapsedMs: clock.now() - start, sent: n, done: outcomes.length, inFlight: open.size, dropped: 0, byStatus }), 1000);
   const deadline = load.requests.deadline;
+  const timeoutMs = Math.ceil((deadline + clientGraceMs(deadline)) / 1000) * 1000;
 
   const record = (o: ClientOutcome) => {
     outcomes.push(o);
@@ -39,13 +41,12 @@ export async function runClosedLoop(
     byStatus[key] = (byStatus[key] ?? 0) + 1;
   };
 
-  await autocannon({
+  const instance = autocannon({
     url: url.toString(),
     connections: load.connections,
     duration: load.duration / 1000,
-    amount: load.maxRequests,
-    timeout: Math.ceil((deadline + clientGraceMs(deadline)) / 1000),
-    ignoreCoordinatedOmission: true,
+    maxOverallRequests: load.maxRequests,
+    timeout: timeoutMs / 1000,
     requests: [
       {
         method: 'POST',
@@ -79,9 +80,23 @@ export async function runClosedLoop(
       },
     ] as never,
   });
-  // Requests autocannon gave up on (its timeout) never reached onResponse.
-  for (const p of open.values()) record({ id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt: p.sentAt, sentAt: p.sentAt, firstByteAt: null, firstContentAt: null, endAt: clock.now(), status: 0, error: 'client-timeout', streamEnd: null, usage: null, servedBy: null, retryAfter: null });
+  const interrupt = () => (instance as unknown as { stop(): void }).stop();
+  signal?.addEventListener('abort', interrupt);
+  await instance;
+  signal?.removeEventListener('abort', interrupt);
+  // Requests autocannon gave up on (its timeout) never reached onResponse: they are timeouts.
+  // Requests still open when the duration ran out were cut by the load's end, not by the router,
+  // and are left out (as wrk does); `dropped` counts them.
+  const endAt = clock.now();
+  let cut = 0;
+  for (const p of open.values()) {
+    if (endAt - p.sentAt < timeoutMs || signal?.aborted) {
+      cut++;
+      continue;
+    }
+    record({ id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt: p.sentAt, sentAt: p.sentAt, firstByteAt: null, firstContentAt: null, endAt: p.sentAt + timeoutMs, status: 0, error: 'client-timeout', streamEnd: null, usage: null, servedBy: null, retryAfter: null });
+  }
   clearInterval(tick);
-  onProgress?.({ elapsedMs: clock.now() - start, sent: n, done: outcomes.length, inFlight: 0, dropped: 0, byStatus });
-  return { outcomes, dropped: 0 };
+  onProgress?.({ elapsedMs: clock.now() - start, sent: n, done: outcomes.length, inFlight: 0, dropped: cut, byStatus });
+  return { outcomes, dropped: cut };
 }

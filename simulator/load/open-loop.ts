@@ -38,6 +38,7 @@ export async function runOpenLoop(
   plan: (n: number) => PlannedRequest,
   clock: Clock,
   onProgress?: (p: LoadProgress) => void,
+  signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = new URL(target.baseUrl.replace(/\/+$/, '') + '/chat/completions');
   const pool = new Pool(url.origin, { connections: Math.min(load.maxInFlight, 2048), pipelining: 1, keepAliveTimeout: 30_000 });
@@ -54,6 +55,8 @@ export async function runOpenLoop(
     const out: ClientOutcome = { id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt, sentAt, firstByteAt: null, firstContentAt: null, endAt: 0, status: 0, error: null, streamEnd: null, usage: null, servedBy: null, retryAfter: null };
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), p.deadlineMs + clientGraceMs(p.deadlineMs));
+    const interrupt = () => ac.abort();
+    signal?.addEventListener('abort', interrupt);
     try {
       const res = await pool.request({ path: url.pathname, method: 'POST', headers: p.headers, body: p.body, signal: ac.signal, headersTimeout: 0, bodyTimeout: 0 });
       out.firstByteAt = clock.now();
@@ -84,7 +87,13 @@ export async function runOpenLoop(
       if (out.stream && out.status === 200) out.streamEnd = 'silent';
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', interrupt);
       out.endAt = clock.now();
+      // A request cut short because the user stopped the run says nothing about the router.
+      if (signal?.aborted && out.error !== null && out.status === 0) {
+        dropped++;
+        return;
+      }
       outcomes.push(out);
       const key = out.status === 0 ? (out.error ?? 'none') : String(out.status);
       byStatus[key] = (byStatus[key] ?? 0) + 1;
@@ -93,9 +102,11 @@ export async function runOpenLoop(
 
   let n = 0;
   for (const offset of arrivalOffsets(load)) {
+    if (signal?.aborted) break;
     const due = start + offset;
     const wait = due - clock.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    if (signal?.aborted) break;
     if (pending.size >= load.maxInFlight) {
       dropped++;
       continue;

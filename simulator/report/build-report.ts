@@ -79,6 +79,7 @@ export function buildReport(data: RunData): Report {
       deadlineMs: load.requests.deadline,
       sent: data.outcomes.length,
       dropped: data.dropped,
+      interrupted: data.interrupted,
       streams: data.outcomes.filter((o) => o.stream).length,
       achievedRate: Number((data.outcomes.length / Math.max(0.001, (data.loadEndedAt - data.loadStartedAt) / 1000)).toFixed(1)),
       byStatus,

@@ -11,7 +11,7 @@ function pad(rows: string[][]): string[] {
 export function renderVerdictTable(r: Report): string {
   const lines = [
     `scenario "${r.scenario.name}" (seed ${r.seed}; replay with --seed ${r.seed}) against ${r.router}`,
-    `load: ${r.load.mode === 'open' ? `open loop, ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s: ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s${r.load.dropped ? `, ${r.load.dropped} not sent (load generator saturated)` : ''}`,
+    `load: ${r.load.mode === 'open' ? `open loop, ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s: ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s${r.load.dropped ? (r.load.mode === 'open' ? `, ${r.load.dropped} not sent (load generator saturated)` : `, ${r.load.dropped} in flight at the end (not judged)`) : ''}${r.load.interrupted ? `; INTERRUPTED after ${((r.durationMs) / 1000).toFixed(1)} s, judged on what was answered` : ''}`,
     `answers: ${Object.entries(r.load.byStatus).map(([k, v]) => `${v}×${k}`).join(', ')}; latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
     '',
     ...pad([['check', 'verdict', 'figure'], ...r.checks.map((c) => [c.id, VERDICT[c.verdict], c.figure])]),

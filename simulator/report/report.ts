@@ -39,6 +39,8 @@ export interface Report {
     deadlineMs: number;
     sent: number;
     dropped: number;
+    /** The user stopped the load before its end. */
+    interrupted: boolean;
     streams: number;
     achievedRate: number;
     byStatus: Record<string, number>;

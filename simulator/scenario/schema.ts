@@ -225,12 +225,22 @@ const Expect = z.strictObject({
   /** Checks to run (default: all). */
   checks: z.array(z.enum(CHECK_IDS)).optional(),
   skip: z.array(z.enum(CHECK_IDS)).default([]),
-  retryAfter: z.strictObject({ tolerance: NonNegativeDuration.default(10), scope: z.enum(['model', 'key']).default('model') }).default({ tolerance: 10, scope: 'model' }),
+  /**
+   * `tolerance` forgives timer granularity at a wait's end; `inFlightGrace` forgives other requests'
+   * attempts arriving just after the hinted answer left (sent before the router could read it).
+   */
+  retryAfter: z
+    .strictObject({ tolerance: NonNegativeDuration.default(10), inFlightGrace: NonNegativeDuration.default(50), scope: z.enum(['model', 'key']).default('model') })
+    .default({ tolerance: 10, inFlightGrace: 50, scope: 'model' }),
   deadline: z.strictObject({ tolerance: NonNegativeDuration.default(50) }).default({ tolerance: 50 }),
   failoverLatency: z.strictObject({ p99: PositiveDuration.optional() }).default({}),
   noBlindRetry: z.strictObject({ floor: NonNegativeDuration.default(50) }).default({ floor: 50 }),
   amplification: z.strictObject({ maxAttemptsPerRequest: z.number().positive().default(4), maxRetryShare: z.number().nonnegative().default(1) }).default({ maxAttemptsPerRequest: 4, maxRetryShare: 1 }),
-  goodput: z.strictObject({ min: z.number().min(0).max(1).default(0.95) }).default({ min: 0.95 }),
+  /**
+   * `serviceTime`: a request counts against goodput only if some provider that could serve it had
+   * capacity earlier than this before its deadline (no router can serve in the last moment).
+   */
+  goodput: z.strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) }).default({ min: 0.95, serviceTime: 500 }),
   usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
 });
 

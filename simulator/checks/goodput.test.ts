@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { input, limited, outcome, world } from '../../test/helpers/evidence.js';
+import { candidateProviders, checkGoodput } from './goodput.js';
+
+const many = (n: number, p: Parameters<typeof outcome>[0] = {}) => Array.from({ length: n }, (_, i) => outcome({ id: `r${i}`, at: i * 10, ...p }));
+
+describe('checkGoodput', () => {
+  it('passes when the served share meets the minimum', () => {
+    const outcomes = [...many(19), outcome({ id: 'x', status: 503 })];
+    expect(checkGoodput(input({ outcomes }))).toMatchObject({ verdict: 'pass', figure: '95.0 % served (19 of 20)' });
+  });
+
+  it('fails when requests went unserved while a provider could serve them', () => {
+    const r = checkGoodput(input({ outcomes: [...many(8), outcome({ id: 'x', status: 502, error: 'bad_gateway' }), outcome({ id: 'y', status: 502 })] }));
+    expect(r).toMatchObject({ verdict: 'fail', value: 0.8 });
+    expect(r.evidence[0]).toMatchObject({ correlationId: 'x', detail: 'not served: status 502 (bad_gateway)' });
+  });
+
+  it('leaves out requests whose deadline fell while every provider was closed', () => {
+    // Both providers' keys announced waits covering the request's whole deadline (less the service time).
+    const rows = [limited(0, 10_000), limited(0, 10_000, { key: 'second' }), limited(0, 10_000, { provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5' })];
+    const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
+    expect(r).toMatchObject({ verdict: 'skip', details: expect.objectContaining({ excludedNoCapacity: 1 }) });
+  });
+
+  it('judges a pinned request by its own provider only', () => {
+    const rows = [limited(0, 10_000), limited(0, 10_000, { key: 'second' })];
+    const pinned = outcome({ id: 'x', at: 100, model: 'openai/gpt-4o-mini', status: 503, deadlineMs: 2000 });
+    expect(checkGoodput(input({ rows, outcomes: [pinned] })).details).toMatchObject({ excludedNoCapacity: 1 });
+    expect(checkGoodput(input({ rows, outcomes: [{ ...pinned, model: 'auto' }] })).verdict).toBe('fail');
+  });
+
+  it('counts a blanket fault as no capacity', () => {
+    const scenario = world(`faults:
+  - { id: down-a, kind: status, at: 0s, for: 10s, match: { provider: openai }, status: 500 }
+  - { id: down-b, kind: status, at: 0s, for: 10s, match: { provider: anthropic }, status: 529 }`);
+    expect(checkGoodput(input({ scenario, outcomes: [outcome({ status: 503, deadlineMs: 2000 })] })).verdict).toBe('skip');
+  });
+});
+
+describe('candidateProviders', () => {
+  it('reads provider/model, bare model names and anything else as all providers', () => {
+    const s = world();
+    expect(candidateProviders('anthropic/claude-haiku-4-5', s)).toEqual(['anthropic']);
+    expect(candidateProviders('gpt-4o-mini', s)).toEqual(['openai']);
+    expect(candidateProviders('auto', s)).toEqual(['openai', 'anthropic']);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
+import { runChecks, overallVerdict } from '../checks/run-checks.js';
+import { buildReport } from './build-report.js';
+import { renderHtml } from './render-html.js';
+import { renderJunit, renderMarkdown, renderVerdictTable } from './render-text.js';
+import { reportsOf } from './write-report.js';
+
+// A small run: one request failed over after a 429, one came back inside the announced wait.
+function sampleReport() {
+  const scenario = world(`load: { mode: open, duration: 2s, rate: 2, requests: { deadline: 3s } }`);
+  const rows = [limited(0, 1000, { seq: 0, correlationId: 'r-0' }), row({ seq: 1, at: 2, provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5', correlationId: 'r-0' }), row({ seq: 2, at: 500, correlationId: 'r-1' })];
+  const outcomes = [outcome({ id: 'r-0', at: 0 }), outcome({ id: 'r-1', at: 499, status: 429, error: 'rate_limit_exceeded', usage: null })];
+  const checks = runChecks(input({ rows, outcomes, scenario }));
+  return buildReport({ scenario, scenarioFile: 'synthetic.yaml', scenarioSha256: 'ab'.repeat(32), seed: 7, router: 'the test router', startedAt: T0, endedAt: T0 + 2500, loadStartedAt: T0, loadEndedAt: T0 + 2000, dropped: 0, interrupted: false, outcomes, rows, checks, verdict: overallVerdict(checks) });
+}
+
+describe('report renderers', () => {
+  it('prints a verdict table a newcomer can read, with the evidence of each failure', () => {
+    expect(renderVerdictTable(sampleReport())).toMatchInlineSnapshot(`
+      "scenario "synthetic" (seed 7; replay with --seed 7) against the test router
+      load: open loop, 2 req/s for 2 s: 2 requests (0 streaming), deadline 3 s
+      answers: 1×200, 1×429; latency p50 100 ms, p99 100 ms
+
+        check             verdict  figure
+        no-429            FAIL     1 of 2 client requests got 429
+        retry-after       FAIL     worst early arrival 500 ms; 1 early attempt over 1 announced wait
+        deadline          PASS     all 2 answered in time (closest: 4900 ms to spare)
+        failover-latency  PASS     1 request failed over: added p50 2 ms, p90 2 ms, p99 2 ms, max 2 ms
+        single-probe      PASS     no wait ended with traffic after it
+        no-blind-retry    PASS     no hint-less failures
+        amplification     PASS     1.50 attempts per request (max 2); extra attempts 50.0 % of requests
+        goodput           FAIL     50.0 % served (1 of 2)
+        key-isolation     PASS     no foreign keys in 3 attempts
+        stream-integrity  skip     no streams were answered
+        usage             PASS     0 mismatches over 1 answer with usage
+
+      no-429: The router absorbed every provider rate limit; no client request was answered 429.
+          [r-1] client got 429 (rate_limit_exceeded)
+      retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
+          [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
+      goodput: Of the requests some provider could have served, the share the router did serve.
+          [r-1] not served: status 429 (rate_limit_exceeded)
+      verdict: FAIL (7 passed, 3 failed, 1 skipped)"
+    `);
+  });
+
+  it('writes Markdown for CI job summaries', () => {
+    expect(renderMarkdown([sampleReport()])).toMatchInlineSnapshot(`
+      "### ❌ synthetic
+
+      Router: the test router · seed 7 · 2 requests · latency p50 100 ms, p99 100 ms
+
+      | check | verdict | figure |
+      |---|---|---|
+      | no-429 | ❌ fail | 1 of 2 client requests got 429 |
+      | retry-after | ❌ fail | worst early arrival 500 ms; 1 early attempt over 1 announced wait |
+      | deadline | ✅ pass | all 2 answered in time (closest: 4900 ms to spare) |
+      | failover-latency | ✅ pass | 1 request failed over: added p50 2 ms, p90 2 ms, p99 2 ms, max 2 ms |
+      | single-probe | ✅ pass | no wait ended with traffic after it |
+      | no-blind-retry | ✅ pass | no hint-less failures |
+      | amplification | ✅ pass | 1.50 attempts per request (max 2); extra attempts 50.0 % of requests |
+      | goodput | ❌ fail | 50.0 % served (1 of 2) |
+      | key-isolation | ✅ pass | no foreign keys in 3 attempts |
+      | stream-integrity | ➖ skip | no streams were answered |
+      | usage | ✅ pass | 0 mismatches over 1 answer with usage |
+
+      **no-429** — The router absorbed every provider rate limit; no client request was answered 429.
+
+      - \`r-1\` client got 429 (rate_limit_exceeded)
+
+      **retry-after** — After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
+
+      - \`r-1\` arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
+
+      **goodput** — Of the requests some provider could have served, the share the router did serve.
+
+      - \`r-1\` not served: status 429 (rate_limit_exceeded)
+
+      "
+    `);
+  });
+
+  it('writes JUnit XML with a test case per check', () => {
+    expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
+      "<?xml version="1.0" encoding="UTF-8"?>
+      <testsuites name="throttlelab">
+        <testsuite name="synthetic" tests="11" failures="3" skipped="1" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
+          <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="failover-latency" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="single-probe" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-blind-retry" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="amplification" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="goodput" time="0"><failure message="50.0 % served (1 of 2)">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="key-isolation" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="stream-integrity" time="0"><skipped message="no streams were answered"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="usage" time="0"></testcase>
+        </testsuite>
+      </testsuites>
+      "
+    `);
+  });
+
+  it('draws a self-contained HTML page with SVG charts and the announced waits', () => {
+    const html = renderHtml([sampleReport()]);
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|src="http/);
+    expect(html.match(/<svg/g)!.length).toBeGreaterThanOrEqual(4);
+    expect(html).toContain('shaded bands are waits the provider announced');
+    expect(html).toContain('r-1');
+  });
+
+  it('reads back what it wrote, and refuses anything else', () => {
+    const r = sampleReport();
+    expect(reportsOf(JSON.parse(JSON.stringify(r)))).toEqual([JSON.parse(JSON.stringify(r))]);
+    expect(reportsOf({ schema: 'throttlelab.reports/v1', reports: [r] })).toHaveLength(1);
+    expect(() => reportsOf({ hello: 1 })).toThrow('Failed to read the report: it is not a throttlelab report');
+  });
+});
