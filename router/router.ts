@@ -98,6 +98,7 @@ export class Router {
       failureThreshold: config.breaker.failureThreshold,
       openMs: config.breaker.openFor,
       maxOpenMs: config.breaker.maxOpenFor,
+      maxBackoffMs: config.breaker.maxBackoffOpenFor,
       jitterRatio: config.breaker.jitterRatio,
       probeLeaseMs: config.attempt.timeout,
     };
@@ -128,6 +129,8 @@ export class Router {
             adapter: ADAPTERS[p.vendor],
             providerScope: `provider:${p.id}`,
             keyScope: `key:${p.id}/${k.id}`,
+            limitScope: `limit:${p.id}/${k.id}/${m.name}`,
+            scopes: [`provider:${p.id}`, `key:${p.id}/${k.id}`, `limit:${p.id}/${k.id}/${m.name}`],
             ttft: new Ewma(20),
             latency: new Ewma(20),
             disabledUntil: 0,
@@ -218,12 +221,7 @@ export class Router {
       // Zero means a probe is in flight or only this request's failed targets are ready: look again after the base backoff, or when woken.
       const wait = Math.max(earliest - t, floor) || base;
       if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt)) return this.noCapacity(state, this.earliestAvailable(candidates, t), t);
-      try {
-        await this.clock.sleep(wait, AbortSignal.any([state.signal, this.wakeup.signal]));
-      } catch {
-        continue;
-      }
-      state.excluded.clear();
+      if (await this.wakeup.sleep(this.clock, wait, state.signal)) state.excluded.clear();
     }
   }
 
@@ -233,8 +231,7 @@ export class Router {
       (t) =>
         !state.excluded.has(t.id) &&
         t.disabledUntil <= now &&
-        this.circuits.isPassable(t.providerScope, now) &&
-        this.circuits.isPassable(t.keyScope, now) &&
+        t.scopes.every((scope) => this.circuits.isPassable(scope, now)) &&
         this.capacity.availableAt(t.id, t.adapter.admissionTokens(state.req, state.inputTokens), now) <= now,
     );
     if (usable.length === 0) return undefined;
@@ -242,16 +239,17 @@ export class Router {
     for (const scored of ranked) {
       const target = usable.find((t) => t.id === scored.target)!;
       const probes: string[] = [];
-      const provider = this.circuits.pass(target.providerScope, now);
-      if (!provider) continue;
-      if (provider.probe) probes.push(target.providerScope);
-      const key = this.circuits.pass(target.keyScope, now);
-      if (!key) {
-        this.releaseProbes({ probes }, now);
-        continue;
+      let admitted = true;
+      for (const scope of target.scopes) {
+        const pass = this.circuits.pass(scope, now);
+        if (!pass) {
+          admitted = false;
+          break;
+        }
+        if (pass.probe) probes.push(scope);
       }
-      if (key.probe) probes.push(target.keyScope);
-      return { target, probes, scored };
+      if (admitted) return { target, probes, scored };
+      this.releaseProbes({ probes }, now);
     }
     return undefined;
   }
@@ -288,8 +286,7 @@ export class Router {
       if (t.disabledUntil > now + this.config.retry.maxWait) continue;
       const at = Math.max(
         t.disabledUntil,
-        circuitAt(t.providerScope),
-        circuitAt(t.keyScope),
+        ...t.scopes.map(circuitAt),
         this.capacity.availableAt(t.id, 0, now),
       );
       earliest = Math.min(earliest, at);
@@ -330,8 +327,7 @@ export class Router {
     switch (outcome.kind) {
       case 'ok':
         reliability.add(1);
-        this.circuits.success(target.providerScope, probe(target.providerScope));
-        this.circuits.success(target.keyScope, probe(target.keyScope));
+        for (const scope of target.scopes) this.circuits.success(scope, probe(scope));
         if (result.kind === 'json') {
           target.ttft.add(result.firstByteAt - startedAt);
           target.latency.add(result.endedAt - startedAt);
@@ -348,7 +344,8 @@ export class Router {
         reliability.add(1);
         this.circuits.success(target.providerScope, probe(target.providerScope));
         // With a hint: closed until it ends (never less than the backoff floor); without: the base window.
-        this.circuits.open(target.keyScope, now + (outcome.waitMs !== undefined ? Math.max(outcome.waitMs, floorMs) : b.openFor), now, 'rate limited');
+        this.circuits.success(target.keyScope, probe(target.keyScope));
+        this.circuits.open(target.limitScope, now + (outcome.waitMs !== undefined ? Math.max(outcome.waitMs, floorMs) : b.openFor), now, 'rate limited');
         return;
       case 'quota_exhausted':
         reliability.add(1);
@@ -358,7 +355,7 @@ export class Router {
       case 'overloaded': {
         reliability.add(0);
         const opens = this.circuits.get(target.providerScope);
-        const grown = b.openFor * 2 ** (opens.state === 'closed' ? 0 : opens.opens);
+        const grown = Math.min(b.maxBackoffOpenFor, b.openFor * 2 ** (opens.state === 'closed' ? 0 : opens.opens));
         this.circuits.open(target.providerScope, now + Math.max(outcome.waitMs ?? grown, floorMs), now, `overloaded (${outcome.status})`);
         this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
         return;
@@ -386,8 +383,7 @@ export class Router {
         this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
         return;
       case 'client_error':
-        this.circuits.success(target.providerScope, probe(target.providerScope));
-        this.circuits.success(target.keyScope, probe(target.keyScope));
+        for (const scope of target.scopes) this.circuits.success(scope, probe(scope));
         return;
       case 'aborted':
         this.releaseProbes(pick, now);
@@ -454,7 +450,7 @@ export class Router {
           target: t.id,
           score: Number(r.score.toFixed(4)),
           scoreParts: Object.fromEntries(Object.entries(r.parts).map(([k, v]) => [k, Number(v.toFixed(4))])),
-          circuits: { provider: this.circuits.get(t.providerScope), key: this.circuits.get(t.keyScope) },
+          circuits: { provider: this.circuits.get(t.providerScope), key: this.circuits.get(t.keyScope), model: this.circuits.get(t.limitScope) },
           capacity: this.capacity.view(t.id, now),
           ttftMs: Math.round(t.ttft.get(0)),
           latencyMs: Math.round(t.latency.get(0)),

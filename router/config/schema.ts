@@ -77,7 +77,13 @@ const Retry = z.strictObject({
 const Breaker = z.strictObject({
   failureThreshold: z.number().int().positive().default(3),
   openFor: Duration.default(2000),
+  /** Longest window a wait hint is honoured for (a three-day Retry-After is capped here, then probed). */
   maxOpenFor: Duration.default(3_600_000),
+  /**
+   * Longest a window without a hint grows to as failed probes double it: an outage is re-probed
+   * (by one request) at least this often, as the vendors' SDKs cap their backoff (8 s for Anthropic's).
+   */
+  maxBackoffOpenFor: Duration.default(8000),
   /** Window for quota walls that name no wait. */
   quotaOpenFor: Duration.default(3_600_000),
   jitterRatio: z.number().min(0).max(1).default(0.1),

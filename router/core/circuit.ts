@@ -14,6 +14,8 @@ export interface CircuitOptions {
   openMs: number;
   /** Longest window honoured (a hint of three days is capped here, then probed). */
   maxOpenMs: number;
+  /** Longest a window without a hint grows to as failed probes double it. */
+  maxBackoffMs: number;
   /** Extra random delay on re-opening, as a fraction of the window, so replicas do not re-probe together. */
   jitterRatio: number;
   /** How long a probe may hold the half-open lease before another may try. */
@@ -53,7 +55,7 @@ export function recordFailure(s: CircuitState, now: number, reason: string, o: C
   }
   if (!probe) return s;
   // A failed probe re-opens for a longer window.
-  const window = Math.min(o.maxOpenMs, o.openMs * 2 ** s.opens);
+  const window = Math.min(o.maxBackoffMs, o.maxOpenMs, o.openMs * 2 ** s.opens);
   return openCircuit(s, now + window, now, reason, o, rng);
 }
 

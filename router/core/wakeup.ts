@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { startTimer, type Clock } from './clock.js';
 
 /**
  * Wakes every request waiting for capacity when something it waits on changes (a circuit closes
@@ -17,6 +18,27 @@ export class Wakeup {
   /** Aborts on the next `notify()`. */
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /**
+   * Waits `ms` on `clock`, ending early on the next `notify()` or when `signal` aborts; resolves
+   * true only if the full wait elapsed. Listeners are removed however it ends.
+   */
+  sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    const wake = this.signal;
+    return new Promise((resolve) => {
+      const finish = (elapsed: boolean) => {
+        cancel();
+        signal.removeEventListener('abort', early);
+        wake.removeEventListener('abort', early);
+        resolve(elapsed);
+      };
+      const early = () => finish(false);
+      const cancel = startTimer(clock, ms, () => finish(true));
+      signal.addEventListener('abort', early);
+      wake.addEventListener('abort', early);
+    });
   }
 
   notify(): void {

@@ -10,9 +10,15 @@ export interface TargetRuntime extends Target {
   /** This key's value, read from the environment; only ever sent to this provider. */
   apiKey: string;
   adapter: ProviderAdapter;
-  /** Circuit scopes: the provider (overload, failures) and the key (rate limits, quotas). */
+  /**
+   * Circuit scopes: the provider (overload, failures), the key (rejected keys, spent quotas) and
+   * the key's model (rate limits, which vendors count per model).
+   */
   providerScope: string;
   keyScope: string;
+  limitScope: string;
+  /** All three, in the order a request passes them. */
+  scopes: readonly string[];
   ttft: Ewma;
   latency: Ewma;
   /** A target the provider said does not exist (404) stays out until then. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, world } from '../../test/helpers/evidence.js';
 import { candidateProviders, checkGoodput } from './goodput.js';
 
 const many = (n: number, p: Parameters<typeof outcome>[0] = {}) => Array.from({ length: n }, (_, i) => outcome({ id: `r${i}`, at: i * 10, ...p }));
@@ -44,5 +44,14 @@ describe('candidateProviders', () => {
     expect(candidateProviders('anthropic/claude-haiku-4-5', s)).toEqual(['anthropic']);
     expect(candidateProviders('gpt-4o-mini', s)).toEqual(['openai']);
     expect(candidateProviders('auto', s)).toEqual(['openai', 'anthropic']);
+  });
+});
+
+describe('checkGoodput and quotas a router read from headers', () => {
+  it('leaves out requests while the quota was spent, even without a 429', () => {
+    const spent = (at: number, key = 'main', provider = 'openai') => row({ at, key, provider, quota: { requestsBefore: 1, requestsAfter: 0, tokensBefore: null, tokensAfter: null, emptyForMs: 10_000 } });
+    const rows = [spent(0), spent(0, 'second'), spent(0, 'main', 'anthropic')];
+    const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
+    expect(r.details).toMatchObject({ excludedNoCapacity: 1 });
   });
 });

@@ -1,43 +1,85 @@
 import { covers, intersect, union, type Intervals } from './intervals.js';
+import type { ClientOutcome } from '../load/client-outcome.js';
+import { quotaOracle } from './quota-oracle.js';
 import { attemptsByRequest, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
 
 const BLANKET = new Set(['status', 'hang', 'reset']);
 
+/** Times a fault hit every request of a provider. */
+function blanketFaults(scenario: CheckInput['scenario'], provider: string, startedAt: number): Intervals {
+  return scenario.faults
+    .filter((f) => BLANKET.has(f.kind) && (!f.match.provider || f.match.provider.includes(provider)) && !f.match.key && !f.match.model && f.match.firstN === undefined && f.match.everyNth === undefined && (f.match.probability ?? 1) >= 1 && f.match.stream === undefined)
+    .map((f) => [startedAt + f.at, f.for === undefined ? Infinity : startedAt + f.at + f.for] as [number, number]);
+}
+
 /**
- * When each provider could not serve at all: inside announced waits on all its keys, or under a
- * fault that hit every one of its requests.
+ * When each provider could not serve at all: on every key, inside an announced wait or a time the
+ * simulator's quota would have refused another request (even if the router, reading headers, never
+ * asked); or under a fault that hit every one of its requests.
  */
 export function blockedByProvider(input: CheckInput, startedAt: number): Map<string, Intervals> {
   const { rows, scenario } = input;
-  const windows = deriveWindows(rows, 'key');
+  const byKey = new Map<string, Intervals>();
+  const add = (provider: string, key: string, span: [number, number]) => {
+    const k = `${provider}/${key}`;
+    const list = byKey.get(k);
+    if (list) list.push(span);
+    else byKey.set(k, [span]);
+  };
+  for (const w of deriveWindows(rows, 'key')) add(w.provider, w.key, [w.start, w.end]);
+  const sharers = keysSharingQuota(scenario);
+  for (const r of rows) {
+    const empty = r.quota.emptyForMs;
+    if (empty === null || !(empty > 0) || r.endpoint !== 'chat') continue;
+    for (const key of sharers.get(`${r.provider}/${r.key}`) ?? [r.key]) add(r.provider, key, [r.arrivalAt, r.arrivalAt + empty]);
+  }
   const out = new Map<string, Intervals>();
   for (const p of scenario.providers) {
     let blocked: Intervals | undefined;
     for (const k of p.keys) {
-      const keyWindows = union(windows.filter((w) => w.provider === p.id && w.key === k.id).map((w) => [w.start, w.end] as [number, number]));
+      const keyWindows = union(byKey.get(`${p.id}/${k.id}`) ?? []);
       blocked = blocked === undefined ? keyWindows : intersect(blocked, keyWindows);
     }
-    const faults: Intervals = scenario.faults
-      .filter((f) => BLANKET.has(f.kind) && (!f.match.provider || f.match.provider.includes(p.id)) && !f.match.key && !f.match.model && f.match.firstN === undefined && f.match.everyNth === undefined && (f.match.probability ?? 1) >= 1 && f.match.stream === undefined)
-      .map((f) => [startedAt + f.at, f.for === undefined ? Infinity : startedAt + f.at + f.for]);
-    out.set(p.id, union([...(blocked ?? []), ...faults]));
+    out.set(p.id, union([...(blocked ?? []), ...blanketFaults(scenario, p.id, startedAt)]));
   }
   return out;
 }
 
 /**
- * The providers that could serve a requested model: `provider/model` names one, a bare model name
- * the providers that list it, and anything else (`auto`, an alias) every provider.
+ * For each provider key, the keys whose quota runs out with it: all of the provider's keys when
+ * every limit is provider-wide, the keys of its organisation when no limit is per key, else itself.
  */
-export function candidateProviders(model: string, scenario: CheckInput['scenario']): string[] {
+function keysSharingQuota(scenario: CheckInput['scenario']): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const p of scenario.providers) {
+    const scopes = p.quotas.filter((q) => q.metric !== 'concurrency').map((q) => q.scope ?? 'org');
+    for (const k of p.keys) {
+      const org = k.org ?? k.id;
+      const keys = scopes.length > 0 && scopes.every((s) => s === 'provider') ? p.keys : !scopes.includes('key') ? p.keys.filter((x) => (x.org ?? x.id) === org) : [k];
+      out.set(`${p.id}/${k.id}`, keys.map((x) => x.id));
+    }
+  }
+  return out;
+}
+
+/**
+ * The provider models that could serve a requested model: `provider/model` names one, a bare
+ * model name each provider listing it, and anything else (`auto`, an alias) every model.
+ */
+export function candidateTargets(model: string, scenario: CheckInput['scenario']): Array<{ provider: string; model: string }> {
   const slash = model.indexOf('/');
   if (slash > 0) {
     const p = scenario.providers.find((x) => x.id === model.slice(0, slash) && x.models.includes(model.slice(slash + 1)));
-    if (p) return [p.id];
+    if (p) return [{ provider: p.id, model: model.slice(slash + 1) }];
   }
-  const listing = scenario.providers.filter((x) => x.models.includes(model)).map((x) => x.id);
-  return listing.length > 0 ? listing : scenario.providers.map((x) => x.id);
+  const listing = scenario.providers.filter((x) => x.models.includes(model)).map((x) => ({ provider: x.id, model }));
+  return listing.length > 0 ? listing : scenario.providers.flatMap((x) => x.models.map((m) => ({ provider: x.id, model: m })));
+}
+
+/** The providers that could serve a requested model (see `candidateTargets`). */
+export function candidateProviders(model: string, scenario: CheckInput['scenario']): string[] {
+  return [...new Set(candidateTargets(model, scenario).map((t) => t.provider))];
 }
 
 /**
@@ -54,10 +96,29 @@ export function noCapacity(input: CheckInput, startedAt: number, model = 'auto',
 }
 
 /**
+ * Times each provider was closed by faults the scenario forced: blanket faults, and on every key
+ * the waits announced by forced 429s (the quota oracle simulates the real quotas itself).
+ */
+function forcedBlocked(input: CheckInput, startedAt: number): Map<string, Intervals> {
+  const forced = deriveWindows(input.rows.filter((r) => r.faults.length > 0), 'key');
+  const out = new Map<string, Intervals>();
+  for (const p of input.scenario.providers) {
+    let blocked: Intervals | undefined;
+    for (const k of p.keys) {
+      const mine = union(forced.filter((w) => w.provider === p.id && w.key === k.id).map((w) => [w.start, w.end] as [number, number]));
+      blocked = blocked === undefined ? mine : intersect(blocked, mine);
+    }
+    out.set(p.id, union([...(blocked ?? []), ...blanketFaults(input.scenario, p.id, startedAt)]));
+  }
+  return out;
+}
+
+/**
  * The share of requests served (complete answers, streams ending in `[DONE]`) among those that
- * could have been: requests during whose deadline (less `serviceTime`) no provider that could
- * serve them had capacity, and answers cut by a fault after their first token, are not held
- * against the router.
+ * could have been. Left out: requests during whose deadline (less `serviceTime`) no provider that
+ * could serve them had capacity, and answers cut by a fault after their first token. And since
+ * "some capacity" is not "enough for everyone", the share is taken of what the providers' quotas
+ * could have admitted in time (the quota oracle), when that is fewer.
  */
 export function checkGoodput(input: CheckInput & { startedAt: number }): CheckResult {
   const { outcomes, rows, scenario } = input;
@@ -70,12 +131,13 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   };
   const attempts = attemptsByRequest(rows);
   const postCommit = new Set(scenario.faults.filter((f) => f.kind === 'stream-break' || f.kind === 'malformed').map((f) => f.id));
-  let eligible = 0;
+  const { serviceTime } = scenario.expect.goodput;
+  const eligible: ClientOutcome[] = [];
   let served = 0;
   let excludedNoCapacity = 0;
   let excludedCut = 0;
   for (const o of outcomes) {
-    if (covers(blockedFor(o.model), o.sentAt, o.sentAt + Math.max(0, o.deadlineMs - scenario.expect.goodput.serviceTime))) {
+    if (covers(blockedFor(o.model), o.sentAt, o.sentAt + Math.max(0, o.deadlineMs - serviceTime))) {
       excludedNoCapacity++;
       continue;
     }
@@ -84,22 +146,32 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
       excludedCut++;
       continue;
     }
-    eligible++;
+    eligible.push(o);
     if (o.status === 200 && (!o.stream || o.streamEnd === 'done')) served++;
   }
-  const share = eligible === 0 ? 1 : served / eligible;
+  const seen = rows.filter((r) => r.endpoint === 'chat' && r.tokensIn > 0).map((r) => r.tokensIn).sort((a, b) => a - b);
+  const typicalTokensIn = seen.length ? seen[Math.floor(seen.length / 2)]! : 0;
+  const sorted = [...eligible].sort((a, b) => a.sentAt - b.sentAt);
+  const servable = quotaOracle(
+    scenario,
+    sorted.map((o) => ({ sentAt: o.sentAt, latestAt: o.sentAt + Math.max(0, o.deadlineMs - serviceTime), targets: candidateTargets(o.model, scenario), tokensIn: attempts.get(o.id)?.[0]?.tokensIn ?? typicalTokensIn, maxTokens: scenario.load?.requests.maxTokens ?? 0 })),
+    forcedBlocked(input, input.startedAt),
+  );
+  const base = Math.min(eligible.length, servable);
+  const share = base === 0 ? 1 : Math.min(1, served / base);
   const min = scenario.expect.goodput.min;
+  const bound = servable < eligible.length ? `; the quotas allowed ${servable}` : '';
   return {
     id: 'goodput',
     title: 'Goodput while capacity existed',
-    meaning: 'Of the requests some provider could have served, the share the router did serve.',
-    verdict: eligible === 0 ? 'skip' : share >= min ? 'pass' : 'fail',
-    figure: eligible === 0 ? 'no request had capacity to be served with' : `${(share * 100).toFixed(1)} % served (${served} of ${eligible})`,
+    meaning: 'Of the requests the providers had capacity for, the share the router did serve.',
+    verdict: base === 0 ? 'skip' : share >= min ? 'pass' : 'fail',
+    figure: base === 0 ? 'no request had capacity to be served with' : `${(share * 100).toFixed(1)} % served (${served} of ${eligible.length}${bound})`,
     value: share,
     unit: 'share',
     threshold: `≥ ${(min * 100).toFixed(1)} %`,
-    violations: share >= min ? 0 : eligible - served,
-    evidence: share >= min ? [] : outcomes.filter((o) => o.status !== 200).slice(0, 20).map((o) => ({ at: o.endAt, correlationId: o.id, detail: `not served: status ${o.status}${o.error ? ` (${o.error})` : ''}` })),
-    details: { eligible, served, excludedNoCapacity, excludedCutByFault: excludedCut, noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0) },
+    violations: share >= min ? 0 : base - served,
+    evidence: share >= min ? [] : eligible.filter((o) => o.status !== 200).slice(0, 20).map((o) => ({ at: o.endAt, correlationId: o.id, detail: `not served: status ${o.status}${o.error ? ` (${o.error})` : ''}` })),
+    details: { eligible: eligible.length, served, servableByQuota: servable, excludedNoCapacity, excludedCutByFault: excludedCut, noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0) },
   };
 }

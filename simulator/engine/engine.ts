@@ -54,6 +54,8 @@ interface Attempt {
   ctx: EncodeContext;
   tokensIn: number;
   faults: string[];
+  /** Set once admitted: how long the quota would refuse the same request again. */
+  emptyForMs?: number;
 }
 
 /**
@@ -191,6 +193,7 @@ export class Engine {
       };
       return this.fail(attempt, spec, provider.quota.view(admission.buckets, now));
     }
+    attempt.emptyForMs = provider.quota.waitFor(admission.ticket.buckets, costs, now);
     return this.succeed(attempt, chat, admission.ticket, costs, decision, rng);
   }
 
@@ -235,6 +238,7 @@ export class Engine {
       requestsAfter: reqAfter,
       tokensBefore: admitted ? tokAfter + admitted.tokens : tokAfter,
       tokensAfter: tokAfter,
+      emptyForMs: attempt.emptyForMs ?? Number.NaN,
       tokensIn: attempt.tokensIn,
       tokensOut,
       faults: attempt.faults,

@@ -65,13 +65,14 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       const k = scenario.providers.find((p) => p.id === provider)?.keys.find((x) => x.id === key);
       return k?.value ?? (k?.env !== undefined ? o.env?.[k.env] : undefined);
     };
-    const router = await o.launcher({ endpoints, simOrigin: server.origin, seed: o.seed, env: providerEnv(endpoints, server.origin, keyValue) });
+    const routerEnv = providerEnv(endpoints, server.origin, keyValue);
+    const router = await o.launcher({ endpoints, simOrigin: server.origin, seed: o.seed, env: routerEnv });
     let loadStartedAt = 0;
     let loadEndedAt = 0;
     let result: { outcomes: ClientOutcome[]; dropped: number };
     try {
       const runId = `r${o.seed.toString(36)}`;
-      const plan = createRequestPlanner(scenario.load, o.seed, runId);
+      const plan = createRequestPlanner(scenario.load, o.seed, runId, routerEnv);
       loadStartedAt = systemClock.now();
       result = scenario.load.mode === 'open' ? await runOpenLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal) : await runClosedLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal);
       loadEndedAt = systemClock.now();

@@ -42,6 +42,8 @@ export interface LedgerRow {
     requestsAfter: number | null;
     tokensBefore: number | null;
     tokensAfter: number | null;
+    /** How long the quota would refuse another request like this one once it was admitted (0: room left; null: not admitted). */
+    emptyForMs: number | null;
   };
   tokensIn: number;
   tokensOut: number;

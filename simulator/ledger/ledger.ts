@@ -29,6 +29,8 @@ export interface AttemptPlan {
   requestsAfter: number;
   tokensBefore: number;
   tokensAfter: number;
+  /** NaN when the request was not admitted. */
+  emptyForMs: number;
   tokensIn: number;
   tokensOut: number;
   faults: string[];
@@ -115,7 +117,7 @@ export class Ledger {
     this.firstByte = f64(Number.NaN);
     this.ended = f64(Number.NaN);
     this.hint = f64(Number.NaN);
-    this.quota = [f64(Number.NaN), f64(Number.NaN), f64(Number.NaN), f64(Number.NaN)];
+    this.quota = [f64(Number.NaN), f64(Number.NaN), f64(Number.NaN), f64(Number.NaN), f64(Number.NaN)];
     this.times = [this.arrival, this.firstByte, this.ended, this.hint, ...this.quota];
     this.provider = u16();
     this.vendor = u16();
@@ -197,6 +199,7 @@ export class Ledger {
     this.quota[1]!.data[i] = p.requestsAfter;
     this.quota[2]!.data[i] = p.tokensBefore;
     this.quota[3]!.data[i] = p.tokensAfter;
+    this.quota[4]!.data[i] = p.emptyForMs;
     this.tokensIn.data[i] = p.tokensIn;
     this.tokensOut.data[i] = p.tokensOut;
     this.faults.data[i] = p.faults.length === 0 ? 0 : this.faultSets.id(p.faults.join(',')) + 1;
@@ -263,6 +266,7 @@ export class Ledger {
         requestsAfter: num(this.quota[1]!.data[i]!),
         tokensBefore: num(this.quota[2]!.data[i]!),
         tokensAfter: num(this.quota[3]!.data[i]!),
+        emptyForMs: num(this.quota[4]!.data[i]!),
       },
       tokensIn: this.tokensIn.data[i]!,
       tokensOut: this.tokensOut.data[i]!,
@@ -303,7 +307,7 @@ export class Ledger {
     return {
       seq, arrivalAt: 0, firstByteAt: null, endAt: null, provider: '', vendor: '', key: 'none', model: null, endpoint: 'other',
       correlationId: null, sdkRetryCount: null, stream: false, status: 0, errorType: null, hintMs: null, hintForm: null,
-      quota: { requestsBefore: null, requestsAfter: null, tokensBefore: null, tokensAfter: null }, tokensIn: 0, tokensOut: 0, faults: [], end: 'pending',
+      quota: { requestsBefore: null, requestsAfter: null, tokensBefore: null, tokensAfter: null, emptyForMs: null }, tokensIn: 0, tokensOut: 0, faults: [], end: 'pending',
     };
   }
 }
@@ -319,7 +323,7 @@ function planToRow(p: AttemptPlan): Partial<LedgerRow> {
     errorType: p.errorType,
     hintMs: p.hintMs === null || Number.isNaN(p.hintMs) ? null : p.hintMs,
     hintForm: p.hintMs !== null && Number.isNaN(p.hintMs) ? 'garbage' : p.hintForm,
-    quota: { requestsBefore: num(p.requestsBefore), requestsAfter: num(p.requestsAfter), tokensBefore: num(p.tokensBefore), tokensAfter: num(p.tokensAfter) },
+    quota: { requestsBefore: num(p.requestsBefore), requestsAfter: num(p.requestsAfter), tokensBefore: num(p.tokensBefore), tokensAfter: num(p.tokensAfter), emptyForMs: num(p.emptyForMs) },
     tokensIn: p.tokensIn,
     tokensOut: p.tokensOut,
     faults: p.faults,

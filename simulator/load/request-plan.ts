@@ -20,7 +20,9 @@ export interface PlannedRequest {
  * token), a correlation id carried both as a header and as a marker in the prompt, and the
  * deadline header. Request `n` is the same in every run with the same seed.
  */
-export function createRequestPlanner(load: LoadSpec, seed: number, runId: string) {
+export function createRequestPlanner(load: LoadSpec, seed: number, runId: string, env: Readonly<Record<string, string>> = {}) {
+  // `${THROTTLELAB_…}` in extra headers: only the variables a router is given (validated up front).
+  const extra = Object.fromEntries(Object.entries(load.headers).map(([k, v]) => [k.toLowerCase(), v.replace(/\$\{([^}]*)\}/g, (_, name: string) => env[name] ?? '')]));
   const vocabulary: Vocabulary = createVocabulary(deriveSeed(seed, 7));
   const models = load.requests.models;
   const totalWeight = models.reduce((a, m) => a + m.weight, 0);
@@ -37,6 +39,7 @@ export function createRequestPlanner(load: LoadSpec, seed: number, runId: string
     if (stream) body.stream_options = { include_usage: true };
     if (load.requests.maxTokens !== undefined) body.max_tokens = load.requests.maxTokens;
     const headers: Record<string, string> = {
+      ...extra,
       'content-type': 'application/json',
       [CORRELATION_HEADER]: id,
       'x-throttlelab-deadline-ms': String(load.requests.deadline),

@@ -8,6 +8,15 @@ const bob = { keyId: 'b', org: 'acme' };
 const carol = { keyId: 'c', org: 'other' };
 
 describe('QuotaSet', () => {
+  it('says how long it would refuse the same request again once one is admitted', () => {
+    const q = new QuotaSet([rule({ limit: 2, windowMs: 60_000 }), rule({ id: 'c', metric: 'concurrency', limit: 1, windowMs: 0 })]);
+    const first = q.admit(alice, 'm', cost(), 0);
+    expect(first.ok && q.waitFor(first.ticket.buckets, cost(), 0)).toBe(0);
+    const second = q.admit(alice, 'm', cost({ concurrency: 0 }), 0);
+    // The bucket is empty: one request refills in 30 s; concurrency, freed by completions, is left out.
+    expect(second.ok && q.waitFor(second.ticket.buckets, cost(), 0)).toBe(30_000);
+  });
+
   it('never overshoots a limit however many requests arrive at once', () => {
     const q = new QuotaSet([rule({ limit: 50 })]);
     let admitted = 0;

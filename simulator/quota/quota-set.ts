@@ -147,6 +147,24 @@ export class QuotaSet {
     return { ok: true, ticket: { buckets } };
   }
 
+  /**
+   * How long these buckets would refuse another request with the same costs (0 if one would fit
+   * now): the ground truth of "no capacity" even when a router avoids the 429 by reading headers.
+   * Concurrency, which frees on completion rather than with time, is left out.
+   */
+  waitFor(buckets: readonly Bucket[], costs: Costs, now: number): number {
+    let wait = 0;
+    for (const b of buckets) {
+      if (b.rule.metric === 'concurrency') continue;
+      const cost = costs[b.rule.metric];
+      const need = cost > 0 ? cost : b.rule.metric === 'output-tokens' ? 1 : 0;
+      if (need === 0) continue;
+      const w = b.meter.waitMs(b.state, b.rule, need, now);
+      if (Number.isFinite(w) && w > wait) wait = w;
+    }
+    return wait;
+  }
+
   /** Charges `costs` to the ticket's buckets after the fact (output tokens, concurrency release). */
   settle(ticket: QuotaTicket, costs: Partial<Costs>, now: number): void {
     for (const b of ticket.buckets) {

@@ -65,8 +65,8 @@ export function throughputChart(r: Report): string {
   return svg(
     {
       title: { text: 'Client answers per second', textStyle: { fontSize: 14 } },
-      legend: { top: 0, right: 0 },
-      grid: { left: 50, right: 20, top: 40, bottom: 40 },
+      legend: { bottom: 0, itemGap: 24 },
+      grid: { left: 50, right: 20, top: 40, bottom: 60 },
       xAxis: { type: 'category', data: s.map((x) => `${x.t}`), name: 's' },
       yAxis: { type: 'value' },
       series: [series('2xx', 'ok', STATUS_COLORS.ok!), series('4xx', 'clientError', STATUS_COLORS.rate!), series('5xx', 'serverError', STATUS_COLORS.overload!), series('no answer', 'none', STATUS_COLORS.none!)],
@@ -78,32 +78,43 @@ export function throughputChart(r: Report): string {
 
 /**
  * One provider's attempts over time, one lane per key and model, coloured by status, with every
- * announced wait drawn as a shaded band: an attempt inside a band is a Retry-After violation.
+ * announced wait drawn as a shaded band across its lane: an attempt inside a band arrived before
+ * the wait ended. `untilS` gives every provider's chart the same time axis.
  */
-export function timelineChart(p: ProviderTimeline): string {
-  const height = Math.max(160, 70 + 36 * p.lanes.length);
+export function timelineChart(p: ProviderTimeline, untilS: number): string {
+  const height = Math.max(170, 110 + 40 * p.lanes.length);
   const classes = ['ok', 'rate', 'overload', 'error', 'none'] as const;
   const names: Record<(typeof classes)[number], string> = { ok: '200', rate: '429', overload: '503 / 529', error: 'other error', none: 'no status' };
+  const lanes = p.lanes.length;
   return svg(
     {
       title: { text: `${p.id}: attempts and announced waits`, textStyle: { fontSize: 14 } },
-      legend: { top: 0, right: 0 },
-      grid: { left: 170, right: 20, top: 40, bottom: 40 },
-      xAxis: { type: 'value', name: 's', min: 0 },
-      yAxis: { type: 'category', data: p.lanes, inverse: true },
+      legend: { bottom: 0, itemGap: 24 },
+      grid: { left: 170, right: 20, top: 36, bottom: 70 },
+      xAxis: { type: 'value', name: 's', min: 0, max: Math.max(1, Math.ceil(untilS)), axisLine: { onZero: false } },
+      // Lanes as numbers, so that a band can span its lane's height.
+      yAxis: {
+        type: 'value',
+        min: -0.5,
+        max: lanes - 0.5,
+        inverse: true,
+        axisLabel: { customValues: p.lanes.map((_, i) => i), formatter: (v: number) => p.lanes[v] ?? '' },
+        axisTick: { customValues: p.lanes.map((_, i) => i) },
+        splitLine: { show: false },
+      },
       series: [
         ...classes.map((c, ci) => ({
           name: names[c],
           type: 'scatter' as const,
           symbolSize: 6,
           itemStyle: { color: STATUS_COLORS[c] },
-          data: p.attempts.filter((a) => statusClass(a[2]) === c).map((a) => [a[0], p.lanes[a[1]]]),
+          data: p.attempts.filter((a) => statusClass(a[2]) === c).map((a) => [a[0], a[1]]),
           ...(ci === 0
             ? {
                 markArea: {
                   silent: true,
-                  itemStyle: { color: 'rgba(217,130,43,0.18)' },
-                  data: p.windows.map((w) => [{ xAxis: w[0], yAxis: p.lanes[w[2]] }, { xAxis: w[1], yAxis: p.lanes[w[2]] }]),
+                  itemStyle: { color: 'rgba(217,130,43,0.22)', borderColor: 'rgba(217,130,43,0.6)', borderWidth: 1 },
+                  data: p.windows.map((w) => [{ coord: [w[0], w[2] - 0.42] }, { coord: [Math.min(w[1], Math.ceil(untilS)), w[2] + 0.42] }]),
                 },
               }
             : {}),

@@ -14,6 +14,13 @@ th{background:#fafafa}.badge{display:inline-block;padding:.15rem .6rem;border-ra
 code{background:#f4f4f4;padding:0 .25rem;border-radius:3px}svg{max-width:100%;height:auto}
 `;
 
+/** Seconds from the load's start to its last attempt (at least the load's duration). */
+function timelineEnd(r: Report): number {
+  let end = r.load.durationMs / 1000;
+  for (const p of r.series.providers) for (const a of p.attempts) end = Math.max(end, a[0]);
+  return end;
+}
+
 function section(r: Report): string {
   const checks = r.checks
     .map(
@@ -37,7 +44,7 @@ ${failoverChart(r)}
 ${throughputChart(r)}
 <h2>Providers</h2>
 <p class="muted">Each dot is an attempt that reached the simulated provider; shaded bands are waits the provider announced. A dot inside a band arrived before the wait ended.</p>
-${r.series.providers.map((p) => `${timelineChart(p)}<p class="muted">${p.id}: ${p.totals.attempts} attempts (${Object.entries(p.totals.byStatus).map(([k, v]) => `${v}×${k}`).join(', ')})${p.attempts.length < p.totals.attempts ? `; successes sampled for the chart` : ''}.</p>`).join('\n')}
+${r.series.providers.map((p) => `${timelineChart(p, timelineEnd(r))}<p class="muted">${p.id}: ${p.totals.attempts} attempts (${Object.entries(p.totals.byStatus).map(([k, v]) => `${v}×${k}`).join(', ')})${p.attempts.length < p.totals.attempts ? `; successes sampled for the chart` : ''}.</p>`).join('\n')}
 </section>`;
 }
 

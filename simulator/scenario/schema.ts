@@ -208,6 +208,11 @@ const Load = z.strictObject({
   maxRequests: z.number().int().positive().max(5_000_000).default(1_000_000),
   /** Bearer token the router requires, if any. */
   routerToken: z.string().optional(),
+  /**
+   * Extra headers on every request (a gateway's config header, say); `${THROTTLELAB_…}` names the
+   * variables a router is given, such as a simulated provider's base URL or key.
+   */
+  headers: z.record(z.string(), z.string()).default({}),
   requests: z
     .strictObject({
       models: z.array(ModelChoice).min(1).default([{ model: 'auto', weight: 1 }]),

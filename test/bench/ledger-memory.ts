@@ -25,7 +25,7 @@ const t0 = performance.now();
 for (let i = 0; i < rows; i++) {
   const p = i % 4;
   const seq = ledger.begin({ arrivalAt: 1.8e12 + i * 0.37, provider: providers[p]!, vendor: providers[p]!, key: i % 7 === 0 ? 'backup' : 'main', endpoint: 'chat', model: models[p]!, correlationId: `req-${i.toString(36)}-${(i * 2654435761) % 1e9}`, sdkRetryCount: i % 5 === 0 ? 1 : null, stream: i % 2 === 0 });
-  ledger.plan(seq, { status: i % 11 === 0 ? 429 : 200, errorType: i % 11 === 0 ? 'rate_limit_error' : null, hintMs: i % 11 === 0 ? 1000 : null, hintForm: i % 11 === 0 ? 'seconds' : null, requestsBefore: 100, requestsAfter: 99, tokensBefore: 5000, tokensAfter: 4900, tokensIn: 100, tokensOut: 40, faults: i % 13 === 0 ? ['storm'] : [], end: 'pending' });
+  ledger.plan(seq, { status: i % 11 === 0 ? 429 : 200, errorType: i % 11 === 0 ? 'rate_limit_error' : null, hintMs: i % 11 === 0 ? 1000 : null, hintForm: i % 11 === 0 ? 'seconds' : null, requestsBefore: 100, requestsAfter: 99, tokensBefore: 5000, tokensAfter: 4900, emptyForMs: 0, tokensIn: 100, tokensOut: 40, faults: i % 13 === 0 ? ['storm'] : [], end: 'pending' });
   ledger.firstByteAt(seq, 1.8e12 + i * 0.37 + 120);
   ledger.finish(seq, 1.8e12 + i * 0.37 + 900, undefined, 40);
 }

@@ -29,7 +29,7 @@ export function row(p: Partial<LedgerRow> & { at?: number } = {}): LedgerRow {
     errorType: null,
     hintMs: null,
     hintForm: null,
-    quota: { requestsBefore: null, requestsAfter: null, tokensBefore: null, tokensAfter: null },
+    quota: { requestsBefore: null, requestsAfter: null, tokensBefore: null, tokensAfter: null, emptyForMs: null },
     tokensIn: 10,
     tokensOut: 5,
     faults: [],
