@@ -39,7 +39,8 @@ export async function conform(options: ConformOptions, io: Io): Promise<ExitCode
     if (io.stop.aborted) break;
     reports.push(report);
     const failed = report.checks.filter((c) => c.verdict === 'fail');
-    io.out(`  ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`);
+    const summary = `${report.load.sent} requests, ${Object.entries(report.load.byStatus).map(([k, v]) => `${v}×${k}`).join(' ')}, p99 ${report.latency.answered.p99 === null ? 'n/a' : `${Math.round(report.latency.answered.p99)} ms`}`;
+    io.out(`  ${report.verdict === 'pass' ? 'PASS' : 'FAIL'} (${summary})${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`);
   }
   const dir = options.out ?? join('reports', `conformance-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, reports);

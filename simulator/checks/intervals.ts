@@ -28,7 +28,24 @@ export function intersect(x: Intervals, y: Intervals): Intervals {
   return out;
 }
 
+/** The interval containing `t` (binary search over sorted, disjoint intervals), if any. */
+export function containing(list: Intervals, t: number): [number, number] | undefined {
+  let lo = 0;
+  let hi = list.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]![0] <= t) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const hit = found >= 0 ? list[found]! : undefined;
+  return hit && t < hit[1] ? hit : undefined;
+}
+
 /** Whether [a, b) lies entirely inside one of the intervals. */
 export function covers(list: Intervals, a: number, b: number): boolean {
-  return list.some(([s, e]) => s <= a && b <= e);
+  const hit = containing(list, a);
+  return hit !== undefined && b <= hit[1];
 }

@@ -1,7 +1,7 @@
 import { createProviderRuntime } from '../engine/provider-runtime.js';
 import type { Costs } from '../quota/quota-set.js';
 import type { Scenario } from '../scenario/schema.js';
-import type { Intervals } from './intervals.js';
+import { containing, type Intervals } from './intervals.js';
 
 /** A client request as the oracle sees it. */
 export interface OracleRequest {
@@ -16,8 +16,7 @@ export interface OracleRequest {
 
 /** End of the blocked interval containing `t`, or `t` itself. */
 function after(blocked: Intervals, t: number): number {
-  for (const [s, e] of blocked) if (s <= t && t < e) return e;
-  return t;
+  return containing(blocked, t)?.[1] ?? t;
 }
 
 /** A min-heap of pending placements by time. */

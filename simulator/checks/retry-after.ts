@@ -16,7 +16,11 @@ export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
   const windows = deriveWindows(rows, scope);
   const byScope = attemptsByScope(rows, scope);
   const windowsByScope = new Map<string, WaitWindow[]>();
-  for (const w of windows) windowsByScope.set(w.scope, [...(windowsByScope.get(w.scope) ?? []), w]);
+  for (const w of windows) {
+    const list = windowsByScope.get(w.scope);
+    if (list) list.push(w);
+    else windowsByScope.set(w.scope, [w]);
+  }
   const evidence: Evidence[] = [];
   const found = new Map<number, { a: LedgerRow; w: WaitWindow; by: number }>();
   const flag = (a: LedgerRow, w: WaitWindow) => {

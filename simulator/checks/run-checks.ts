@@ -12,7 +12,8 @@ import { checkStreamIntegrity } from './stream-integrity.js';
 import type { CheckInput, CheckResult } from './types.js';
 import { checkUsage } from './usage.js';
 
-const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number }) => CheckResult> = {
+/** Every check by id. */
+export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number }) => CheckResult> = {
   'no-429': checkNo429,
   'retry-after': checkRetryAfter,
   deadline: checkDeadline,

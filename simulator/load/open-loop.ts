@@ -45,6 +45,7 @@ export async function runOpenLoop(
   const outcomes: ClientOutcome[] = [];
   const byStatus: Record<string, number> = {};
   const pending = new Set<Promise<void>>();
+  const open = new Set<AbortController>();
   let dropped = 0;
   let sent = 0;
   const start = clock.now() + 20;
@@ -55,8 +56,7 @@ export async function runOpenLoop(
     const out: ClientOutcome = { id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt, sentAt, firstByteAt: null, firstContentAt: null, endAt: 0, status: 0, error: null, streamEnd: null, usage: null, servedBy: null, retryAfter: null };
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), p.deadlineMs + clientGraceMs(p.deadlineMs));
-    const interrupt = () => ac.abort();
-    signal?.addEventListener('abort', interrupt);
+    open.add(ac);
     try {
       const res = await pool.request({ path: url.pathname, method: 'POST', headers: p.headers, body: p.body, signal: ac.signal, headersTimeout: 0, bodyTimeout: 0 });
       out.firstByteAt = clock.now();
@@ -87,7 +87,7 @@ export async function runOpenLoop(
       if (out.stream && out.status === 200) out.streamEnd = 'silent';
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', interrupt);
+      open.delete(ac);
       out.endAt = clock.now();
       // A request cut short because the user stopped the run says nothing about the router.
       if (signal?.aborted && out.error !== null && out.status === 0) {
@@ -100,6 +100,11 @@ export async function runOpenLoop(
     }
   };
 
+  // One listener for the user's stop, however many requests are open.
+  const interrupt = () => {
+    for (const ac of open) ac.abort();
+  };
+  signal?.addEventListener('abort', interrupt, { once: true });
   let n = 0;
   for (const offset of arrivalOffsets(load)) {
     if (signal?.aborted) break;
@@ -117,6 +122,7 @@ export async function runOpenLoop(
     pending.add(task);
   }
   await Promise.all(pending);
+  signal?.removeEventListener('abort', interrupt);
   clearInterval(tick);
   onProgress?.({ elapsedMs: clock.now() - start, sent, done: outcomes.length, inFlight: 0, dropped, byStatus });
   await pool.close();

@@ -39,7 +39,7 @@ describe('report renderers', () => {
           [r-1] client got 429 (rate_limit_exceeded)
       retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
           [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
-      goodput: Of the requests some provider could have served, the share the router did serve.
+      goodput: Of the requests the providers had capacity for, the share the router did serve.
           [r-1] not served: status 429 (rate_limit_exceeded)
       verdict: FAIL (7 passed, 3 failed, 1 skipped)"
     `);
@@ -73,7 +73,7 @@ describe('report renderers', () => {
 
       - \`r-1\` arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
 
-      **goodput** — Of the requests some provider could have served, the share the router did serve.
+      **goodput** — Of the requests the providers had capacity for, the share the router did serve.
 
       - \`r-1\` not served: status 429 (rate_limit_exceeded)
 
