@@ -1,7 +1,7 @@
 import { covers, intersect, union, type Intervals } from './intervals.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import { quotaOracle } from './quota-oracle.js';
-import { attemptsByRequest, type CheckInput, type CheckResult } from './types.js';
+import { attemptsByRequest, groupBy, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
 
 const BLANKET = new Set(['status', 'hang', 'reset']);
@@ -13,6 +13,27 @@ function blanketFaults(scenario: CheckInput['scenario'], provider: string, start
     .map((f) => [startedAt + f.at, f.for === undefined ? Infinity : startedAt + f.at + f.for] as [number, number]);
 }
 
+/** Per provider: when every one of its keys was closed (spans by `provider/key`), or a blanket fault held. */
+function closedProviders(scenario: CheckInput['scenario'], spansByKey: ReadonlyMap<string, Intervals>, startedAt: number): Map<string, Intervals> {
+  const out = new Map<string, Intervals>();
+  for (const p of scenario.providers) {
+    let blocked: Intervals | undefined;
+    for (const k of p.keys) {
+      const keySpans = union(spansByKey.get(`${p.id}/${k.id}`) ?? []);
+      blocked = blocked === undefined ? keySpans : intersect(blocked, keySpans);
+    }
+    out.set(p.id, union([...(blocked ?? []), ...blanketFaults(scenario, p.id, startedAt)]));
+  }
+  return out;
+}
+
+/** Announced waits as spans by `provider/key`. */
+function waitSpans(rows: CheckInput['rows']): Map<string, Intervals> {
+  const spans = new Map<string, Intervals>();
+  for (const [k, list] of groupBy(deriveWindows(rows, 'key'), (w) => `${w.provider}/${w.key}`)) spans.set(k, list.map((w) => [w.start, w.end]));
+  return spans;
+}
+
 /**
  * When each provider could not serve at all: on every key, inside an announced wait or a time the
  * simulator's quota would have refused another request (even if the router, reading headers, never
@@ -20,30 +41,19 @@ function blanketFaults(scenario: CheckInput['scenario'], provider: string, start
  */
 export function blockedByProvider(input: CheckInput, startedAt: number): Map<string, Intervals> {
   const { rows, scenario } = input;
-  const byKey = new Map<string, Intervals>();
-  const add = (provider: string, key: string, span: [number, number]) => {
-    const k = `${provider}/${key}`;
-    const list = byKey.get(k);
-    if (list) list.push(span);
-    else byKey.set(k, [span]);
-  };
-  for (const w of deriveWindows(rows, 'key')) add(w.provider, w.key, [w.start, w.end]);
+  const spans = waitSpans(rows);
   const sharers = keysSharingQuota(scenario);
   for (const r of rows) {
     const empty = r.quota.emptyForMs;
     if (empty === null || !(empty > 0) || r.endpoint !== 'chat') continue;
-    for (const key of sharers.get(`${r.provider}/${r.key}`) ?? [r.key]) add(r.provider, key, [r.arrivalAt, r.arrivalAt + empty]);
-  }
-  const out = new Map<string, Intervals>();
-  for (const p of scenario.providers) {
-    let blocked: Intervals | undefined;
-    for (const k of p.keys) {
-      const keyWindows = union(byKey.get(`${p.id}/${k.id}`) ?? []);
-      blocked = blocked === undefined ? keyWindows : intersect(blocked, keyWindows);
+    for (const key of sharers.get(`${r.provider}/${r.key}`) ?? [r.key]) {
+      const k = `${r.provider}/${key}`;
+      const list = spans.get(k);
+      if (list) list.push([r.arrivalAt, r.arrivalAt + empty]);
+      else spans.set(k, [[r.arrivalAt, r.arrivalAt + empty]]);
     }
-    out.set(p.id, union([...(blocked ?? []), ...blanketFaults(scenario, p.id, startedAt)]));
   }
-  return out;
+  return closedProviders(scenario, spans, startedAt);
 }
 
 /**
@@ -100,17 +110,7 @@ export function noCapacity(input: CheckInput, startedAt: number, model = 'auto',
  * the waits announced by forced 429s (the quota oracle simulates the real quotas itself).
  */
 function forcedBlocked(input: CheckInput, startedAt: number): Map<string, Intervals> {
-  const forced = deriveWindows(input.rows.filter((r) => r.faults.length > 0), 'key');
-  const out = new Map<string, Intervals>();
-  for (const p of input.scenario.providers) {
-    let blocked: Intervals | undefined;
-    for (const k of p.keys) {
-      const mine = union(forced.filter((w) => w.provider === p.id && w.key === k.id).map((w) => [w.start, w.end] as [number, number]));
-      blocked = blocked === undefined ? mine : intersect(blocked, mine);
-    }
-    out.set(p.id, union([...(blocked ?? []), ...blanketFaults(input.scenario, p.id, startedAt)]));
-  }
-  return out;
+  return closedProviders(input.scenario, waitSpans(input.rows.filter((r) => r.faults.length > 0)), startedAt);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-row.js';
-import { count, attemptsByRequest, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+import { attemptsByRequest, count, groupBy, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './windows.js';
 
 /**
@@ -15,12 +15,7 @@ export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
   const { tolerance, inFlightGrace, scope } = scenario.expect.retryAfter;
   const windows = deriveWindows(rows, scope);
   const byScope = attemptsByScope(rows, scope);
-  const windowsByScope = new Map<string, WaitWindow[]>();
-  for (const w of windows) {
-    const list = windowsByScope.get(w.scope);
-    if (list) list.push(w);
-    else windowsByScope.set(w.scope, [w]);
-  }
+  const windowsByScope = groupBy(windows, (w) => w.scope);
   const evidence: Evidence[] = [];
   const found = new Map<number, { a: LedgerRow; w: WaitWindow; by: number }>();
   const flag = (a: LedgerRow, w: WaitWindow) => {

@@ -66,14 +66,20 @@ export function isOwnKey(key: string): boolean {
   return key !== 'none' && key !== 'unknown' && !key.startsWith('foreign:');
 }
 
-/** Groups rows by correlation id (rows without one are left out). */
-export function attemptsByRequest(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
-  const map = new Map<string, LedgerRow[]>();
-  for (const r of rows) {
-    if (r.correlationId === null || r.endpoint !== 'chat') continue;
-    const list = map.get(r.correlationId);
-    if (list) list.push(r);
-    else map.set(r.correlationId, [r]);
+/** Groups items by key, keeping their order; items whose key is undefined are left out. */
+export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string | undefined): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    if (k === undefined) continue;
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
   }
   return map;
+}
+
+/** Groups chat rows by correlation id (rows without one are left out). */
+export function attemptsByRequest(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
+  return groupBy(rows, (r) => (r.correlationId === null || r.endpoint !== 'chat' ? undefined : r.correlationId));
 }

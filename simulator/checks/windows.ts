@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../ledger/ledger-row.js';
-import { isOwnKey } from './types.js';
+import { groupBy, isOwnKey } from './types.js';
 
 /** A wait a provider announced: from the moment its answer left until the wait ends. */
 export interface WaitWindow {
@@ -46,12 +46,7 @@ export interface WaitPeriod {
 
 /** Merges each scope's overlapping waits into periods, in start order. */
 export function mergeWaits(windows: readonly WaitWindow[]): WaitPeriod[] {
-  const byScope = new Map<string, WaitWindow[]>();
-  for (const w of windows) {
-    const list = byScope.get(w.scope);
-    if (list) list.push(w);
-    else byScope.set(w.scope, [w]);
-  }
+  const byScope = groupBy(windows, (w) => w.scope);
   const out: WaitPeriod[] = [];
   for (const [scope, list] of byScope) {
     list.sort((a, b) => a.start - b.start);
@@ -71,14 +66,7 @@ export function mergeWaits(windows: readonly WaitWindow[]): WaitPeriod[] {
 
 /** Chat attempts to own keys, grouped by scope, each group in arrival order. */
 export function attemptsByScope(rows: readonly LedgerRow[], scope: 'model' | 'key'): Map<string, LedgerRow[]> {
-  const map = new Map<string, LedgerRow[]>();
-  for (const r of rows) {
-    if (r.endpoint !== 'chat' || !isOwnKey(r.key)) continue;
-    const k = scopeOf(r, scope);
-    const list = map.get(k);
-    if (list) list.push(r);
-    else map.set(k, [r]);
-  }
+  const map = groupBy(rows, (r) => (r.endpoint !== 'chat' || !isOwnKey(r.key) ? undefined : scopeOf(r, scope)));
   for (const list of map.values()) list.sort((a, b) => a.arrivalAt - b.arrivalAt);
   return map;
 }
