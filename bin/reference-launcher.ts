@@ -1,5 +1,5 @@
 import { Router, RouterConfigSchema, startRouterServer, type RouterConfig } from '../router/index.js';
-import { envName, type LaunchContext, type RouterLauncher, type Scenario } from '../simulator/index.js';
+import { keyVar, type LaunchContext, type RouterLauncher, type RunScenario as Scenario } from '../harness/index.js';
 
 type Issue = { code: string; path: Array<string | number>; message: string };
 
@@ -15,7 +15,7 @@ export function referenceConfig(scenario: Scenario, baseUrls: Record<string, str
     vendor: p.vendor === 'ratelimit-draft' ? 'openai-compatible' : p.vendor,
     baseUrl: baseUrls[p.id] ?? 'http://127.0.0.1:1',
     ...(p.vendor === 'azure-openai' ? { apiVersion: '2024-10-21' } : {}),
-    keys: p.keys.map((k) => ({ id: k.id, env: `THROTTLELAB_${envName(p.id)}_KEY_${envName(k.id)}` })),
+    keys: p.keys.map((k) => ({ id: k.id, env: keyVar(p.id, k.id) })),
     models: p.models,
   }));
   const parsed = RouterConfigSchema.safeParse({ version: 1, ...extra, providers });

@@ -6,31 +6,33 @@ export { parseDuration, formatDurationShort } from './core/duration.js';
 export { SimError, isSimError, type SimErrorCode } from './core/errors.js';
 export { CORRELATION_HEADER, CORRELATION_MARKER_RE, formatCorrelationMarker } from './engine/correlation.js';
 export type { Reply, Step, ReplyOutcome } from './engine/reply.js';
+export { sample } from './engine/sample.js';
+export { createVocabulary, generateTokens, type Vocabulary } from './engine/vocabulary.js';
+export { createProviderRuntime, type ProviderRuntime } from './engine/provider-runtime.js';
+export type { Costs } from './quota/quota-set.js';
 export { Ledger, type LedgerQuery, type LedgerSink } from './ledger/ledger.js';
 export type { LedgerRow, AttemptEnd } from './ledger/ledger-row.js';
-export { parseScenario, type ParseScenarioResult } from './scenario/parse-scenario.js';
+export { parseScenario, createScenarioParser, type ParseScenarioResult, type ScenarioParser } from './scenario/parse-scenario.js';
+export { RULES as SCENARIO_RULES, type Rule, type RuleContext, type RuleIssue } from './scenario/rules.js';
 export { loadScenarioFile, type LoadScenarioResult } from './scenario/load-scenario-file.js';
 export { formatIssues, formatPath, type ScenarioIssue } from './scenario/issue.js';
-export { ScenarioSchema, FaultSchema, type Scenario, type FaultSpec, type ProviderSpec } from './scenario/schema.js';
+export { locateInYaml } from './scenario/locate.js';
+export {
+  ScenarioSchema,
+  SCENARIO_WORLD_SHAPE,
+  FaultSchema,
+  Duration,
+  NonNegativeDuration,
+  PositiveDuration,
+  CountDist,
+  type Scenario,
+  type FaultSpec,
+  type ProviderSpec,
+  type Dist,
+} from './scenario/schema.js';
 export { createSimulator, type Simulator, type SimulatorOptions, type ProviderEndpoint, type FaultInfo } from './simulator.js';
 export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
 export { CONTROL_PREFIX } from './transports/control-api.js';
 export { createMswHandlers } from './transports/msw-handlers.js';
 export { VENDORS, VENDOR_IDS } from './vendors/registry.js';
 export type { VendorId, SimRequest, HintForm } from './vendors/types.js';
-export { locateInYaml } from './scenario/locate.js';
-export { CHECK_IDS, type CheckId, type LoadSpec, type ExpectSpec, type RouterSpec } from './scenario/schema.js';
-export { runScenario, type RunData, type RunOptions } from './harness/run-scenario.js';
-export { providerEnv, envName, type RouterLauncher, type RouterLaunch, type LaunchContext } from './harness/launcher.js';
-export { launchCommand, freePort } from './harness/launch-command.js';
-export { launchUrl } from './harness/launch-url.js';
-export type { LoadProgress } from './load/open-loop.js';
-export type { ClientOutcome } from './load/client-outcome.js';
-export { runChecks, overallVerdict } from './checks/run-checks.js';
-export type { CheckResult, CheckInput, Evidence } from './checks/types.js';
-export { buildReport } from './report/build-report.js';
-export type { Report } from './report/report.js';
-export { renderVerdictTable, renderMarkdown, renderJunit } from './report/render-text.js';
-export { renderHtml } from './report/render-html.js';
-export { writeReportFolder, reportsOf } from './report/write-report.js';
-export { TOOL_VERSION } from './version.js';

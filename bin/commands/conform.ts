@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeReportFolder, type Report } from '../../simulator/index.js';
+import { writeReportFolder, type Report } from '../../harness/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { executeRun, prepareRun, type RouterChoice } from './run.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { renderVerdictTable, reportsOf, writeReportFolder } from '../../simulator/index.js';
+import { renderVerdictTable, reportsOf, writeReportFolder } from '../../harness/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 

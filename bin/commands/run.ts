@@ -1,19 +1,18 @@
 import { join } from 'node:path';
 import {
   buildReport,
-  formatIssues,
   launchCommand,
   launchUrl,
-  loadScenarioFile,
-  locateInYaml,
+  loadRunScenarioFile,
   renderVerdictTable,
   runScenario,
   writeReportFolder,
   type LoadProgress,
   type Report,
   type RouterLauncher,
-  type Scenario,
-} from '../../simulator/index.js';
+  type RunScenario as Scenario,
+} from '../../harness/index.js';
+import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { referenceConfig, referenceLauncher } from '../reference-launcher.js';
@@ -34,7 +33,7 @@ export interface RunCommandOptions extends RouterChoice {
 
 /** Prepares a scenario for a run: loaded, with a load section, its router choice valid. */
 export async function prepareRun(file: string, choice: RouterChoice, io: Io): Promise<{ scenario: Scenario; text: string; launcher: RouterLauncher } | undefined> {
-  const loaded = await loadScenarioFile(file, io.env);
+  const loaded = await loadRunScenarioFile(file, io.env);
   if (!loaded.ok) {
     io.err(loaded.report);
     return undefined;

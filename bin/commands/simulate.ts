@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { createSimulator, formatDurationShort, loadScenarioFile, startSimulatorServer, CONTROL_PREFIX, type Simulator } from '../../simulator/index.js';
+import { loadRunScenarioFile, providerVar } from '../../harness/index.js';
+import { createSimulator, formatDurationShort, startSimulatorServer, CONTROL_PREFIX, type Simulator } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
@@ -36,7 +37,7 @@ export function summarizeAttempts(sim: Simulator): string[] {
  * environment lines an SDK or router needs, then waits.
  */
 export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCode> {
-  const loaded = await loadScenarioFile(options.scenario, io.env);
+  const loaded = await loadRunScenarioFile(options.scenario, io.env);
   if (!loaded.ok) {
     io.err(loaded.report);
     return EXIT.BAD_INPUT;
@@ -60,9 +61,8 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
     const key = e.keys[0]!;
     io.out(`  # ${e.id} (${e.title}, key "${key.id}")`);
     for (const [name, value] of key.env) io.out(`  ${name}=${value}`);
-    const prefix = `THROTTLELAB_${e.id.toUpperCase().replace(/-/g, '_')}`;
-    io.out(`  ${prefix}_BASE_URL=${e.baseUrl}`);
-    io.out(`  ${prefix}_API_KEY=${key.env.find(([n]) => n.endsWith('_KEY'))?.[1] ?? ''}`);
+    io.out(`  ${providerVar(e.id, 'BASE_URL')}=${e.baseUrl}`);
+    io.out(`  ${providerVar(e.id, 'API_KEY')}=${key.env.find(([n]) => n.endsWith('_KEY'))?.[1] ?? ''}`);
   }
   if (scenario.faults.length > 0) {
     io.out('');

@@ -1,4 +1,4 @@
-import { loadScenarioFile } from '../../simulator/index.js';
+import { loadRunScenarioFile } from '../../harness/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
@@ -13,7 +13,7 @@ export interface ValidateOptions {
 export async function validate(options: ValidateOptions, io: Io): Promise<ExitCode> {
   let bad = 0;
   for (const file of options.files) {
-    const result = await loadScenarioFile(file, io.env);
+    const result = await loadRunScenarioFile(file, io.env);
     if (result.ok) {
       const { providers, faults } = result.scenario;
       io.out(`${file}: ok (scenario "${result.scenario.name}", ${plural(providers.length, 'provider')}, ${plural(faults.length, 'fault')})`);

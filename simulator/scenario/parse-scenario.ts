@@ -2,11 +2,14 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { ScenarioIssue } from './issue.js';
 import { locate } from './locate.js';
-import { RULES, type RuleContext } from './rules.js';
+import { RULES, type Rule, type RuleContext } from './rules.js';
 import { ScenarioSchema, type Scenario } from './schema.js';
 
 /** The outcome of reading a scenario: the scenario, or every problem in it. */
-export type ParseScenarioResult = { ok: true; scenario: Scenario } | { ok: false; issues: ScenarioIssue[] };
+export type ParseScenarioResult<S = Scenario> = { ok: true; scenario: S } | { ok: false; issues: ScenarioIssue[] };
+
+/** Parses scenario text into `S`, reporting every problem located. */
+export type ScenarioParser<S> = (text: string, ctx?: RuleContext) => ParseScenarioResult<S>;
 
 function issueCode(issue: z.core.$ZodIssue, input: unknown): string {
   const custom = (issue as { params?: { code?: string } }).params?.code;
@@ -40,38 +43,44 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
 }
 
 /**
- * Parses and validates scenario YAML, reporting every problem at once with its line and column:
- * YAML syntax first, then the schema, then the cross-field rules.
+ * Builds a scenario parser for a schema and its rules: YAML syntax first, then the schema, then
+ * the cross-field rules, every problem located by line and column. The simulator's parser reads
+ * the world; the harness builds one over the world plus its run sections.
  */
-export function parseScenario(text: string, ctx: RuleContext = { env: {} }): ParseScenarioResult {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      issues: doc.errors.map((e) => {
-        const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
-        return { code: 'SCENARIO_YAML_SYNTAX', path: [], message: e.message.split('\n')[0]!, line: pos.line, col: pos.col };
-      }),
-    };
-  }
-  const raw = doc.toJS();
-  const parsed = ScenarioSchema.safeParse(raw);
-  const issues: ScenarioIssue[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const path = issue.path as Array<string | number>;
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) issues.push({ code: 'SCENARIO_UNKNOWN_KEY', path: [...path, key], message: `unknown key "${key}"`, ...locate(doc, lc, path, key) });
-        continue;
-      }
-      const input = valueAt(raw, path);
-      issues.push({ code: issueCode(issue, input), path, message: messageOf(issue, input), ...locate(doc, lc, path) });
+export function createScenarioParser<S>(schema: z.ZodType<S, unknown>, rules: ReadonlyArray<Rule<S>>): ScenarioParser<S> {
+  return (text, ctx = { env: {} }) => {
+    const lc = new LineCounter();
+    const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+    if (doc.errors.length > 0) {
+      return {
+        ok: false,
+        issues: doc.errors.map((e) => {
+          const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
+          return { code: 'SCENARIO_YAML_SYNTAX', path: [], message: e.message.split('\n')[0]!, line: pos.line, col: pos.col };
+        }),
+      };
     }
-    return { ok: false, issues };
-  }
-  for (const rule of RULES) {
-    rule(parsed.data, ctx, (i) => issues.push({ code: i.code, path: i.key ? [...i.path, i.key] : i.path, message: i.message, ...locate(doc, lc, i.path, i.key) }));
-  }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, scenario: parsed.data };
+    const raw = doc.toJS();
+    const parsed = schema.safeParse(raw);
+    const issues: ScenarioIssue[] = [];
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = issue.path as Array<string | number>;
+        if (issue.code === 'unrecognized_keys') {
+          for (const key of issue.keys) issues.push({ code: 'SCENARIO_UNKNOWN_KEY', path: [...path, key], message: `unknown key "${key}"`, ...locate(doc, lc, path, key) });
+          continue;
+        }
+        const input = valueAt(raw, path);
+        issues.push({ code: issueCode(issue, input), path, message: messageOf(issue, input), ...locate(doc, lc, path) });
+      }
+      return { ok: false, issues };
+    }
+    for (const rule of rules) {
+      rule(parsed.data, ctx, (i) => issues.push({ code: i.code, path: i.key ? [...i.path, i.key] : i.path, message: i.message, ...locate(doc, lc, i.path, i.key) }));
+    }
+    return issues.length > 0 ? { ok: false, issues } : { ok: true, scenario: parsed.data };
+  };
 }
+
+/** Parses and validates the simulated world of a scenario (see `createScenarioParser`). */
+export const parseScenario: ScenarioParser<Scenario> = createScenarioParser(ScenarioSchema as z.ZodType<Scenario, unknown>, RULES);

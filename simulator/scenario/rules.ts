@@ -1,4 +1,3 @@
-import { envName } from '../harness/launcher.js';
 import { isKnownTimeZone } from '../quota/window-start.js';
 import type { Scenario } from './schema.js';
 import { VENDOR_OPTIONS } from './vendor-options.js';
@@ -17,7 +16,8 @@ export interface RuleContext {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-type Rule = (scenario: Scenario, ctx: RuleContext, push: (issue: RuleIssue) => void) => void;
+/** A named cross-field check over a validated scenario; pushes every issue it finds. */
+export type Rule<S = Scenario> = (scenario: S, ctx: RuleContext, push: (issue: RuleIssue) => void) => void;
 
 const uniqueIds: Rule = (s, _ctx, push) => {
   const seen = new Set<string>();
@@ -138,26 +138,5 @@ const faultRefs: Rule = (s, _ctx, push) => {
   });
 };
 
-const load: Rule = (s, _ctx, push) => {
-  const l = s.load;
-  if (!l) return;
-  if (l.mode === 'open' && l.rate === undefined && l.ramp === undefined) push({ code: 'SCENARIO_MISSING_FIELD', path: ['load'], message: 'an open-loop load needs "rate" (requests per second) or "ramp"' });
-  if (l.mode === 'open' && l.rate !== undefined && l.ramp !== undefined) push({ code: 'SCENARIO_INVALID_VALUE', path: ['load'], key: 'ramp', message: 'give "rate" or "ramp", not both' });
-  if (l.mode === 'closed' && (l.rate !== undefined || l.ramp !== undefined)) push({ code: 'SCENARIO_INVALID_VALUE', path: ['load'], key: l.rate !== undefined ? 'rate' : 'ramp', message: 'a closed-loop load is driven by "connections", not a rate' });
-  const known = new Set(['THROTTLELAB_SIMULATOR_URL', 'THROTTLELAB_PROVIDERS']);
-  for (const p of s.providers) {
-    const v = `THROTTLELAB_${envName(p.id)}`;
-    for (const suffix of ['BASE_URL', 'VENDOR', 'MODELS', 'API_KEY', 'API_KEYS']) known.add(`${v}_${suffix}`);
-    for (const k of p.keys) known.add(`${v}_KEY_${envName(k.id)}`);
-  }
-  for (const [name, value] of Object.entries(l.headers)) {
-    for (const m of value.matchAll(/\$\{([^}]*)\}/g)) {
-      if (!known.has(m[1]!)) push({ code: 'SCENARIO_INVALID_VALUE', path: ['load', 'headers', name], message: `unknown variable "\${${m[1]}}": headers may use the THROTTLELAB_* variables of this scenario's providers, such as ${[...known][2]}` });
-    }
-  }
-  const d = l.requests.promptTokens;
-  if (d.dist === 'uniform' && d.min > d.max) push({ code: 'SCENARIO_INVALID_VALUE', path: ['load', 'requests', 'promptTokens'], message: `min (${d.min}) is greater than max (${d.max})` });
-};
-
 /** The cross-field rules: references exist, credentials are unambiguous, options fit the vendor. */
-export const RULES: readonly Rule[] = [uniqueIds, keyValues, quotas, vendorOptions, latency, faultRefs, load];
+export const RULES: readonly Rule[] = [uniqueIds, keyValues, quotas, vendorOptions, latency, faultRefs];

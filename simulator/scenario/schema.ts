@@ -12,8 +12,10 @@ export const Duration = z.union([z.string(), z.number()]).transform((value, ctx)
   return ms;
 });
 
-const NonNegativeDuration = Duration.refine((ms) => ms >= 0, { message: 'expected a duration of zero or more', params: { code: 'SCENARIO_OUT_OF_RANGE' } });
-const PositiveDuration = Duration.refine((ms) => ms > 0, { message: 'expected a duration greater than zero', params: { code: 'SCENARIO_OUT_OF_RANGE' } });
+/** A duration of zero or more. */
+export const NonNegativeDuration = Duration.refine((ms) => ms >= 0, { message: 'expected a duration of zero or more', params: { code: 'SCENARIO_OUT_OF_RANGE' } });
+/** A duration greater than zero. */
+export const PositiveDuration = Duration.refine((ms) => ms > 0, { message: 'expected a duration greater than zero', params: { code: 'SCENARIO_OUT_OF_RANGE' } });
 
 const Id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'expected an id of lower-case letters, digits, "-" or "_" (at most 64 characters)' });
 
@@ -35,7 +37,8 @@ function distOf(value: z.ZodType<number, unknown>) {
 }
 
 const MsDist = distOf(NonNegativeDuration as unknown as z.ZodType<number, unknown>);
-const CountDist = distOf(z.number().nonnegative() as unknown as z.ZodType<number, unknown>);
+/** A distribution of a count (tokens, tokens per second). */
+export const CountDist = distOf(z.number().nonnegative() as unknown as z.ZodType<number, unknown>);
 
 const Latency = z.strictObject({
   /** Time to first token (or to the whole answer's start when not streaming). */
@@ -165,95 +168,11 @@ const Simulator = z.strictObject({
   ledger: z.strictObject({ maxRows: z.number().int().positive().default(2_000_000) }).default({ maxRows: 2_000_000 }),
 });
 
-/** The checks a run can evaluate, in report order. */
-export const CHECK_IDS = ['no-429', 'retry-after', 'deadline', 'failover-latency', 'single-probe', 'no-blind-retry', 'amplification', 'goodput', 'key-isolation', 'stream-integrity', 'usage'] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
-
-const TEN_MINUTES = 600_000;
-
-/** Which router a run puts under test. */
-const RouterSection = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('reference'),
-    /** Reference-router config fields (deadline, retry, breaker, routing, aliases…); providers come from the simulator. */
-    config: z.record(z.string(), z.unknown()).default({}),
-  }),
-  z.strictObject({
-    kind: z.literal('command'),
-    /** A shell command that starts the router; it gets the simulator's URLs and keys in its environment. */
-    command: z.string().min(1),
-    cwd: z.string().optional(),
-    env: z.record(z.string(), z.string()).default({}),
-    /** Path polled until it answers, to know the router is up. */
-    readyPath: z.string().startsWith('/').default('/v1/models'),
-    startTimeout: PositiveDuration.default(30_000),
-  }),
-  z.strictObject({
-    kind: z.literal('url'),
-    /** The router's OpenAI-compatible base URL, e.g. http://127.0.0.1:4000/v1 (loopback only). */
-    url: z.url().refine((u) => /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), { message: 'only loopback routers (127.0.0.1, ::1, localhost) may be load-tested' }),
-  }),
-]);
-
-const ModelChoice = z.union([z.string().min(1).transform((model) => ({ model, weight: 1 })), z.strictObject({ model: z.string().min(1), weight: z.number().positive().default(1) })]);
-
-const Load = z.strictObject({
-  /** open: a constant (or ramping) arrival rate; closed: a number of connections, each waiting for its answer (autocannon). */
-  mode: z.enum(['open', 'closed']).default('open'),
-  duration: PositiveDuration.refine((ms) => ms <= TEN_MINUTES, { message: 'a run is bounded to 10 minutes of load', params: { code: 'SCENARIO_OUT_OF_RANGE' } }),
-  rate: z.number().positive().max(50_000).optional(),
-  ramp: z.array(z.strictObject({ rate: z.number().nonnegative().max(50_000), for: PositiveDuration })).min(1).optional(),
-  connections: z.number().int().positive().max(5000).default(10),
-  maxInFlight: z.number().int().positive().max(20_000).default(2000),
-  maxRequests: z.number().int().positive().max(5_000_000).default(1_000_000),
-  /** Bearer token the router requires, if any. */
-  routerToken: z.string().optional(),
-  /**
-   * Extra headers on every request (a gateway's config header, say); `${THROTTLELAB_…}` names the
-   * variables a router is given, such as a simulated provider's base URL or key.
-   */
-  headers: z.record(z.string(), z.string()).default({}),
-  requests: z
-    .strictObject({
-      models: z.array(ModelChoice).min(1).default([{ model: 'auto', weight: 1 }]),
-      /** Share of requests that stream. */
-      stream: z.number().min(0).max(1).default(0),
-      promptTokens: CountDist.default({ dist: 'uniform', min: 20, max: 200 }),
-      maxTokens: z.number().int().positive().optional(),
-      /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
-      deadline: PositiveDuration.default(10_000),
-    })
-    .default({ models: [{ model: 'auto', weight: 1 }], stream: 0, promptTokens: { dist: 'uniform', min: 20, max: 200 }, deadline: 10_000 }),
-});
-
-const Expect = z.strictObject({
-  /** Checks to run (default: all). */
-  checks: z.array(z.enum(CHECK_IDS)).optional(),
-  skip: z.array(z.enum(CHECK_IDS)).default([]),
-  /**
-   * `tolerance` forgives timer granularity at a wait's end; `inFlightGrace` forgives other requests'
-   * attempts arriving just after the hinted answer left (sent before the router could read it).
-   */
-  retryAfter: z
-    .strictObject({ tolerance: NonNegativeDuration.default(10), inFlightGrace: NonNegativeDuration.default(50), scope: z.enum(['model', 'key']).default('model') })
-    .default({ tolerance: 10, inFlightGrace: 50, scope: 'model' }),
-  deadline: z.strictObject({ tolerance: NonNegativeDuration.default(50) }).default({ tolerance: 50 }),
-  failoverLatency: z.strictObject({ p99: PositiveDuration.optional() }).default({}),
-  noBlindRetry: z.strictObject({ floor: NonNegativeDuration.default(50) }).default({ floor: 50 }),
-  amplification: z.strictObject({ maxAttemptsPerRequest: z.number().positive().default(4), maxRetryShare: z.number().nonnegative().default(1) }).default({ maxAttemptsPerRequest: 4, maxRetryShare: 1 }),
-  /**
-   * `serviceTime`: a request counts against goodput only if some provider that could serve it had
-   * capacity earlier than this before its deadline (no router can serve in the last moment).
-   */
-  goodput: z.strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) }).default({ min: 0.95, serviceTime: 500 }),
-  usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
-});
-
 /**
- * The scenario file: the simulated world (`simulator`, `providers`, `faults`), and for a run the
- * router under test, the load and the expectations. Files without a load can still be simulated.
+ * The simulated world of a scenario file: the simulator's settings, the providers and the fault
+ * timeline. The harness extends this shape with the run sections (`router`, `load`, `expect`).
  */
-export const ScenarioSchema = z.strictObject({
+export const SCENARIO_WORLD_SHAPE = {
   version: z.literal(1),
   name: z.string().min(1),
   description: z.string().optional(),
@@ -261,12 +180,10 @@ export const ScenarioSchema = z.strictObject({
   simulator: Simulator.default(Simulator.parse({})),
   providers: z.array(Provider).min(1),
   faults: z.array(Fault).default([]),
-  /** The router under test (`throttlelab run`); the reference router by default. */
-  router: RouterSection.default({ kind: 'reference', config: {} }),
-  /** The traffic a run sends; required by `throttlelab run`. */
-  load: Load.optional(),
-  expect: Expect.default(Expect.parse({})),
-});
+};
+
+/** A scenario as the simulator reads it: only the world, every key known. */
+export const ScenarioSchema = z.strictObject(SCENARIO_WORLD_SHAPE);
 
 /** A fault as validated from a scenario or the control API. */
 export const FaultSchema = Fault;
@@ -276,6 +193,3 @@ export type ProviderSpec = Scenario['providers'][number];
 export type QuotaSpec = ProviderSpec['quotas'][number];
 export type FaultSpec = z.output<typeof FaultSchema>;
 export type LatencySpec = ProviderSpec['latency'];
-export type LoadSpec = NonNullable<Scenario['load']>;
-export type ExpectSpec = Scenario['expect'];
-export type RouterSpec = Scenario['router'];

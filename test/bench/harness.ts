@@ -7,13 +7,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { CHECKS, runChecks } from '../../simulator/checks/run-checks.js';
+import { CHECKS, runChecks } from '../../harness/checks/run-checks.js';
 import { systemClock } from '../../simulator/core/clock.js';
 import type { LedgerRow } from '../../simulator/ledger/ledger-row.js';
-import type { ClientOutcome } from '../../simulator/load/client-outcome.js';
-import { runOpenLoop } from '../../simulator/load/open-loop.js';
-import { createRequestPlanner } from '../../simulator/load/request-plan.js';
-import { parseScenario } from '../../simulator/scenario/parse-scenario.js';
+import type { ClientOutcome } from '../../harness/load/client-outcome.js';
+import { runOpenLoop } from '../../harness/load/open-loop.js';
+import { createRequestPlanner } from '../../harness/load/request-plan.js';
+import { parseRunScenario as parseScenario } from '../../harness/scenario/parse-run-scenario.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);

@@ -1,7 +1,7 @@
 import type { LedgerRow } from '../../simulator/ledger/ledger-row.js';
-import type { ClientOutcome } from '../../simulator/load/client-outcome.js';
-import { parseScenario } from '../../simulator/scenario/parse-scenario.js';
-import type { Scenario } from '../../simulator/scenario/schema.js';
+import type { ClientOutcome } from '../../harness/load/client-outcome.js';
+import { parseRunScenario as parseScenario } from '../../harness/scenario/parse-run-scenario.js';
+import type { RunScenario as Scenario } from '../../harness/scenario/schema.js';
 
 /** A synthetic run starts at this epoch ms, so that times read as offsets. */
 export const T0 = 1_800_000_000_000;

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { referenceLauncher } from '../../bin/reference-launcher.js';
-import type { CheckResult } from '../../simulator/checks/types.js';
-import type { RouterLauncher } from '../../simulator/harness/launcher.js';
-import { runScenario, type RunData } from '../../simulator/harness/run-scenario.js';
-import { loadScenarioFile } from '../../simulator/scenario/load-scenario-file.js';
+import type { CheckResult } from '../../harness/checks/types.js';
+import type { RouterLauncher } from '../../harness/launch/launcher.js';
+import { runScenario, type RunData } from '../../harness/run-scenario.js';
+import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
 import { startNaiveRouter, type Flaws } from '../fixtures/routers/naive-router.js';
 
 export const HARNESS_FIXTURES = join(import.meta.dirname, '../fixtures/harness');
@@ -19,7 +19,7 @@ export function naiveLauncher(flaws: Flaws, name = 'naive'): RouterLauncher {
 /** Runs a scenario file (under test/fixtures/harness unless absolute) with its own seed; the reference router unless a launcher is given. */
 export async function runFixture(file: string, launcher?: RouterLauncher): Promise<RunData> {
   const path = file.startsWith('/') ? file : join(HARNESS_FIXTURES, file);
-  const loaded = await loadScenarioFile(path, {});
+  const loaded = await loadRunScenarioFile(path, {});
   if (!loaded.ok) throw new Error(loaded.report);
   return runScenario({ scenario: loaded.scenario, scenarioText: loaded.text, scenarioFile: path, seed: loaded.scenario.seed ?? 1, launcher: launcher ?? referenceLauncher(loaded.scenario) });
 }

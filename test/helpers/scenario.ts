@@ -1,6 +1,6 @@
 import { formatIssues } from '../../simulator/scenario/issue.js';
-import { parseScenario } from '../../simulator/scenario/parse-scenario.js';
-import type { Scenario } from '../../simulator/scenario/schema.js';
+import { parseRunScenario as parseScenario } from '../../harness/scenario/parse-run-scenario.js';
+import type { RunScenario as Scenario } from '../../harness/scenario/schema.js';
 
 /** Parses scenario YAML written inside a test, failing loudly with located issues. */
 export function scenarioFrom(yaml: string, env: Record<string, string> = {}): Scenario {

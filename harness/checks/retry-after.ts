@@ -1,0 +1,65 @@
+import type { LedgerRow } from '../../simulator/index.js';
+import { attemptsByRequest, count, groupBy, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './windows.js';
+
+/**
+ * Once a provider announced a wait, no attempt on that scope (key and model, or key) arrived
+ * before the wait ended. A wait starts when the hinted answer left the simulator. At its end a
+ * tolerance (10 ms by default) absorbs timer granularity and loopback latency. At its start,
+ * other requests' attempts arriving within `inFlightGrace` (50 ms) may have been sent before the
+ * router could read the answer (a burst being dispatched) and are forgiven; the same request's
+ * next attempt is never forgiven, since the router had read the answer before sending it. Each
+ * early attempt counts once, against the wait that ends last among those it broke.
+ */
+export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
+  const { tolerance, inFlightGrace, scope } = scenario.expect.retryAfter;
+  const windows = deriveWindows(rows, scope);
+  const byScope = attemptsByScope(rows, scope);
+  const windowsByScope = groupBy(windows, (w) => w.scope);
+  const evidence: Evidence[] = [];
+  const found = new Map<number, { a: LedgerRow; w: WaitWindow; by: number }>();
+  const flag = (a: LedgerRow, w: WaitWindow) => {
+    const by = w.end - a.arrivalAt;
+    if (by > (found.get(a.seq)?.by ?? 0)) found.set(a.seq, { a, w, by });
+  };
+  for (const [key, list] of windowsByScope) {
+    list.sort((x, y) => x.start - y.start);
+    const attempts = byScope.get(key) ?? [];
+    let next = 0;
+    let open: WaitWindow | undefined;
+    for (const a of attempts) {
+      // Sweep: the wait in force at this arrival is the one ending last among those already announced.
+      while (next < list.length && list[next]!.start + inFlightGrace <= a.arrivalAt) {
+        const w = list[next++]!;
+        if (!open || w.end > open.end) open = w;
+      }
+      if (open && a.seq !== open.seq && a.arrivalAt < open.end - tolerance) flag(a, open);
+    }
+  }
+  // The request that drew the hint, coming back to the same scope early: no grace.
+  const byRequest = attemptsByRequest(rows);
+  for (const w of windows) {
+    if (w.correlationId === null) continue;
+    const again = byRequest.get(w.correlationId)?.find((a) => a.seq > w.seq && scopeOf(a, scope) === w.scope);
+    if (again && again.arrivalAt < w.end - tolerance) flag(again, w);
+  }
+  const early = [...found.values()].sort((x, y) => x.a.arrivalAt - y.a.arrivalAt);
+  let worst = 0;
+  for (const { a, w, by } of early) {
+    worst = Math.max(worst, by);
+    if (evidence.length < MAX_EVIDENCE) evidence.push({ at: a.arrivalAt, correlationId: a.correlationId, provider: a.provider, key: a.key, model: a.model, detail: `arrived ${Math.round(by)} ms before the end of a ${Math.round(w.hintMs)} ms wait announced by attempt #${w.seq} (${w.hintForm})` });
+  }
+  return {
+    id: 'retry-after',
+    title: 'Waits honour Retry-After',
+    meaning: 'After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.',
+    verdict: early.length === 0 ? 'pass' : 'fail',
+    figure: windows.length === 0 ? 'no waits were announced' : `worst early arrival ${Math.round(worst)} ms; ${count(early.length, 'early attempt')} over ${count(windows.length, 'announced wait')}`,
+    value: worst,
+    unit: 'ms',
+    threshold: `tolerance ${tolerance} ms, in-flight grace ${inFlightGrace} ms, scope ${scope}`,
+    violations: early.length,
+    evidence,
+    details: { windows: windows.length },
+  };
+}

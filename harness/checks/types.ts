@@ -1,0 +1,85 @@
+import type { LedgerRow } from '../../simulator/index.js';
+import type { ClientOutcome } from '../load/client-outcome.js';
+import type { CheckId, RunScenario } from '../scenario/schema.js';
+
+/** What every check sees. */
+export interface CheckInput {
+  outcomes: readonly ClientOutcome[];
+  /** Ledger rows in arrival order. */
+  rows: readonly LedgerRow[];
+  scenario: RunScenario;
+}
+
+/** One piece of evidence: a violation, located in time and by correlation id. */
+export interface Evidence {
+  at?: number;
+  correlationId?: string | null;
+  provider?: string;
+  key?: string;
+  model?: string | null;
+  detail: string;
+}
+
+/** A check's verdict with its figure and evidence. */
+export interface CheckResult {
+  id: CheckId;
+  title: string;
+  /** What passing means, for people new to the check. */
+  meaning: string;
+  verdict: 'pass' | 'fail' | 'skip';
+  /** The figure in words, e.g. "worst early arrival 0 ms over 12 windows". */
+  figure: string;
+  /** The figure as a number, for machines (unit in `unit`). */
+  value: number | null;
+  unit?: string;
+  threshold?: string;
+  violations: number;
+  /** The first violations (at most 20). */
+  evidence: Evidence[];
+  details?: Record<string, unknown>;
+}
+
+export const MAX_EVIDENCE = 20;
+
+/** Percentile of a sorted array (nearest rank); null when empty. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** p50, p90, p99 and max of a list of values. */
+export function summary(values: number[]): { count: number; p50: number | null; p90: number | null; p99: number | null; max: number | null } {
+  const s = [...values].sort((a, b) => a - b);
+  return { count: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s.length ? s[s.length - 1]! : null };
+}
+
+/** `1 attempt`, `2 attempts`: a count with its noun, for figures people read. */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
+/** Rounds ms for display. */
+export const ms = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
+
+/** A key label that names one of the provider's own keys. */
+export function isOwnKey(key: string): boolean {
+  return key !== 'none' && key !== 'unknown' && !key.startsWith('foreign:');
+}
+
+/** Groups items by key, keeping their order; items whose key is undefined are left out. */
+export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string | undefined): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    if (k === undefined) continue;
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** Groups chat rows by correlation id (rows without one are left out). */
+export function attemptsByRequest(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
+  return groupBy(rows, (r) => (r.correlationId === null || r.endpoint !== 'chat' ? undefined : r.correlationId));
+}

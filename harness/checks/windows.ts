@@ -1,0 +1,84 @@
+import type { LedgerRow } from '../../simulator/index.js';
+import { groupBy, isOwnKey } from './types.js';
+
+/** A wait a provider announced: from the moment its answer left until the wait ends. */
+export interface WaitWindow {
+  scope: string;
+  provider: string;
+  key: string;
+  model: string | null;
+  start: number;
+  end: number;
+  hintMs: number;
+  hintForm: string | null;
+  status: number;
+  seq: number;
+  correlationId: string | null;
+}
+
+/** The key a window applies to: per model (the default, as vendors limit per model) or per key. */
+export function scopeOf(r: Pick<LedgerRow, 'provider' | 'key' | 'model'>, scope: 'model' | 'key'): string {
+  return scope === 'model' ? `${r.provider}/${r.key}/${r.model ?? ''}` : `${r.provider}/${r.key}`;
+}
+
+/**
+ * Every announced wait in the ledger: responses that carried a parseable, positive wait hint to a
+ * provider's own key. Garbage, zero and negative hints announce nothing.
+ */
+export function deriveWindows(rows: readonly LedgerRow[], scope: 'model' | 'key'): WaitWindow[] {
+  const out: WaitWindow[] = [];
+  for (const r of rows) {
+    if (r.hintMs === null || !(r.hintMs > 0) || r.firstByteAt === null || !isOwnKey(r.key) || r.endpoint !== 'chat') continue;
+    out.push({ scope: scopeOf(r, scope), provider: r.provider, key: r.key, model: r.model, start: r.firstByteAt, end: r.firstByteAt + r.hintMs, hintMs: r.hintMs, hintForm: r.hintForm, status: r.status, seq: r.seq, correlationId: r.correlationId });
+  }
+  return out;
+}
+
+/** A run of overlapping announced waits on one scope: the scope was closed from `start` to `end`. */
+export interface WaitPeriod {
+  scope: string;
+  start: number;
+  end: number;
+  /** The wait whose end is the period's end. */
+  last: WaitWindow;
+  waits: number;
+}
+
+/** Merges each scope's overlapping waits into periods, in start order. */
+export function mergeWaits(windows: readonly WaitWindow[]): WaitPeriod[] {
+  const byScope = groupBy(windows, (w) => w.scope);
+  const out: WaitPeriod[] = [];
+  for (const [scope, list] of byScope) {
+    list.sort((a, b) => a.start - b.start);
+    let current: WaitPeriod | undefined;
+    for (const w of list) {
+      if (current && w.start <= current.end) {
+        current.waits++;
+        if (w.end > current.end) [current.end, current.last] = [w.end, w];
+        continue;
+      }
+      current = { scope, start: w.start, end: w.end, last: w, waits: 1 };
+      out.push(current);
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Chat attempts to own keys, grouped by scope, each group in arrival order. */
+export function attemptsByScope(rows: readonly LedgerRow[], scope: 'model' | 'key'): Map<string, LedgerRow[]> {
+  const map = groupBy(rows, (r) => (r.endpoint !== 'chat' || !isOwnKey(r.key) ? undefined : scopeOf(r, scope)));
+  for (const list of map.values()) list.sort((a, b) => a.arrivalAt - b.arrivalAt);
+  return map;
+}
+
+/** Index of the first row arriving at or after `t` (binary search over arrival-sorted rows). */
+export function firstArrivalAtOrAfter(rows: readonly LedgerRow[], t: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!.arrivalAt < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,32 @@
+/** Every error code the harness raises at its public edge. */
+export type HarnessErrorCode =
+  /** A router URL that does not answer. */
+  | 'HARNESS_ROUTER_UNREACHABLE'
+  /** A router command that exited or never answered its ready path. */
+  | 'HARNESS_ROUTER_START_FAILED'
+  /** A report file that is not a throttlelab report. */
+  | 'HARNESS_REPORT_INVALID'
+  /** A scenario that cannot be run as given (no load section, say). */
+  | 'HARNESS_SCENARIO_INVALID'
+  | 'HARNESS_INTERNAL';
+
+const BRAND = Symbol.for('throttlelab.harness.error');
+
+/** The harness's one error class: a literal code, a message, optional details and cause. */
+export class HarnessError<C extends HarnessErrorCode = HarnessErrorCode> extends Error {
+  readonly code: C;
+  readonly details: unknown;
+  readonly [BRAND] = true;
+
+  constructor(code: C, message: string, options: { details?: unknown; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'HarnessError';
+    this.code = code;
+    this.details = options.details;
+  }
+}
+
+/** Tells whether `e` is a harness error (optionally with `code`), across duplicate module copies. */
+export function isHarnessError<C extends HarnessErrorCode>(e: unknown, code?: C): e is HarnessError<C> {
+  return typeof e === 'object' && e !== null && BRAND in e && (code === undefined || (e as HarnessError).code === code);
+}

@@ -1,0 +1,61 @@
+import type { ProviderEndpoint } from '../../simulator/index.js';
+
+/**
+ * The one home of the `THROTTLELAB_*` variable names a router under test is given: the launchers
+ * set them, scenario validation accepts them in `load.headers`, the reference-router wiring and
+ * `simulate`'s listing print them.
+ */
+const PREFIX = 'THROTTLELAB';
+
+/** An id as it appears in an environment variable name (`azure-east` → `AZURE_EAST`). */
+export const envName = (id: string) => id.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+/** `THROTTLELAB_<PROVIDER>_<suffix>`, e.g. `THROTTLELAB_OPENAI_BASE_URL`. */
+export function providerVar(providerId: string, suffix: 'BASE_URL' | 'VENDOR' | 'MODELS' | 'API_KEY' | 'API_KEYS'): string {
+  return `${PREFIX}_${envName(providerId)}_${suffix}`;
+}
+
+/** `THROTTLELAB_<PROVIDER>_KEY_<KEY>`: the variable holding one key's value. */
+export function keyVar(providerId: string, keyId: string): string {
+  return `${PREFIX}_${envName(providerId)}_KEY_${envName(keyId)}`;
+}
+
+/** The simulator's origin and the list of provider ids. */
+export const SIMULATOR_URL_VAR = `${PREFIX}_SIMULATOR_URL`;
+export const PROVIDERS_VAR = `${PREFIX}_PROVIDERS`;
+/** The port a launched router must listen on. */
+export const ROUTER_PORT_VAR = `${PREFIX}_ROUTER_PORT`;
+
+/** Every variable name `providerEnv` can set for these providers, for validating references to them. */
+export function routerVariableNames(providers: ReadonlyArray<{ id: string; keys: ReadonlyArray<{ id: string }> }>): string[] {
+  const names = [SIMULATOR_URL_VAR, PROVIDERS_VAR];
+  for (const p of providers) {
+    for (const suffix of ['BASE_URL', 'VENDOR', 'MODELS', 'API_KEY', 'API_KEYS'] as const) names.push(providerVar(p.id, suffix));
+    for (const k of p.keys) names.push(keyVar(p.id, k.id));
+  }
+  return names;
+}
+
+/**
+ * The environment a router under test gets: `THROTTLELAB_PROVIDERS` (ids), and per provider
+ * `THROTTLELAB_<ID>_BASE_URL`, `_VENDOR`, `_MODELS` (comma-separated), `_API_KEY` (its first
+ * key), `_API_KEYS`, and `_KEY_<KEYID>` for each key. Keys here are the scenario's simulated keys, never real ones.
+ */
+export function providerEnv(endpoints: ProviderEndpoint[], simOrigin: string, keyValues: (provider: string, key: string) => string | undefined): Record<string, string> {
+  const env: Record<string, string> = { [SIMULATOR_URL_VAR]: simOrigin, [PROVIDERS_VAR]: endpoints.map((e) => e.id).join(',') };
+  for (const e of endpoints) {
+    env[providerVar(e.id, 'BASE_URL')] = e.baseUrl;
+    env[providerVar(e.id, 'VENDOR')] = e.vendor;
+    env[providerVar(e.id, 'MODELS')] = e.models.join(',');
+    const keys: string[] = [];
+    for (const k of e.keys) {
+      const value = keyValues(e.id, k.id);
+      if (value === undefined) continue;
+      keys.push(value);
+      env[keyVar(e.id, k.id)] = value;
+    }
+    if (keys[0]) env[providerVar(e.id, 'API_KEY')] = keys[0];
+    env[providerVar(e.id, 'API_KEYS')] = keys.join(',');
+  }
+  return env;
+}

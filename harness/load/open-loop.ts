@@ -1,0 +1,130 @@
+import { Pool } from 'undici';
+import type { Clock } from '../../simulator/index.js';
+import type { LoadSpec } from '../scenario/schema.js';
+import { readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
+import type { PlannedRequest } from './request-plan.js';
+import { arrivalOffsets } from './schedule.js';
+
+/** Where a load is sent: the router's OpenAI-compatible base URL. */
+export interface LoadTarget {
+  /** e.g. `http://127.0.0.1:8080/v1`. */
+  baseUrl: string;
+}
+
+/** Live counts for a progress display. */
+export interface LoadProgress {
+  elapsedMs: number;
+  sent: number;
+  done: number;
+  inFlight: number;
+  /** Requests not sent because `maxInFlight` were already open (the load generator was saturated). */
+  dropped: number;
+  byStatus: Record<string, number>;
+}
+
+/** How long after its deadline a client gives up on a request (the deadline check still fails it). */
+export function clientGraceMs(deadlineMs: number): number {
+  return Math.max(2000, deadlineMs / 2);
+}
+
+/**
+ * Sends requests at scheduled times regardless of how fast answers come (an open model, as
+ * wrk2 and k6's constant-arrival-rate do), and times every request from its scheduled send time,
+ * so a slow router cannot hide its stalls by being sent fewer requests.
+ */
+export async function runOpenLoop(
+  load: LoadSpec,
+  target: LoadTarget,
+  plan: (n: number) => PlannedRequest,
+  clock: Clock,
+  onProgress?: (p: LoadProgress) => void,
+  signal?: AbortSignal,
+): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
+  const url = new URL(target.baseUrl.replace(/\/+$/, '') + '/chat/completions');
+  const pool = new Pool(url.origin, { connections: Math.min(load.maxInFlight, 2048), pipelining: 1, keepAliveTimeout: 30_000 });
+  const outcomes: ClientOutcome[] = [];
+  const byStatus: Record<string, number> = {};
+  const pending = new Set<Promise<void>>();
+  const open = new Set<AbortController>();
+  let dropped = 0;
+  let sent = 0;
+  const start = clock.now() + 20;
+  const tick = setInterval(() => onProgress?.({ elapsedMs: clock.now() - start, sent, done: outcomes.length, inFlight: pending.size, dropped, byStatus }), 1000);
+
+  const send = async (p: PlannedRequest, scheduledAt: number) => {
+    const sentAt = clock.now();
+    const out: ClientOutcome = { id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt, sentAt, firstByteAt: null, firstContentAt: null, endAt: 0, status: 0, error: null, streamEnd: null, usage: null, servedBy: null, retryAfter: null };
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), p.deadlineMs + clientGraceMs(p.deadlineMs));
+    open.add(ac);
+    try {
+      const res = await pool.request({ path: url.pathname, method: 'POST', headers: p.headers, body: p.body, signal: ac.signal, headersTimeout: 0, bodyTimeout: 0 });
+      out.firstByteAt = clock.now();
+      out.status = res.statusCode;
+      const header = (name: string) => {
+        const v = res.headers[name];
+        return (Array.isArray(v) ? v[0] : v) ?? null;
+      };
+      out.servedBy = header('x-throttlelab-provider');
+      out.retryAfter = header('retry-after');
+      const isStream = res.statusCode === 200 && String(header('content-type') ?? '').includes('text/event-stream');
+      if (isStream) {
+        const scanner = new StreamScanner();
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body) {
+          if (scanner.push(decoder.decode(chunk, { stream: true }))) out.firstContentAt = clock.now();
+        }
+        out.streamEnd = scanner.end;
+        out.usage = scanner.usage;
+      } else {
+        const answer = readAnswer(res.statusCode, await res.body.text());
+        out.usage = answer.usage;
+        out.error = answer.error;
+        if (p.stream && res.statusCode === 200) out.streamEnd = 'silent';
+      }
+    } catch {
+      out.error = ac.signal.aborted ? 'client-timeout' : 'network';
+      if (out.stream && out.status === 200) out.streamEnd = 'silent';
+    } finally {
+      clearTimeout(timer);
+      open.delete(ac);
+      out.endAt = clock.now();
+      // A request cut short because the user stopped the run says nothing about the router.
+      if (signal?.aborted && out.error !== null && out.status === 0) {
+        dropped++;
+        return;
+      }
+      outcomes.push(out);
+      const key = out.status === 0 ? (out.error ?? 'none') : String(out.status);
+      byStatus[key] = (byStatus[key] ?? 0) + 1;
+    }
+  };
+
+  // One listener for the user's stop, however many requests are open.
+  const interrupt = () => {
+    for (const ac of open) ac.abort();
+  };
+  signal?.addEventListener('abort', interrupt, { once: true });
+  let n = 0;
+  for (const offset of arrivalOffsets(load)) {
+    if (signal?.aborted) break;
+    const due = start + offset;
+    const wait = due - clock.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    if (signal?.aborted) break;
+    if (pending.size >= load.maxInFlight) {
+      dropped++;
+      continue;
+    }
+    const p = plan(n++);
+    sent++;
+    const task = send(p, due).finally(() => pending.delete(task));
+    pending.add(task);
+  }
+  await Promise.all(pending);
+  signal?.removeEventListener('abort', interrupt);
+  clearInterval(tick);
+  onProgress?.({ elapsedMs: clock.now() - start, sent, done: outcomes.length, inFlight: 0, dropped, byStatus });
+  await pool.close();
+  return { outcomes, dropped };
+}

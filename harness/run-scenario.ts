@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { systemClock } from '../simulator/index.js';
+import { overallVerdict, runChecks } from './checks/run-checks.js';
+import type { CheckResult } from './checks/types.js';
+import type { LedgerRow } from '../simulator/index.js';
+import type { ClientOutcome } from './load/client-outcome.js';
+import { runClosedLoop } from './load/closed-loop.js';
+import { runOpenLoop, type LoadProgress } from './load/open-loop.js';
+import { createRequestPlanner } from './load/request-plan.js';
+import type { RunScenario } from './scenario/schema.js';
+import { createSimulator } from '../simulator/index.js';
+import { startSimulatorServer } from '../simulator/index.js';
+import type { RouterLauncher } from './launch/launcher.js';
+import { providerEnv } from './launch/provider-env.js';
+
+/** Everything a run produced: the evidence and the verdicts, before any rendering. */
+export interface RunData {
+  scenario: RunScenario;
+  scenarioFile: string;
+  scenarioSha256: string;
+  seed: number;
+  router: string;
+  startedAt: number;
+  endedAt: number;
+  loadStartedAt: number;
+  loadEndedAt: number;
+  dropped: number;
+  /** The user stopped the load before its end. */
+  interrupted: boolean;
+  outcomes: ClientOutcome[];
+  rows: LedgerRow[];
+  checks: CheckResult[];
+  verdict: 'pass' | 'fail';
+}
+
+/** Options for `runScenario`. */
+export interface RunOptions {
+  scenario: RunScenario;
+  scenarioText: string;
+  scenarioFile: string;
+  seed: number;
+  launcher: RouterLauncher;
+  /** Environment for `env:` keys; only `bin/` passes the real one. */
+  env?: Readonly<Record<string, string | undefined>>;
+  onProgress?: (p: LoadProgress) => void;
+  /** Fixed simulator port (for routers started beforehand); the scenario's otherwise. */
+  simPort?: number;
+  /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs a scenario end to end: starts the simulator, starts (or reaches) the router with the
+ * providers' URLs and keys, drives the load, then joins what the clients saw with the ledger and
+ * evaluates the checks. Router and simulator are stopped whatever happens.
+ */
+export async function runScenario(o: RunOptions): Promise<RunData> {
+  const { scenario } = o;
+  if (!scenario.load) throw new Error('runScenario needs a scenario with a load section');
+  const startedAt = systemClock.now();
+  const sim = createSimulator(scenario, { seed: o.seed, env: o.env ?? {} });
+  const server = await startSimulatorServer(sim, { port: o.simPort });
+  try {
+    const endpoints = sim.endpoints(server.origin);
+    const keyValue = (provider: string, key: string) => {
+      const k = scenario.providers.find((p) => p.id === provider)?.keys.find((x) => x.id === key);
+      return k?.value ?? (k?.env !== undefined ? o.env?.[k.env] : undefined);
+    };
+    const routerEnv = providerEnv(endpoints, server.origin, keyValue);
+    const router = await o.launcher({ endpoints, simOrigin: server.origin, seed: o.seed, env: routerEnv });
+    let loadStartedAt = 0;
+    let loadEndedAt = 0;
+    let result: { outcomes: ClientOutcome[]; dropped: number };
+    try {
+      const runId = `r${o.seed.toString(36)}`;
+      const plan = createRequestPlanner(scenario.load, o.seed, runId, routerEnv);
+      loadStartedAt = systemClock.now();
+      result = scenario.load.mode === 'open' ? await runOpenLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal) : await runClosedLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal);
+      loadEndedAt = systemClock.now();
+    } finally {
+      await router.stop();
+    }
+    // Attempts the router abandoned end at the simulator a moment later; give them that moment.
+    for (let i = 0; i < 20 && sim.ledger.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    const rows = [...sim.ledger.rowsIterator()];
+    const checks = runChecks({ outcomes: result.outcomes, rows, scenario, startedAt: sim.startedAt });
+    return {
+      scenario,
+      scenarioFile: o.scenarioFile,
+      scenarioSha256: createHash('sha256').update(o.scenarioText).digest('hex'),
+      seed: o.seed,
+      router: router.description,
+      startedAt,
+      endedAt: systemClock.now(),
+      loadStartedAt,
+      loadEndedAt,
+      dropped: result.dropped,
+      interrupted: o.signal?.aborted === true,
+      outcomes: result.outcomes,
+      rows,
+      checks,
+      verdict: overallVerdict(checks),
+    };
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { CountDist, NonNegativeDuration, PositiveDuration, SCENARIO_WORLD_SHAPE } from '../../simulator/index.js';
+
+/** The checks a run can evaluate, in report order. */
+export const CHECK_IDS = ['no-429', 'retry-after', 'deadline', 'failover-latency', 'single-probe', 'no-blind-retry', 'amplification', 'goodput', 'key-isolation', 'stream-integrity', 'usage'] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+const TEN_MINUTES = 600_000;
+
+/** Which router a run puts under test. */
+const RouterSection = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('reference'),
+    /** Reference-router config fields (deadline, retry, breaker, routing, aliases…); providers come from the simulator. */
+    config: z.record(z.string(), z.unknown()).default({}),
+  }),
+  z.strictObject({
+    kind: z.literal('command'),
+    /** A shell command that starts the router; it gets the simulator's URLs and keys in its environment. */
+    command: z.string().min(1),
+    cwd: z.string().optional(),
+    env: z.record(z.string(), z.string()).default({}),
+    /** Path polled until it answers, to know the router is up. */
+    readyPath: z.string().startsWith('/').default('/v1/models'),
+    startTimeout: PositiveDuration.default(30_000),
+  }),
+  z.strictObject({
+    kind: z.literal('url'),
+    /** The router's OpenAI-compatible base URL, e.g. http://127.0.0.1:4000/v1 (loopback only). */
+    url: z.url().refine((u) => /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), { message: 'only loopback routers (127.0.0.1, ::1, localhost) may be load-tested' }),
+  }),
+]);
+
+const ModelChoice = z.union([z.string().min(1).transform((model) => ({ model, weight: 1 })), z.strictObject({ model: z.string().min(1), weight: z.number().positive().default(1) })]);
+
+const Load = z.strictObject({
+  /** open: a constant (or ramping) arrival rate; closed: a number of connections, each waiting for its answer (autocannon). */
+  mode: z.enum(['open', 'closed']).default('open'),
+  duration: PositiveDuration.refine((ms) => ms <= TEN_MINUTES, { message: 'a run is bounded to 10 minutes of load', params: { code: 'SCENARIO_OUT_OF_RANGE' } }),
+  rate: z.number().positive().max(50_000).optional(),
+  ramp: z.array(z.strictObject({ rate: z.number().nonnegative().max(50_000), for: PositiveDuration })).min(1).optional(),
+  connections: z.number().int().positive().max(5000).default(10),
+  maxInFlight: z.number().int().positive().max(20_000).default(2000),
+  maxRequests: z.number().int().positive().max(5_000_000).default(1_000_000),
+  /** Bearer token the router requires, if any. */
+  routerToken: z.string().optional(),
+  /**
+   * Extra headers on every request (a gateway's config header, say); `${THROTTLELAB_…}` names the
+   * variables a router is given, such as a simulated provider's base URL or key.
+   */
+  headers: z.record(z.string(), z.string()).default({}),
+  requests: z
+    .strictObject({
+      models: z.array(ModelChoice).min(1).default([{ model: 'auto', weight: 1 }]),
+      /** Share of requests that stream. */
+      stream: z.number().min(0).max(1).default(0),
+      promptTokens: CountDist.default({ dist: 'uniform', min: 20, max: 200 }),
+      maxTokens: z.number().int().positive().optional(),
+      /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
+      deadline: PositiveDuration.default(10_000),
+    })
+    .default({ models: [{ model: 'auto', weight: 1 }], stream: 0, promptTokens: { dist: 'uniform', min: 20, max: 200 }, deadline: 10_000 }),
+});
+
+const Expect = z.strictObject({
+  /** Checks to run (default: all). */
+  checks: z.array(z.enum(CHECK_IDS)).optional(),
+  skip: z.array(z.enum(CHECK_IDS)).default([]),
+  /**
+   * `tolerance` forgives timer granularity at a wait's end; `inFlightGrace` forgives other requests'
+   * attempts arriving just after the hinted answer left (sent before the router could read it).
+   */
+  retryAfter: z
+    .strictObject({ tolerance: NonNegativeDuration.default(10), inFlightGrace: NonNegativeDuration.default(50), scope: z.enum(['model', 'key']).default('model') })
+    .default({ tolerance: 10, inFlightGrace: 50, scope: 'model' }),
+  deadline: z.strictObject({ tolerance: NonNegativeDuration.default(50) }).default({ tolerance: 50 }),
+  failoverLatency: z.strictObject({ p99: PositiveDuration.optional() }).default({}),
+  noBlindRetry: z.strictObject({ floor: NonNegativeDuration.default(50) }).default({ floor: 50 }),
+  amplification: z.strictObject({ maxAttemptsPerRequest: z.number().positive().default(4), maxRetryShare: z.number().nonnegative().default(1) }).default({ maxAttemptsPerRequest: 4, maxRetryShare: 1 }),
+  /**
+   * `serviceTime`: a request counts against goodput only if some provider that could serve it had
+   * capacity earlier than this before its deadline (no router can serve in the last moment).
+   */
+  goodput: z.strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) }).default({ min: 0.95, serviceTime: 500 }),
+  usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
+});
+
+/**
+ * A scenario file as the harness reads it: the simulated world (`simulator`, `providers`,
+ * `faults`), and for a run the router under test, the load and the expectations. Files without a
+ * load can still be simulated.
+ */
+export const RunScenarioSchema = z.strictObject({
+  ...SCENARIO_WORLD_SHAPE,
+  /** The router under test (`throttlelab run`); the reference router by default. */
+  router: RouterSection.default({ kind: 'reference', config: {} }),
+  /** The traffic a run sends; required by `throttlelab run`. */
+  load: Load.optional(),
+  expect: Expect.default(Expect.parse({})),
+});
+
+export type RunScenario = z.output<typeof RunScenarioSchema>;
+export type LoadSpec = NonNullable<RunScenario['load']>;
+export type ExpectSpec = RunScenario['expect'];
+export type RouterSpec = RunScenario['router'];

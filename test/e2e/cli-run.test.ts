@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { conform } from '../../bin/commands/conform.js';
+import type { Io } from '../../bin/io.js';
+import { TOOL_VERSION } from '../../harness/version.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const exec = promisify(execFile);
+const tmp = await mkdtemp(join(tmpdir(), 'throttlelab-run-'));
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [join(ROOT, 'dist/bin/throttlelab.js'), ...args], { cwd: ROOT, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+function captureIo(): Io & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), env: { PATH: process.env.PATH }, stop: new AbortController().signal, randomSeed: () => 1, isTTY: false, status: () => {} };
+}
+
+describe('throttlelab run and report', () => {
+  it('runs a broken router command, prints the verdicts, writes the report folder and exits 1', async () => {
+    const out = join(tmp, 'run');
+    const r = await cli('run', 'test/fixtures/harness/429-burst.yaml', '--router-cmd', 'node --import tsx test/fixtures/routers/serve.ts passes-429', '--out', out);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('throttlelab run: scenario "harness-429-burst" (seed 101)');
+    expect(r.stdout).toMatch(/^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429$/m);
+    expect(r.stdout).toMatch(/^ {2}retry-after +PASS/m);
+    expect(r.stdout).toMatch(/^verdict: FAIL \(\d+ passed, 1 failed, \d skipped\)$/m);
+    const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(json).toMatchObject({ schema: 'throttlelab.report/v1', tool: { name: 'throttlelab', version: TOOL_VERSION }, seed: 101, verdict: 'fail' });
+    expect(json.scenario.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain('<testcase classname="throttlelab.harness-429-burst" name="no-429" time="0"><failure');
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('| no-429 | ❌ fail |');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('<svg');
+
+    const again = await cli('report', join(out, 'report.json'), '--out', join(tmp, 'again'));
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429$/m);
+    expect(await readFile(join(tmp, 'again', 'index.html'), 'utf8')).toEqual(await readFile(join(out, 'index.html'), 'utf8'));
+  });
+
+  it('refuses a scenario without a load section, located, with exit 2', async () => {
+    const file = join(tmp, 'no-load.yaml');
+    await writeFile(file, '# only a world\nversion: 1\nname: no-load\nproviders:\n  - { id: openai, vendor: openai, models: [m], keys: [{ id: main, value: sk-1 }] }\n');
+    const r = await cli('run', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`${file}:2:1 SCENARIO_MISSING_FIELD (root): throttlelab run needs a "load" section (mode, duration, rate or connections, requests)\n`);
+  });
+
+  it('refuses a router URL off loopback, and a report that is not one', async () => {
+    expect((await cli('run', 'scenarios/quickstart.yaml', '--router-url', 'http://10.0.0.8:4000/v1')).code).toBe(2);
+    const bogus = join(tmp, 'bogus.json');
+    await writeFile(bogus, '{"hello":1}');
+    const r = await cli('report', bogus);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Failed to read the report');
+  });
+});
+
+describe('the conformance pack', () => {
+  it('passes on the reference router, written as one combined report', async () => {
+    const io = captureIo();
+    const out = join(tmp, 'conformance');
+    const code = await conform({ dir: 'scenarios/conformance', out }, io);
+    expect(code, io.lines.join('\n')).toBe(0);
+    expect(io.lines).toContain('conformance: 10 of 10 scenarios pass against the reference router');
+    const junit = await readFile(join(out, 'junit.xml'), 'utf8');
+    expect(junit.match(/<testsuite /g)).toHaveLength(10);
+    expect(junit).not.toContain('<failure');
+    const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(json.schema).toBe('throttlelab.reports/v1');
+    expect(json.reports.map((r: { verdict: string }) => r.verdict)).toEqual(Array(10).fill('pass'));
+  }, 240_000);
+});
+
+it('records the package version in reports', async () => {
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+  expect(TOOL_VERSION).toBe(pkg.version);
+});
