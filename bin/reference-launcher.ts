@@ -4,11 +4,23 @@ import { keyVar, type LaunchContext, type RouterLauncher, type RunScenario as Sc
 type Issue = { code: string; path: Array<string | number>; message: string };
 
 /** The reference router's config for a scenario: its `router.config`, with the simulator's providers. */
-export function referenceConfig(scenario: Scenario, baseUrls: Record<string, string>): { ok: true; config: RouterConfig } | { ok: false; issues: Issue[] } {
+export function referenceConfig(
+  scenario: Scenario,
+  baseUrls: Record<string, string>,
+): { ok: true; config: RouterConfig } | { ok: false; issues: Issue[] } {
   const spec = scenario.router;
   const extra = spec.kind === 'reference' ? spec.config : {};
   for (const bad of ['version', 'providers'].filter((k) => k in extra)) {
-    return { ok: false, issues: [{ code: 'SCENARIO_INVALID_VALUE', path: ['router', 'config', bad], message: `"${bad}" is set by throttlelab from the scenario's providers; remove it` }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          code: 'SCENARIO_INVALID_VALUE',
+          path: ['router', 'config', bad],
+          message: `"${bad}" is set by throttlelab from the scenario's providers; remove it`,
+        },
+      ],
+    };
   }
   const providers = scenario.providers.map((p) => ({
     id: p.id,
@@ -24,7 +36,12 @@ export function referenceConfig(scenario: Scenario, baseUrls: Record<string, str
     ok: false,
     issues: parsed.error.issues.map((i) => ({
       code: i.code === 'unrecognized_keys' ? 'SCENARIO_UNKNOWN_KEY' : 'SCENARIO_INVALID_VALUE',
-      path: ['router', 'config', ...(i.path as Array<string | number>), ...(i.code === 'unrecognized_keys' ? [i.keys[0]!] : [])],
+      path: [
+        'router',
+        'config',
+        ...(i.path as Array<string | number>),
+        ...(i.code === 'unrecognized_keys' ? [i.keys[0]!] : []),
+      ],
       message: i.code === 'unrecognized_keys' ? `unknown reference-router setting "${i.keys[0]}"` : i.message,
     })),
   };

@@ -7,7 +7,8 @@ import type { Io } from './io.js';
 
 function parseSeed(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 4294967295) throw new InvalidArgumentError('expected an integer from 0 to 4294967295.');
+  if (!Number.isInteger(n) || n < 0 || n > 4294967295)
+    throw new InvalidArgumentError('expected an integer from 0 to 4294967295.');
   return n;
 }
 
@@ -24,7 +25,8 @@ function parseDurationArg(value: string): number {
 }
 
 function parseHost(value: string): '127.0.0.1' | '::1' {
-  if (value !== '127.0.0.1' && value !== '::1') throw new InvalidArgumentError('only loopback is allowed: 127.0.0.1 or ::1.');
+  if (value !== '127.0.0.1' && value !== '::1')
+    throw new InvalidArgumentError('only loopback is allowed: 127.0.0.1 or ::1.');
   return value;
 }
 
@@ -35,7 +37,8 @@ function parseRouterUrl(value: string): string {
   } catch {
     throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:4000/v1.');
   }
-  if (!['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) || !/^https?:$/.test(url.protocol)) throw new InvalidArgumentError('only loopback routers (127.0.0.1, ::1, localhost) may be load-tested.');
+  if (!['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) || !/^https?:$/.test(url.protocol))
+    throw new InvalidArgumentError('only loopback routers (127.0.0.1, ::1, localhost) may be load-tested.');
   return value;
 }
 
@@ -71,20 +74,42 @@ async function main(argv: string[]): Promise<ExitCode> {
     .description('serve the simulated providers of a scenario until stopped')
     .argument('<scenario>', 'scenario YAML file')
     .option('--seed <n>', 'seed for every random choice (printed at start; reuse it to replay)', parseSeed)
-    .option('--port <n>', 'port to listen on (default: the scenario\'s, else a free one)', parsePort)
+    .option('--port <n>', "port to listen on (default: the scenario's, else a free one)", parsePort)
     .option('--host <addr>', 'loopback address: 127.0.0.1 or ::1', parseHost)
     .option('--duration <d>', 'stop by itself after this long, e.g. 60s', parseDurationArg)
     .option('--ledger-out <file>', 'stream every attempt to this JSONL file')
     .addHelpText('after', '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m')
-    .action(async (scenario: string, opts: { seed?: number; port?: number; host?: '127.0.0.1' | '::1'; duration?: number; ledgerOut?: string }) => {
-      const { simulate } = await import('./commands/simulate.js');
-      code = await simulate({ scenario, seed: opts.seed, port: opts.port, host: opts.host, durationMs: opts.duration, ledgerOut: opts.ledgerOut }, io);
-    });
+    .action(
+      async (
+        scenario: string,
+        opts: { seed?: number; port?: number; host?: '127.0.0.1' | '::1'; duration?: number; ledgerOut?: string },
+      ) => {
+        const { simulate } = await import('./commands/simulate.js');
+        code = await simulate(
+          {
+            scenario,
+            seed: opts.seed,
+            port: opts.port,
+            host: opts.host,
+            durationMs: opts.duration,
+            ledgerOut: opts.ledgerOut,
+          },
+          io,
+        );
+      },
+    );
 
   const routerOptions = (cmd: Command) =>
     cmd
-      .option('--router-cmd <command>', 'start this router instead (it gets THROTTLELAB_* variables and listens on $THROTTLELAB_ROUTER_PORT)')
-      .option('--router-url <url>', 'use the router already running at this OpenAI-compatible base URL (loopback only)', parseRouterUrl);
+      .option(
+        '--router-cmd <command>',
+        'start this router instead (it gets THROTTLELAB_* variables and listens on $THROTTLELAB_ROUTER_PORT)',
+      )
+      .option(
+        '--router-url <url>',
+        'use the router already running at this OpenAI-compatible base URL (loopback only)',
+        parseRouterUrl,
+      );
 
   routerOptions(
     program
@@ -95,11 +120,19 @@ async function main(argv: string[]): Promise<ExitCode> {
       .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
   )
-    .addHelpText('after', `\nExamples:\n  $ throttlelab run scenarios/quickstart.yaml\n  $ throttlelab run scenarios/conformance/02-429-hint-forms.yaml --router-cmd 'litellm --config litellm.yaml --port $THROTTLELAB_ROUTER_PORT'`)
-    .action(async (scenario: string, opts: { seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string }) => {
-      const { run } = await import('./commands/run.js');
-      code = await run({ scenario, ...opts }, io);
-    });
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ throttlelab run scenarios/quickstart.yaml\n  $ throttlelab run scenarios/conformance/02-429-hint-forms.yaml --router-cmd 'litellm --config litellm.yaml --port $THROTTLELAB_ROUTER_PORT'`,
+    )
+    .action(
+      async (
+        scenario: string,
+        opts: { seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string },
+      ) => {
+        const { run } = await import('./commands/run.js');
+        code = await run({ scenario, ...opts }, io);
+      },
+    );
 
   routerOptions(
     program
@@ -110,10 +143,20 @@ async function main(argv: string[]): Promise<ExitCode> {
       .option('--seed <n>', 'seed for every scenario', parseSeed)
       .option('--out <dir>', 'report folder')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
-  ).action(async (opts: { dir: string; only?: string; seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string }) => {
-    const { conform } = await import('./commands/conform.js');
-    code = await conform(opts, io);
-  });
+  ).action(
+    async (opts: {
+      dir: string;
+      only?: string;
+      seed?: number;
+      out?: string;
+      simPort?: number;
+      routerCmd?: string;
+      routerUrl?: string;
+    }) => {
+      const { conform } = await import('./commands/conform.js');
+      code = await conform(opts, io);
+    },
+  );
 
   program
     .command('report')
@@ -133,10 +176,16 @@ async function main(argv: string[]): Promise<ExitCode> {
     .option('--host <addr>', "address to listen on (default: the config's)")
     .option('--seed <n>', 'seed for every random choice (jitter, tie-breaks)', parseSeed)
     .option('--duration <d>', 'stop by itself after this long', parseDurationArg)
-    .addHelpText('after', '\nExample:\n  $ OPENAI_API_KEY=… ANTHROPIC_API_KEY=… throttlelab router --config router.yaml --port 8080')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ OPENAI_API_KEY=… ANTHROPIC_API_KEY=… throttlelab router --config router.yaml --port 8080',
+    )
     .action(async (opts: { config: string; port?: number; host?: string; seed?: number; duration?: number }) => {
       const { routerCommand } = await import('./commands/router.js');
-      code = await routerCommand({ config: opts.config, port: opts.port, host: opts.host, seed: opts.seed, durationMs: opts.duration }, io);
+      code = await routerCommand(
+        { config: opts.config, port: opts.port, host: opts.host, seed: opts.seed, durationMs: opts.duration },
+        io,
+      );
     });
 
   program
@@ -153,7 +202,9 @@ async function main(argv: string[]): Promise<ExitCode> {
   } catch (error) {
     const e = error as { code?: string; exitCode?: number };
     if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
-      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? EXIT.OK : EXIT.BAD_INPUT;
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help'
+        ? EXIT.OK
+        : EXIT.BAD_INPUT;
     }
     throw error;
   }
@@ -163,7 +214,9 @@ async function main(argv: string[]): Promise<ExitCode> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`throttlelab: internal error; this is a bug, please report it.\n${(error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(
+      `throttlelab: internal error; this is a bug, please report it.\n${(error as Error)?.stack ?? String(error)}\n`,
+    );
     process.exit(EXIT.INTERNAL);
   },
 );

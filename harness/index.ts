@@ -1,10 +1,25 @@
 /** @module throttlelab harness: runs a scenario against any router under load and judges it from the ledger. */
 export { HarnessError, isHarnessError, type HarnessErrorCode } from './errors.js';
-export { RunScenarioSchema, CHECK_IDS, type RunScenario, type CheckId, type LoadSpec, type ExpectSpec, type RouterSpec } from './scenario/schema.js';
+export {
+  RunScenarioSchema,
+  CHECK_IDS,
+  type RunScenario,
+  type CheckId,
+  type LoadSpec,
+  type ExpectSpec,
+  type RouterSpec,
+} from './scenario/schema.js';
 export { parseRunScenario, loadRunScenarioFile } from './scenario/parse-run-scenario.js';
 export { runScenario, type RunData, type RunOptions } from './run-scenario.js';
 export type { RouterLauncher, RouterLaunch, LaunchContext } from './launch/launcher.js';
-export { providerEnv, envName, providerVar, keyVar, routerVariableNames, ROUTER_PORT_VAR } from './launch/provider-env.js';
+export {
+  providerEnv,
+  envName,
+  providerVar,
+  keyVar,
+  routerVariableNames,
+  ROUTER_PORT_VAR,
+} from './launch/provider-env.js';
 export { launchCommand, freePort } from './launch/launch-command.js';
 export { launchUrl } from './launch/launch-url.js';
 export type { LoadProgress } from './load/open-loop.js';

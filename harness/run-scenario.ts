@@ -75,7 +75,10 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       const runId = `r${o.seed.toString(36)}`;
       const plan = createRequestPlanner(scenario.load, o.seed, runId, routerEnv);
       loadStartedAt = systemClock.now();
-      result = scenario.load.mode === 'open' ? await runOpenLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal) : await runClosedLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal);
+      result =
+        scenario.load.mode === 'open'
+          ? await runOpenLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal)
+          : await runClosedLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal);
       loadEndedAt = systemClock.now();
     } finally {
       await router.stop();

@@ -4,7 +4,9 @@ import { backoffMs } from './core/backoff.js';
 import { CapacityBook } from './core/capacity.js';
 import { CircuitBook } from './core/circuit-book.js';
 import type { CircuitOptions } from './core/circuit.js';
-import { systemClock, type Clock } from './core/clock.js';
+import { decideCircuits, type BreakerSettings, type PolicyOutcome } from './core/circuit-policy.js';
+import type { Clock } from './core/clock.js';
+import { systemClock } from './engine/system-clock.js';
 import { createDeadline, remainingMs, waitFits, type Deadline } from './core/deadline.js';
 import { Ewma } from './core/ewma.js';
 import { Wakeup } from './core/wakeup.js';
@@ -20,7 +22,7 @@ import { errorResponse, type ErrorResponse } from './engine/responses.js';
 import type { TargetRuntime } from './engine/target.js';
 import { validateChatRequest } from './engine/validate-request.js';
 import { createMemoryStore } from './state/memory-store.js';
-import type { StateStore } from './state/state-store.js';
+import type { StateStore } from './core/state-store.js';
 import type { Transport } from './transport/transport.js';
 import { createUndiciTransport } from './transport/undici-transport.js';
 
@@ -49,7 +51,14 @@ export interface RouteOptions {
 /** The router's answer: a complete response, or a stream already committed to one provider. */
 export type RouteResult =
   | { kind: 'response'; status: number; headers: Record<string, string>; body: string; attempts: AttemptRecord[] }
-  | { kind: 'stream'; status: 200; headers: Record<string, string>; first: string[]; rest: AsyncGenerator<string, void, undefined>; attempts: AttemptRecord[] };
+  | {
+      kind: 'stream';
+      status: 200;
+      headers: Record<string, string>;
+      first: string[];
+      rest: AsyncGenerator<string, void, undefined>;
+      attempts: AttemptRecord[];
+    };
 
 const NEVER = new AbortController().signal;
 
@@ -87,6 +96,7 @@ export class Router {
   private readonly duration = new DurationHistogram();
   private readonly env: AttemptEnv;
   private readonly circuitOptions: CircuitOptions;
+  private readonly breaker: BreakerSettings;
   private readonly wakeup = new Wakeup();
 
   constructor(config: RouterConfig, deps: RouterDeps) {
@@ -102,8 +112,21 @@ export class Router {
       jitterRatio: config.breaker.jitterRatio,
       probeLeaseMs: config.attempt.timeout,
     };
-    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), this.circuitOptions, this.rng, () => this.wakeup.notify());
-    this.budget = new RetryBudget({ ratio: config.retry.budget.ratio, minPerWindow: config.retry.budget.minPerWindow, windowMs: config.retry.budget.window });
+    this.breaker = {
+      openForMs: config.breaker.openFor,
+      quotaOpenForMs: config.breaker.quotaOpenFor,
+      maxOpenForMs: config.breaker.maxOpenFor,
+      maxBackoffOpenForMs: config.breaker.maxBackoffOpenFor,
+      floorMs: config.retry.backoff.base,
+    };
+    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), this.circuitOptions, this.rng, () =>
+      this.wakeup.notify(),
+    );
+    this.budget = new RetryBudget({
+      ratio: config.retry.budget.ratio,
+      minPerWindow: config.retry.budget.minPerWindow,
+      windowMs: config.retry.budget.window,
+    });
     this.env = {
       clock: this.clock,
       transport: this.transport,
@@ -174,11 +197,24 @@ export class Router {
 
   private async routeInner(body: unknown, options: RouteOptions, now: number): Promise<RouteResult> {
     const valid = validateChatRequest(body);
-    if (!valid.ok) return this.respond(errorResponse(400, 'invalid_request', 'invalid_request_error', valid.message, [], {}, valid.param), []);
+    if (!valid.ok)
+      return this.respond(
+        errorResponse(400, 'invalid_request', 'invalid_request_error', valid.message, [], {}, valid.param),
+        [],
+      );
     const req = valid.req;
     const candidates = this.resolve(req.model);
     if (candidates.length === 0) {
-      return this.respond(errorResponse(404, 'model_not_found', 'invalid_request_error', `The model \`${req.model}\` is not routed here. Ask for one of: ${this.modelNames().join(', ')}.`, []), []);
+      return this.respond(
+        errorResponse(
+          404,
+          'model_not_found',
+          'invalid_request_error',
+          `The model \`${req.model}\` is not routed here. Ask for one of: ${this.modelNames().join(', ')}.`,
+          [],
+        ),
+        [],
+      );
     }
     const budgetMs = Math.min(options.deadlineMs ?? Infinity, this.config.deadline.default);
     const state: RequestState = {
@@ -194,9 +230,14 @@ export class Router {
     this.budget.onRequest(now);
     for (;;) {
       const t = this.clock.now();
-      if (state.signal.aborted) return this.respond(errorResponse(499, 'client_closed', 'client_closed', 'The client closed the request.', state.attempts), state.attempts);
+      if (state.signal.aborted)
+        return this.respond(
+          errorResponse(499, 'client_closed', 'client_closed', 'The client closed the request.', state.attempts),
+          state.attempts,
+        );
       if (t >= state.deadline.at) return this.deadlineError(state);
-      if (state.attempts.length >= this.config.retry.maxAttempts) return this.exhausted(state, candidates, t, 'max_attempts');
+      if (state.attempts.length >= this.config.retry.maxAttempts)
+        return this.exhausted(state, candidates, t, 'max_attempts');
       const pick = this.select(candidates, state, t);
       if (pick) {
         if (state.attempts.length > 0 && !this.budget.tryTake(t)) {
@@ -206,7 +247,16 @@ export class Router {
         const result = await this.attempt(pick, state);
         if (result.kind !== 'failed') return this.success(pick, result, state);
         if (result.outcome.kind === 'client_error') {
-          return this.respond(errorResponse(result.outcome.status, 'upstream_rejected_request', 'invalid_request_error', `The provider rejected the request: ${result.outcome.message}`, state.attempts), state.attempts);
+          return this.respond(
+            errorResponse(
+              result.outcome.status,
+              'upstream_rejected_request',
+              'invalid_request_error',
+              `The provider rejected the request: ${result.outcome.message}`,
+              state.attempts,
+            ),
+            state.attempts,
+          );
         }
         if (result.outcome.kind === 'aborted') continue;
         state.excluded.add(pick.target.id);
@@ -217,16 +267,22 @@ export class Router {
       // before the deadline. A circuit changing state (a probe answering) ends the wait early.
       const earliest = this.earliestAvailable(candidates, t, true);
       const { base, max } = this.config.retry.backoff;
-      const floor = state.attempts.length === 0 ? 0 : backoffMs(state.attempts.length - 1, { baseMs: base, maxMs: max }, this.rng);
+      const floor =
+        state.attempts.length === 0 ? 0 : backoffMs(state.attempts.length - 1, { baseMs: base, maxMs: max }, this.rng);
       // Zero means a probe is in flight or only this request's failed targets are ready: look again after the base backoff, or when woken.
       const wait = Math.max(earliest - t, floor) || base;
-      if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt)) return this.noCapacity(state, this.earliestAvailable(candidates, t), t);
+      if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt))
+        return this.noCapacity(state, this.earliestAvailable(candidates, t), t);
       if (await this.wakeup.sleep(this.clock, wait, state.signal)) state.excluded.clear();
     }
   }
 
   /** Ranks the candidates that can serve now and admits the best through its circuits. */
-  private select(candidates: TargetRuntime[], state: RequestState, now: number): { target: TargetRuntime; probes: string[]; scored: Scored } | undefined {
+  private select(
+    candidates: TargetRuntime[],
+    state: RequestState,
+    now: number,
+  ): { target: TargetRuntime; probes: string[]; scored: Scored } | undefined {
     const usable = candidates.filter(
       (t) =>
         !state.excluded.has(t.id) &&
@@ -235,7 +291,10 @@ export class Router {
         this.capacity.availableAt(t.id, t.adapter.admissionTokens(state.req, state.inputTokens), now) <= now,
     );
     if (usable.length === 0) return undefined;
-    const ranked = usable.length === 1 ? [{ target: usable[0]!.id, score: 1, parts: { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 } }] : this.rank(usable, state, now);
+    const ranked =
+      usable.length === 1
+        ? [{ target: usable[0]!.id, score: 1, parts: { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 } }]
+        : this.rank(usable, state, now);
     for (const scored of ranked) {
       const target = usable.find((t) => t.id === scored.target)!;
       const probes: string[] = [];
@@ -259,7 +318,8 @@ export class Router {
     return rankCandidates(
       usable.map((t) => ({
         target: t.id,
-        costUsd: (state.inputTokens * t.modelConfig.inputCostPerMTok + expectedOutput * t.modelConfig.outputCostPerMTok) / 1e6,
+        costUsd:
+          (state.inputTokens * t.modelConfig.inputCostPerMTok + expectedOutput * t.modelConfig.outputCostPerMTok) / 1e6,
         ttftMs: t.ttft.get(500),
         latencyMs: t.latency.get(1000),
         reliability: this.reliability.get(t.provider)!.get(1),
@@ -272,29 +332,27 @@ export class Router {
   }
 
   private releaseProbes(pick: { probes: string[] }, now: number): void {
-    for (const scope of pick.probes) {
-      const s = this.circuits.get(scope);
-      if (s.state === 'half-open') this.circuits.open(scope, now, now, s.reason);
-    }
+    for (const scope of pick.probes) this.circuits.release(scope, now);
   }
 
   /** When the first candidate could be tried; `waiting` counts a probe in flight as now (its answer wakes waiters). */
   private earliestAvailable(candidates: TargetRuntime[], now: number, waiting = false): number {
-    const circuitAt = waiting ? (scope: string) => this.circuits.waitableAt(scope, now) : (scope: string) => this.circuits.availableAt(scope, now);
+    const circuitAt = waiting
+      ? (scope: string) => this.circuits.waitableAt(scope, now)
+      : (scope: string) => this.circuits.availableAt(scope, now);
     let earliest = Infinity;
     for (const t of candidates) {
       if (t.disabledUntil > now + this.config.retry.maxWait) continue;
-      const at = Math.max(
-        t.disabledUntil,
-        ...t.scopes.map(circuitAt),
-        this.capacity.availableAt(t.id, 0, now),
-      );
+      const at = Math.max(t.disabledUntil, ...t.scopes.map(circuitAt), this.capacity.availableAt(t.id, 0, now));
       earliest = Math.min(earliest, at);
     }
     return earliest;
   }
 
-  private async attempt(pick: { target: TargetRuntime; probes: string[] }, state: RequestState): Promise<AttemptResult> {
+  private async attempt(
+    pick: { target: TargetRuntime; probes: string[] },
+    state: RequestState,
+  ): Promise<AttemptResult> {
     const { target } = pick;
     const startedAt = this.clock.now();
     const result = await runAttempt(this.env, {
@@ -310,95 +368,91 @@ export class Router {
     const endedAt = result.kind === 'stream' ? result.firstContentAt : result.endedAt;
     const outcome: AttemptOutcome = result.kind === 'failed' ? result.outcome : { kind: 'ok', status: 200 };
     const waitMs = 'waitMs' in outcome ? outcome.waitMs : undefined;
-    state.attempts.push({ target: target.id, provider: target.provider, key: target.key, model: target.model, startedAt, endedAt, outcome: outcome.kind, ...('status' in outcome ? { status: outcome.status } : {}), ...(waitMs !== undefined ? { waitMs } : {}) });
-    if (result.kind !== 'stream') this.meter.attempt(target.id, outcome.kind, result.kind === 'json' ? result.usage : undefined);
+    state.attempts.push({
+      target: target.id,
+      provider: target.provider,
+      key: target.key,
+      model: target.model,
+      startedAt,
+      endedAt,
+      outcome: outcome.kind,
+      ...('status' in outcome ? { status: outcome.status } : {}),
+      ...(waitMs !== undefined ? { waitMs } : {}),
+    });
+    if (result.kind !== 'stream')
+      this.meter.attempt(target.id, outcome.kind, result.kind === 'json' ? result.usage : undefined);
     this.learn(pick, outcome, result, startedAt);
     return result;
   }
 
-  /** Updates circuits, statistics and target state from an attempt's outcome. */
-  private learn(pick: { target: TargetRuntime; probes: string[] }, outcome: AttemptOutcome, result: AttemptResult, startedAt: number): void {
+  /** Updates statistics and target state, and applies the breaker rule (`decideCircuits`) to the attempt's circuits. */
+  private learn(
+    pick: { target: TargetRuntime; probes: string[] },
+    outcome: AttemptOutcome,
+    result: AttemptResult,
+    startedAt: number,
+  ): void {
     const { target } = pick;
     const now = this.clock.now();
-    const reliability = this.reliability.get(target.provider)!;
-    const b = this.config.breaker;
-    const floorMs = this.config.retry.backoff.base;
-    const probe = (scope: string) => pick.probes.includes(scope);
-    switch (outcome.kind) {
-      case 'ok':
-        reliability.add(1);
-        for (const scope of target.scopes) this.circuits.success(scope, probe(scope));
-        if (result.kind === 'json') {
-          target.ttft.add(result.firstByteAt - startedAt);
-          target.latency.add(result.endedAt - startedAt);
-        } else if (result.kind === 'stream') {
-          target.ttft.add(result.firstContentAt - startedAt);
-          void result.done.then((end) => {
-            target.latency.add(end.endedAt - startedAt);
-            this.meter.attempt(target.id, end.failure ? 'stream_error' : end.aborted ? 'aborted' : 'ok', end.usage);
-            if (end.failure) this.circuits.failure(target.providerScope, end.endedAt, 'stream failed after first token', probe(target.providerScope));
-          });
-        }
-        return;
-      case 'rate_limited':
-        reliability.add(1);
-        this.circuits.success(target.providerScope, probe(target.providerScope));
-        // With a hint: closed until it ends (never less than the backoff floor); without: the base window.
-        this.circuits.success(target.keyScope, probe(target.keyScope));
-        this.circuits.open(target.limitScope, now + (outcome.waitMs !== undefined ? Math.max(outcome.waitMs, floorMs) : b.openFor), now, 'rate limited');
-        return;
-      case 'quota_exhausted':
-        reliability.add(1);
-        this.circuits.success(target.providerScope, probe(target.providerScope));
-        this.circuits.open(target.keyScope, now + Math.max(outcome.waitMs ?? b.quotaOpenFor, floorMs), now, 'quota exhausted');
-        return;
-      case 'overloaded': {
-        reliability.add(0);
-        const opens = this.circuits.get(target.providerScope);
-        const grown = Math.min(b.maxBackoffOpenFor, b.openFor * 2 ** (opens.state === 'closed' ? 0 : opens.opens));
-        this.circuits.open(target.providerScope, now + Math.max(outcome.waitMs ?? grown, floorMs), now, `overloaded (${outcome.status})`);
-        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
-        return;
-      }
-      case 'server_error':
-        reliability.add(0);
-        if (outcome.waitMs !== undefined) this.circuits.open(target.providerScope, now + Math.max(outcome.waitMs, floorMs), now, `server error (${outcome.status})`);
-        else this.circuits.failure(target.providerScope, now, `server error (${outcome.status})`, probe(target.providerScope));
-        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
-        return;
-      case 'timeout':
-      case 'network_error':
-      case 'stream_error':
-        reliability.add(0);
-        this.circuits.failure(target.providerScope, now, outcome.kind, probe(target.providerScope));
-        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
-        return;
-      case 'auth_error':
-        this.circuits.success(target.providerScope, probe(target.providerScope));
-        this.circuits.open(target.keyScope, now + b.maxOpenFor, now, `key rejected (${outcome.status})`);
-        return;
-      case 'not_found':
-        this.circuits.success(target.providerScope, probe(target.providerScope));
-        target.disabledUntil = now + b.maxOpenFor;
-        this.releaseProbes({ probes: pick.probes.filter((s) => s !== target.providerScope) }, now);
-        return;
-      case 'client_error':
-        for (const scope of target.scopes) this.circuits.success(scope, probe(scope));
-        return;
-      case 'aborted':
-        this.releaseProbes(pick, now);
-        return;
+    const decide = (o: PolicyOutcome, at: number) =>
+      decideCircuits({
+        outcome: o,
+        scopes: target,
+        probes: pick.probes,
+        breaker: this.breaker,
+        now: at,
+        providerCircuit: this.circuits.get(target.providerScope),
+      });
+    const decision = decide(outcome, now);
+    if (decision.reliability !== undefined) this.reliability.get(target.provider)!.add(decision.reliability);
+    if (decision.disableTargetUntil !== undefined) target.disabledUntil = decision.disableTargetUntil;
+    this.circuits.apply(decision.ops, now);
+    if (result.kind === 'json') {
+      target.ttft.add(result.firstByteAt - startedAt);
+      target.latency.add(result.endedAt - startedAt);
+    } else if (result.kind === 'stream') {
+      target.ttft.add(result.firstContentAt - startedAt);
+      void result.done.then((end) => {
+        target.latency.add(end.endedAt - startedAt);
+        this.meter.attempt(target.id, end.failure ? 'stream_error' : end.aborted ? 'aborted' : 'ok', end.usage);
+        if (end.failure) this.circuits.apply(decide({ kind: 'stream_failed_late' }, end.endedAt).ops, end.endedAt);
+      });
     }
   }
 
-  private success(pick: { target: TargetRuntime }, result: Exclude<AttemptResult, { kind: 'failed' }>, state: RequestState): RouteResult {
+  private success(
+    pick: { target: TargetRuntime },
+    result: Exclude<AttemptResult, { kind: 'failed' }>,
+    state: RequestState,
+  ): RouteResult {
     const { target } = pick;
     this.meter.served(target.id);
-    const headers: Record<string, string> = { 'x-throttlelab-provider': target.provider, 'x-throttlelab-model': target.model, 'x-throttlelab-attempts': String(state.attempts.length) };
+    const headers: Record<string, string> = {
+      'x-throttlelab-provider': target.provider,
+      'x-throttlelab-model': target.model,
+      'x-throttlelab-attempts': String(state.attempts.length),
+    };
     if (result.kind === 'json') {
-      return { kind: 'response', status: 200, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(result.body)) }, body: result.body, attempts: state.attempts };
+      return {
+        kind: 'response',
+        status: 200,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(result.body)),
+        },
+        body: result.body,
+        attempts: state.attempts,
+      };
     }
-    return { kind: 'stream', status: 200, headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' }, first: result.first, rest: result.rest, attempts: state.attempts };
+    return {
+      kind: 'stream',
+      status: 200,
+      headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+      first: result.first,
+      rest: result.rest,
+      attempts: state.attempts,
+    };
   }
 
   private respond(e: ErrorResponse, attempts: AttemptRecord[]): RouteResult {
@@ -406,23 +460,57 @@ export class Router {
   }
 
   private deadlineError(state: RequestState): RouteResult {
-    return this.respond(errorResponse(504, 'deadline_exceeded', 'timeout', `The request deadline of ${Math.round(state.deadline.at - state.deadline.startedAt)} ms passed after ${state.attempts.length} attempt(s).`, state.attempts), state.attempts);
+    return this.respond(
+      errorResponse(
+        504,
+        'deadline_exceeded',
+        'timeout',
+        `The request deadline of ${Math.round(state.deadline.at - state.deadline.startedAt)} ms passed after ${state.attempts.length} attempt(s).`,
+        state.attempts,
+      ),
+      state.attempts,
+    );
   }
 
   private noCapacity(state: RequestState, earliest: number, now: number): RouteResult {
     const retryAfter = Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;
     const when = retryAfter !== undefined ? ` The earliest capacity is in ${retryAfter} s.` : '';
     return this.respond(
-      errorResponse(503, 'no_capacity', 'service_unavailable', `No provider has capacity before the deadline (${Math.round(remainingMs(state.deadline, now))} ms left).${when}`, state.attempts, retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
+      errorResponse(
+        503,
+        'no_capacity',
+        'service_unavailable',
+        `No provider has capacity before the deadline (${Math.round(remainingMs(state.deadline, now))} ms left).${when}`,
+        state.attempts,
+        retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {},
+      ),
       state.attempts,
     );
   }
 
-  private exhausted(state: RequestState, candidates: TargetRuntime[], now: number, why: 'max_attempts' | 'retry_budget'): RouteResult {
+  private exhausted(
+    state: RequestState,
+    candidates: TargetRuntime[],
+    now: number,
+    why: 'max_attempts' | 'retry_budget',
+  ): RouteResult {
     const earliest = this.earliestAvailable(candidates, now);
     const retryAfter = Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : 1;
-    const message = why === 'retry_budget' ? 'The retry budget is spent: failovers are limited to protect the providers.' : `All ${state.attempts.length} attempts failed.`;
-    return this.respond(errorResponse(503, why === 'retry_budget' ? 'retry_budget_exhausted' : 'upstream_unavailable', 'service_unavailable', message, state.attempts, { 'retry-after': String(retryAfter) }), state.attempts);
+    const message =
+      why === 'retry_budget'
+        ? 'The retry budget is spent: failovers are limited to protect the providers.'
+        : `All ${state.attempts.length} attempts failed.`;
+    return this.respond(
+      errorResponse(
+        503,
+        why === 'retry_budget' ? 'retry_budget_exhausted' : 'upstream_unavailable',
+        'service_unavailable',
+        message,
+        state.attempts,
+        { 'retry-after': String(retryAfter) },
+      ),
+      state.attempts,
+    );
   }
 
   /** Prometheus metrics. */
@@ -439,7 +527,16 @@ export class Router {
   /** Each target's circuits, capacity, statistics, usage and score, for the state view. */
   state(): unknown {
     const now = this.clock.now();
-    const nominal: RequestState = { req: { model: this.config.autoModel, messages: [{ role: 'user', content: 'x'.repeat(4000) }], max_tokens: 500 }, stream: false, deadline: createDeadline(now, 0), signal: NEVER, forward: {}, inputTokens: 1003, attempts: [], excluded: new Set() };
+    const nominal: RequestState = {
+      req: { model: this.config.autoModel, messages: [{ role: 'user', content: 'x'.repeat(4000) }], max_tokens: 500 },
+      stream: false,
+      deadline: createDeadline(now, 0),
+      signal: NEVER,
+      forward: {},
+      inputTokens: 1003,
+      attempts: [],
+      excluded: new Set(),
+    };
     const ranking = this.rank([...this.targets], nominal, now);
     return {
       at: new Date(now).toISOString(),
@@ -450,7 +547,11 @@ export class Router {
           target: t.id,
           score: Number(r.score.toFixed(4)),
           scoreParts: Object.fromEntries(Object.entries(r.parts).map(([k, v]) => [k, Number(v.toFixed(4))])),
-          circuits: { provider: this.circuits.get(t.providerScope), key: this.circuits.get(t.keyScope), model: this.circuits.get(t.limitScope) },
+          circuits: {
+            provider: this.circuits.get(t.providerScope),
+            key: this.circuits.get(t.keyScope),
+            model: this.circuits.get(t.limitScope),
+          },
           capacity: this.capacity.view(t.id, now),
           ttftMs: Math.round(t.ttft.get(0)),
           latencyMs: Math.round(t.latency.get(0)),
@@ -467,4 +568,3 @@ export class Router {
     return this.transport.close();
   }
 }
-

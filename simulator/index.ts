@@ -1,5 +1,6 @@
 /** @module throttlelab simulator: vendor-faithful mock LLM providers, scenarios and the attempt ledger. */
-export { systemClock, type Clock } from './core/clock.js';
+export type { Clock } from './core/clock.js';
+export { systemClock } from './transports/system-clock.js';
 export { createFakeClock, type FakeClock } from './core/fake-clock.js';
 export { createRng, deriveSeed, type Rng } from './core/rng.js';
 export { parseDuration, formatDurationShort } from './core/duration.js';
@@ -12,7 +13,12 @@ export { createProviderRuntime, type ProviderRuntime } from './engine/provider-r
 export type { Costs } from './quota/quota-set.js';
 export { Ledger, type LedgerQuery, type LedgerSink } from './ledger/ledger.js';
 export type { LedgerRow, AttemptEnd } from './ledger/ledger-row.js';
-export { parseScenario, createScenarioParser, type ParseScenarioResult, type ScenarioParser } from './scenario/parse-scenario.js';
+export {
+  parseScenario,
+  createScenarioParser,
+  type ParseScenarioResult,
+  type ScenarioParser,
+} from './scenario/parse-scenario.js';
 export { RULES as SCENARIO_RULES, type Rule, type RuleContext, type RuleIssue } from './scenario/rules.js';
 export { loadScenarioFile, type LoadScenarioResult } from './scenario/load-scenario-file.js';
 export { formatIssues, formatPath, type ScenarioIssue } from './scenario/issue.js';
@@ -30,7 +36,13 @@ export {
   type ProviderSpec,
   type Dist,
 } from './scenario/schema.js';
-export { createSimulator, type Simulator, type SimulatorOptions, type ProviderEndpoint, type FaultInfo } from './simulator.js';
+export {
+  createSimulator,
+  type Simulator,
+  type SimulatorOptions,
+  type ProviderEndpoint,
+  type FaultInfo,
+} from './simulator.js';
 export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
 export { CONTROL_PREFIX } from './transports/control-api.js';
 export { createMswHandlers } from './transports/msw-handlers.js';

@@ -1,4 +1,5 @@
-import { systemClock, type Clock } from './core/clock.js';
+import type { Clock } from './core/clock.js';
+import { systemClock } from './transports/system-clock.js';
 import { Engine } from './engine/engine.js';
 import type { Reply } from './engine/reply.js';
 import type { Ledger } from './ledger/ledger.js';
@@ -103,11 +104,19 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
     handle: (req, o = {}) => engine.handle(req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false),
     addFault(input) {
       const parsed = FaultSchema.safeParse(input);
-      if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => `${formatPath(i.path as Array<string | number>)}: ${i.message}`) };
+      if (!parsed.success)
+        return {
+          ok: false,
+          issues: parsed.error.issues.map((i) => `${formatPath(i.path as Array<string | number>)}: ${i.message}`),
+        };
       const spec = parsed.data;
       const missing = [
-        ...(spec.match.provider ?? []).filter((id) => !engine.byId.has(id)).map((id) => `match.provider: no provider "${id}"`),
-        ...(spec.match.model ?? []).filter((m) => !engine.providers.some((p) => p.models.has(m))).map((m) => `match.model: no model "${m}"`),
+        ...(spec.match.provider ?? [])
+          .filter((id) => !engine.byId.has(id))
+          .map((id) => `match.provider: no provider "${id}"`),
+        ...(spec.match.model ?? [])
+          .filter((m) => !engine.providers.some((p) => p.models.has(m)))
+          .map((m) => `match.model: no model "${m}"`),
       ];
       if (missing.length > 0) return { ok: false, issues: missing };
       engine.addLiveFault(spec, clock.now());

@@ -16,7 +16,9 @@ function sources(dir: string): string[] {
 
 function imports(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => (m[1] ?? m[2])!);
+  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
 }
 
 function resolved(file: string, spec: string): string {
@@ -30,7 +32,9 @@ describe('architecture', () => {
       ['simulator', 'router/'],
       ['router', 'simulator/'],
     ] as const) {
-      for (const file of sources(from)) for (const spec of imports(file)) if (resolved(file, spec).startsWith(forbidden)) bad.push(`${file} -> ${spec}`);
+      for (const file of sources(from))
+        for (const spec of imports(file))
+          if (resolved(file, spec).startsWith(forbidden)) bad.push(`${file} -> ${spec}`);
     }
     expect(bad).toEqual([]);
   });
@@ -53,7 +57,15 @@ describe('architecture', () => {
     for (const dir of ['simulator', 'router']) {
       for (const file of sources(dir)) {
         const text = readFileSync(join(ROOT, file), 'utf8');
-        for (const api of ['process.argv', 'process.env', 'process.exit', 'process.stdout', 'process.stderr', 'console.log']) if (text.includes(api)) bad.push(`${file}: ${api}`);
+        for (const api of [
+          'process.argv',
+          'process.env',
+          'process.exit',
+          'process.stdout',
+          'process.stderr',
+          'console.log',
+        ])
+          if (text.includes(api)) bad.push(`${file}: ${api}`);
       }
     }
     expect(bad).toEqual([]);
@@ -61,10 +73,16 @@ describe('architecture', () => {
 
   it('keeps time and randomness injected in pure folders', () => {
     const bad: string[] = [];
-    const pure = [...sources('simulator/core'), ...sources('simulator/quota'), ...sources('simulator/engine'), ...sources('simulator/vendors')].filter((f) => !f.endsWith('clock.ts'));
+    const pure = [
+      ...sources('simulator/core'),
+      ...sources('simulator/quota'),
+      ...sources('simulator/engine'),
+      ...sources('simulator/vendors'),
+    ].filter((f) => !f.endsWith('clock.ts'));
     for (const file of pure) {
       const text = readFileSync(join(ROOT, file), 'utf8');
-      for (const api of ['Date.now(', 'Math.random(', 'performance.now(', 'setTimeout(', 'AbortSignal.timeout(']) if (text.includes(api)) bad.push(`${file}: ${api}`);
+      for (const api of ['Date.now(', 'Math.random(', 'performance.now(', 'setTimeout(', 'AbortSignal.timeout('])
+        if (text.includes(api)) bad.push(`${file}: ${api}`);
     }
     expect(bad).toEqual([]);
   });

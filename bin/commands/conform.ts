@@ -20,7 +20,9 @@ export interface ConformOptions extends RouterChoice {
  * `--router-url` names another) and writes one combined report.
  */
 export async function conform(options: ConformOptions, io: Io): Promise<ExitCode> {
-  const files = (await readdir(options.dir)).filter((f) => f.endsWith('.yaml') && (!options.only || f.includes(options.only))).sort();
+  const files = (await readdir(options.dir))
+    .filter((f) => f.endsWith('.yaml') && (!options.only || f.includes(options.only)))
+    .sort();
   if (files.length === 0) {
     io.err(`${options.dir}: no scenario files (*.yaml) to run.`);
     return EXIT.BAD_INPUT;
@@ -39,8 +41,14 @@ export async function conform(options: ConformOptions, io: Io): Promise<ExitCode
     if (io.stop.aborted) break;
     reports.push(report);
     const failed = report.checks.filter((c) => c.verdict === 'fail');
-    const summary = `${report.load.sent} requests, ${Object.entries(report.load.byStatus).map(([k, v]) => `${v}×${k}`).join(' ')}, p99 ${report.latency.answered.p99 === null ? 'n/a' : `${Math.round(report.latency.answered.p99)} ms`}`;
-    io.out(`  ${report.verdict === 'pass' ? 'PASS' : 'FAIL'} (${summary})${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`);
+    const summary = `${report.load.sent} requests, ${Object.entries(report.load.byStatus)
+      .map(([k, v]) => `${v}×${k}`)
+      .join(
+        ' ',
+      )}, p99 ${report.latency.answered.p99 === null ? 'n/a' : `${Math.round(report.latency.answered.p99)} ms`}`;
+    io.out(
+      `  ${report.verdict === 'pass' ? 'PASS' : 'FAIL'} (${summary})${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`,
+    );
   }
   const dir = options.out ?? join('reports', `conformance-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, reports);

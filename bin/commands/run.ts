@@ -32,7 +32,11 @@ export interface RunCommandOptions extends RouterChoice {
 }
 
 /** Prepares a scenario for a run: loaded, with a load section, its router choice valid. */
-export async function prepareRun(file: string, choice: RouterChoice, io: Io): Promise<{ scenario: Scenario; text: string; launcher: RouterLauncher } | undefined> {
+export async function prepareRun(
+  file: string,
+  choice: RouterChoice,
+  io: Io,
+): Promise<{ scenario: Scenario; text: string; launcher: RouterLauncher } | undefined> {
   const loaded = await loadRunScenarioFile(file, io.env);
   if (!loaded.ok) {
     io.err(loaded.report);
@@ -40,10 +44,31 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
   }
   const { scenario, text } = loaded;
   if (!scenario.load) {
-    io.err(formatIssues(file, locateInYaml(text, [{ code: 'SCENARIO_MISSING_FIELD', path: [], message: 'throttlelab run needs a "load" section (mode, duration, rate or connections, requests)' }])));
+    io.err(
+      formatIssues(
+        file,
+        locateInYaml(text, [
+          {
+            code: 'SCENARIO_MISSING_FIELD',
+            path: [],
+            message: 'throttlelab run needs a "load" section (mode, duration, rate or connections, requests)',
+          },
+        ]),
+      ),
+    );
     return undefined;
   }
-  if (choice.routerCmd) return { scenario, text, launcher: (ctx) => launchCommand(ctx, { command: choice.routerCmd!, env: {}, readyPath: '/v1/models', startTimeout: 30_000 }, io.env) };
+  if (choice.routerCmd)
+    return {
+      scenario,
+      text,
+      launcher: (ctx) =>
+        launchCommand(
+          ctx,
+          { command: choice.routerCmd!, env: {}, readyPath: '/v1/models', startTimeout: 30_000 },
+          io.env,
+        ),
+    };
   if (choice.routerUrl) return { scenario, text, launcher: () => launchUrl(choice.routerUrl!) };
   const r = scenario.router;
   if (r.kind === 'command') return { scenario, text, launcher: (ctx) => launchCommand(ctx, r, io.env) };
@@ -59,12 +84,21 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
 /** A progress line: elapsed time, request rate and outcomes so far. */
 export function progressLine(p: LoadProgress, totalMs: number): string {
   const rate = p.elapsedMs > 0 ? (p.done / p.elapsedMs) * 1000 : 0;
-  const outcomes = Object.entries(p.byStatus).sort().map(([k, v]) => `${k}: ${v}`).join('  ');
+  const outcomes = Object.entries(p.byStatus)
+    .sort()
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('  ');
   return `  ${(Math.min(p.elapsedMs, totalMs) / 1000).toFixed(0).padStart(3)} s / ${totalMs / 1000} s  ${rate.toFixed(0).padStart(5)} req/s  in flight ${p.inFlight}  ${outcomes}${p.dropped ? `  not judged: ${p.dropped}` : ''}`;
 }
 
 /** Runs one prepared scenario, showing progress; returns its report. */
-export async function executeRun(prepared: { scenario: Scenario; text: string; launcher: RouterLauncher }, file: string, seed: number, io: Io, simPort?: number): Promise<Report> {
+export async function executeRun(
+  prepared: { scenario: Scenario; text: string; launcher: RouterLauncher },
+  file: string,
+  seed: number,
+  io: Io,
+  simPort?: number,
+): Promise<Report> {
   const total = prepared.scenario.load!.duration;
   let lastPrinted = 0;
   const data = await runScenario({

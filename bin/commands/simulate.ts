@@ -1,6 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import { loadRunScenarioFile, providerVar } from '../../harness/index.js';
-import { createSimulator, formatDurationShort, startSimulatorServer, CONTROL_PREFIX, type Simulator } from '../../simulator/index.js';
+import {
+  createSimulator,
+  formatDurationShort,
+  startSimulatorServer,
+  CONTROL_PREFIX,
+  type Simulator,
+} from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
@@ -29,7 +35,13 @@ export function summarizeAttempts(sim: Simulator): string[] {
     byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + 1);
     counts.set(row.provider, byStatus);
   }
-  return [...counts].map(([provider, byStatus]) => `  ${provider}: ${[...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${n}×${s === 0 ? 'no status' : s}`).join(', ')}`);
+  return [...counts].map(
+    ([provider, byStatus]) =>
+      `  ${provider}: ${[...byStatus]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${n}×${s === 0 ? 'no status' : s}`)
+        .join(', ')}`,
+  );
 }
 
 /**
@@ -47,14 +59,22 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
   const sim = createSimulator(scenario, { seed, env: io.env });
   const ledgerFile = options.ledgerOut ? createWriteStream(options.ledgerOut) : undefined;
   if (ledgerFile) sim.ledger.addSink((row) => ledgerFile.write(`${JSON.stringify(row)}\n`));
-  const server = await startSimulatorServer(sim, { host: options.host, port: options.port, onError: (e) => io.err(`simulator: survived an error: ${(e as Error).message}`) });
+  const server = await startSimulatorServer(sim, {
+    host: options.host,
+    port: options.port,
+    onError: (e) => io.err(`simulator: survived an error: ${(e as Error).message}`),
+  });
 
   io.out(`throttlelab simulate: scenario "${scenario.name}" (seed ${seed}; replay with --seed ${seed})`);
   io.out(`listening on ${server.origin}   control API: ${server.origin}${CONTROL_PREFIX}/health`);
   io.out('');
   const endpoints = sim.endpoints(server.origin);
   io.out('providers:');
-  for (const line of table([['id', 'vendor', 'base URL', 'models'], ...endpoints.map((e) => [e.id, e.vendor, e.baseUrl, e.models.join(', ')])])) io.out(line);
+  for (const line of table([
+    ['id', 'vendor', 'base URL', 'models'],
+    ...endpoints.map((e) => [e.id, e.vendor, e.baseUrl, e.models.join(', ')]),
+  ]))
+    io.out(line);
   io.out('');
   io.out('environment (simulated keys from the scenario; keys read from your environment are shown as $NAME):');
   for (const e of endpoints) {
@@ -67,22 +87,35 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
   if (scenario.faults.length > 0) {
     io.out('');
     io.out(`faults (${scenario.faults.length}):`);
-    for (const f of scenario.faults) io.out(`  ${f.id}: ${f.kind} at +${formatDurationShort(f.at)}${f.for !== undefined ? ` for ${formatDurationShort(f.for)}` : ''}${f.match.provider ? ` on ${f.match.provider.join(', ')}` : ''}`);
+    for (const f of scenario.faults)
+      io.out(
+        `  ${f.id}: ${f.kind} at +${formatDurationShort(f.at)}${f.for !== undefined ? ` for ${formatDurationShort(f.for)}` : ''}${f.match.provider ? ` on ${f.match.provider.join(', ')}` : ''}`,
+      );
   }
   io.out('');
-  io.out(options.durationMs !== undefined ? `serving for ${formatDurationShort(options.durationMs)}; Ctrl-C stops sooner.` : 'Ctrl-C to stop.');
+  io.out(
+    options.durationMs !== undefined
+      ? `serving for ${formatDurationShort(options.durationMs)}; Ctrl-C stops sooner.`
+      : 'Ctrl-C to stop.',
+  );
 
   await new Promise<void>((resolve) => {
     const timer = options.durationMs !== undefined ? setTimeout(resolve, options.durationMs) : undefined;
-    io.stop.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    io.stop.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
   await server.close();
   if (ledgerFile) await new Promise<void>((resolve) => ledgerFile.end(resolve));
   io.out('');
-  io.out(`stopped after ${formatDurationShort(sim.clock.now() - sim.startedAt)}: ${sim.ledger.size} attempts${sim.ledger.size ? ':' : '.'}`);
+  io.out(
+    `stopped after ${formatDurationShort(sim.clock.now() - sim.startedAt)}: ${sim.ledger.size} attempts${sim.ledger.size ? ':' : '.'}`,
+  );
   for (const line of summarizeAttempts(sim)) io.out(line);
   return EXIT.OK;
 }

@@ -16,7 +16,9 @@ export async function validate(options: ValidateOptions, io: Io): Promise<ExitCo
     const result = await loadRunScenarioFile(file, io.env);
     if (result.ok) {
       const { providers, faults } = result.scenario;
-      io.out(`${file}: ok (scenario "${result.scenario.name}", ${plural(providers.length, 'provider')}, ${plural(faults.length, 'fault')})`);
+      io.out(
+        `${file}: ok (scenario "${result.scenario.name}", ${plural(providers.length, 'provider')}, ${plural(faults.length, 'fault')})`,
+      );
     } else {
       bad++;
       io.err(result.report);

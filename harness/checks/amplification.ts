@@ -13,7 +13,9 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
     if (n > worst) [worst, worstId] = [n, o.id];
   }
   const ids = new Set(outcomes.map((o) => o.id));
-  const unattributed = rows.filter((r) => r.endpoint === 'chat' && (r.correlationId === null || !ids.has(r.correlationId))).length;
+  const unattributed = rows.filter(
+    (r) => r.endpoint === 'chat' && (r.correlationId === null || !ids.has(r.correlationId)),
+  ).length;
   const mean = outcomes.length ? total / outcomes.length : 0;
   const share = outcomes.length ? Math.max(0, total - outcomes.length) / outcomes.length : 0;
   const ok = mean <= maxAttemptsPerRequest && share <= maxRetryShare;
@@ -27,7 +29,14 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
     unit: 'attempts per request',
     threshold: `mean ≤ ${maxAttemptsPerRequest}, extra ≤ ${(maxRetryShare * 100).toFixed(0)} %`,
     violations: ok ? 0 : 1,
-    evidence: ok ? [] : [{ correlationId: worstId, detail: `${mean.toFixed(2)} attempts per request on average; request ${worstId} took ${worst}` }],
+    evidence: ok
+      ? []
+      : [
+          {
+            correlationId: worstId,
+            detail: `${mean.toFixed(2)} attempts per request on average; request ${worstId} took ${worst}`,
+          },
+        ],
     details: { attempts: total, requests: outcomes.length, maxPerRequest: worst, unattributedAttempts: unattributed },
   };
 }

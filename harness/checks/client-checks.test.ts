@@ -10,8 +10,20 @@ import { checkUsage } from './usage.js';
 
 describe('checkNo429', () => {
   it('fails on a 429 handed to a client and counts other errors alongside', () => {
-    const r = checkNo429(input({ outcomes: [outcome(), outcome({ id: 'b', status: 429, error: 'rate_limit_exceeded' }), outcome({ id: 'c', status: 503 })] }));
-    expect(r).toMatchObject({ verdict: 'fail', figure: '1 of 3 client requests got 429; 1 got other errors', details: { otherErrorsByStatus: { 503: 1 } } });
+    const r = checkNo429(
+      input({
+        outcomes: [
+          outcome(),
+          outcome({ id: 'b', status: 429, error: 'rate_limit_exceeded' }),
+          outcome({ id: 'c', status: 503 }),
+        ],
+      }),
+    );
+    expect(r).toMatchObject({
+      verdict: 'fail',
+      figure: '1 of 3 client requests got 429; 1 got other errors',
+      details: { otherErrorsByStatus: { 503: 1 } },
+    });
   });
   it('passes when no client saw a 429', () => {
     expect(checkNo429(input({ outcomes: [outcome(), outcome({ id: 'c', status: 503 })] })).verdict).toBe('pass');
@@ -20,34 +32,74 @@ describe('checkNo429', () => {
 
 describe('checkDeadline', () => {
   it('fails on an answer past the deadline plus tolerance, and on no answer at all', () => {
-    const r = checkDeadline(input({ outcomes: [outcome({ endAt: 0, deadlineMs: 1000, at: 0 }), outcome({ id: 'late', deadlineMs: 100, at: 0, endAt: 1_800_000_000_200 }), outcome({ id: 'gone', status: 0, error: 'client-timeout', at: 0, endAt: 1_800_000_003_000, deadlineMs: 1000 })] }));
+    const r = checkDeadline(
+      input({
+        outcomes: [
+          outcome({ endAt: 0, deadlineMs: 1000, at: 0 }),
+          outcome({ id: 'late', deadlineMs: 100, at: 0, endAt: 1_800_000_000_200 }),
+          outcome({
+            id: 'gone',
+            status: 0,
+            error: 'client-timeout',
+            at: 0,
+            endAt: 1_800_000_003_000,
+            deadlineMs: 1000,
+          }),
+        ],
+      }),
+    );
     expect(r).toMatchObject({ verdict: 'fail', violations: 2 });
-    expect(r.evidence.map((e) => e.detail)).toEqual(['answered 100 ms after its 100 ms deadline', 'no answer within 1000 ms (client-timeout)']);
+    expect(r.evidence.map((e) => e.detail)).toEqual([
+      'answered 100 ms after its 100 ms deadline',
+      'no answer within 1000 ms (client-timeout)',
+    ]);
   });
   it('passes within the tolerance, and judges a stream by its response head', () => {
     const stream = outcome({ stream: true, deadlineMs: 100, firstByteAt: 1_800_000_000_090, endAt: 1_800_000_005_000 });
-    expect(checkDeadline(input({ outcomes: [stream, outcome({ id: 'b', deadlineMs: 100, endAt: 1_800_000_000_140 })] })).verdict).toBe('pass');
+    expect(
+      checkDeadline(input({ outcomes: [stream, outcome({ id: 'b', deadlineMs: 100, endAt: 1_800_000_000_140 })] }))
+        .verdict,
+    ).toBe('pass');
   });
 });
 
 describe('checkFailoverLatency', () => {
   const rows = [row({ at: 0, correlationId: 'c1', status: 429 }), row({ at: 800, correlationId: 'c1' })];
   it('reports the time failing over added, and passes without a threshold', () => {
-    expect(checkFailoverLatency(input({ rows, outcomes: [outcome()] }))).toMatchObject({ verdict: 'pass', value: 800, threshold: 'reported only' });
+    expect(checkFailoverLatency(input({ rows, outcomes: [outcome()] }))).toMatchObject({
+      verdict: 'pass',
+      value: 800,
+      threshold: 'reported only',
+    });
   });
   it('fails when the p99 exceeds the threshold', () => {
-    expect(checkFailoverLatency(input({ rows, outcomes: [outcome()], scenario: world('expect: { failoverLatency: { p99: 500ms } }') })).verdict).toBe('fail');
+    expect(
+      checkFailoverLatency(
+        input({ rows, outcomes: [outcome()], scenario: world('expect: { failoverLatency: { p99: 500ms } }') }),
+      ).verdict,
+    ).toBe('fail');
   });
 });
 
 describe('checkAmplification', () => {
   it('fails when retries exceed their share of traffic', () => {
-    const rows = [row({ correlationId: 'c1', status: 500 }), row({ correlationId: 'c1', status: 500 }), row({ correlationId: 'c1' })];
-    const r = checkAmplification(input({ rows, outcomes: [outcome()], scenario: world('expect: { amplification: { maxRetryShare: 0.5 } }') }));
-    expect(r).toMatchObject({ verdict: 'fail', figure: '3.00 attempts per request (max 3); extra attempts 200.0 % of requests' });
+    const rows = [
+      row({ correlationId: 'c1', status: 500 }),
+      row({ correlationId: 'c1', status: 500 }),
+      row({ correlationId: 'c1' }),
+    ];
+    const r = checkAmplification(
+      input({ rows, outcomes: [outcome()], scenario: world('expect: { amplification: { maxRetryShare: 0.5 } }') }),
+    );
+    expect(r).toMatchObject({
+      verdict: 'fail',
+      figure: '3.00 attempts per request (max 3); extra attempts 200.0 % of requests',
+    });
   });
   it('passes one attempt per request', () => {
-    expect(checkAmplification(input({ rows: [row({ correlationId: 'c1' })], outcomes: [outcome()] })).verdict).toBe('pass');
+    expect(checkAmplification(input({ rows: [row({ correlationId: 'c1' })], outcomes: [outcome()] })).verdict).toBe(
+      'pass',
+    );
   });
 });
 
@@ -64,11 +116,21 @@ describe('checkKeyIsolation', () => {
 
 describe('checkStreamIntegrity', () => {
   it('fails on a stream that closed silently; an error event is an honest end', () => {
-    const r = checkStreamIntegrity(input({ outcomes: [outcome({ stream: true, streamEnd: 'done' }), outcome({ id: 'e', stream: true, streamEnd: 'error-event' }), outcome({ id: 's', stream: true, streamEnd: 'silent' })] }));
+    const r = checkStreamIntegrity(
+      input({
+        outcomes: [
+          outcome({ stream: true, streamEnd: 'done' }),
+          outcome({ id: 'e', stream: true, streamEnd: 'error-event' }),
+          outcome({ id: 's', stream: true, streamEnd: 'silent' }),
+        ],
+      }),
+    );
     expect(r).toMatchObject({ verdict: 'fail', figure: '1 of 3 streams ended silently (1 ended with an error event)' });
   });
   it('passes when every stream ended with [DONE] or an error event, and skips without streams', () => {
-    expect(checkStreamIntegrity(input({ outcomes: [outcome({ stream: true, streamEnd: 'done' })] })).verdict).toBe('pass');
+    expect(checkStreamIntegrity(input({ outcomes: [outcome({ stream: true, streamEnd: 'done' })] })).verdict).toBe(
+      'pass',
+    );
     expect(checkStreamIntegrity(input({ outcomes: [outcome()] })).verdict).toBe('skip');
   });
 });
@@ -82,7 +144,10 @@ describe('checkUsage', () => {
   });
   it('passes on exact usage, judged against the attempt that answered', () => {
     const failedFirst = row({ correlationId: 'c1', status: 500, tokensIn: 0, tokensOut: 0 });
-    expect(checkUsage(input({ rows: [failedFirst, served], outcomes: [outcome({ usage: { prompt: 42, completion: 7 } })] })).verdict).toBe('pass');
+    expect(
+      checkUsage(input({ rows: [failedFirst, served], outcomes: [outcome({ usage: { prompt: 42, completion: 7 } })] }))
+        .verdict,
+    ).toBe('pass');
   });
   it('skips routers that report no usage', () => {
     expect(checkUsage(input({ rows: [served], outcomes: [outcome({ usage: null })] })).verdict).toBe('skip');

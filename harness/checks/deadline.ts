@@ -16,7 +16,15 @@ export function checkDeadline({ outcomes, scenario }: CheckInput): CheckResult {
     worst = Math.max(worst, late);
     if (o.status === 0 || late > tolerance) {
       violations++;
-      if (evidence.length < MAX_EVIDENCE) evidence.push({ at: answeredAt, correlationId: o.id, detail: o.status === 0 ? `no answer within ${o.deadlineMs} ms (${o.error})` : `answered ${Math.round(late)} ms after its ${o.deadlineMs} ms deadline` });
+      if (evidence.length < MAX_EVIDENCE)
+        evidence.push({
+          at: answeredAt,
+          correlationId: o.id,
+          detail:
+            o.status === 0
+              ? `no answer within ${o.deadlineMs} ms (${o.error})`
+              : `answered ${Math.round(late)} ms after its ${o.deadlineMs} ms deadline`,
+        });
     }
   }
   return {
@@ -24,7 +32,12 @@ export function checkDeadline({ outcomes, scenario }: CheckInput): CheckResult {
     title: 'Deadlines hold',
     meaning: 'Every request was answered (with content or an error) within its deadline.',
     verdict: violations === 0 ? 'pass' : 'fail',
-    figure: outcomes.length === 0 ? 'no requests' : violations === 0 ? `all ${outcomes.length} answered in time (closest: ${Math.round(-worst)} ms to spare)` : `${violations} of ${outcomes.length} late; worst ${Math.round(worst)} ms past the deadline`,
+    figure:
+      outcomes.length === 0
+        ? 'no requests'
+        : violations === 0
+          ? `all ${outcomes.length} answered in time (closest: ${Math.round(-worst)} ms to spare)`
+          : `${violations} of ${outcomes.length} late; worst ${Math.round(worst)} ms past the deadline`,
     value: Number.isFinite(worst) ? worst : null,
     unit: 'ms past deadline',
     threshold: `tolerance ${tolerance} ms`,

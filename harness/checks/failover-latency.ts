@@ -29,7 +29,10 @@ export function checkFailoverLatency({ outcomes, rows, scenario }: CheckInput): 
     title: 'Failover latency',
     meaning: 'How much time failing over added to the requests that needed it.',
     verdict: over ? 'fail' : 'pass',
-    figure: a.count === 0 ? 'no request needed a failover' : `${count(a.count, 'request')} failed over: added p50 ${ms(a.p50)}, p90 ${ms(a.p90)}, p99 ${ms(a.p99)}, max ${ms(a.max)}`,
+    figure:
+      a.count === 0
+        ? 'no request needed a failover'
+        : `${count(a.count, 'request')} failed over: added p50 ${ms(a.p50)}, p90 ${ms(a.p90)}, p99 ${ms(a.p99)}, max ${ms(a.max)}`,
     value: a.p99,
     unit: 'ms (p99 added)',
     threshold: threshold !== undefined ? `p99 ≤ ${threshold} ms` : 'reported only',

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { input, limited, outcome, row, world } from '../../test/helpers/evidence.js';
 import { candidateProviders, checkGoodput } from './goodput.js';
 
-const many = (n: number, p: Parameters<typeof outcome>[0] = {}) => Array.from({ length: n }, (_, i) => outcome({ id: `r${i}`, at: i * 10, ...p }));
+const many = (n: number, p: Parameters<typeof outcome>[0] = {}) =>
+  Array.from({ length: n }, (_, i) => outcome({ id: `r${i}`, at: i * 10, ...p }));
 
 describe('checkGoodput', () => {
   it('passes when the served share meets the minimum', () => {
@@ -11,14 +12,26 @@ describe('checkGoodput', () => {
   });
 
   it('fails when requests went unserved while a provider could serve them', () => {
-    const r = checkGoodput(input({ outcomes: [...many(8), outcome({ id: 'x', status: 502, error: 'bad_gateway' }), outcome({ id: 'y', status: 502 })] }));
+    const r = checkGoodput(
+      input({
+        outcomes: [
+          ...many(8),
+          outcome({ id: 'x', status: 502, error: 'bad_gateway' }),
+          outcome({ id: 'y', status: 502 }),
+        ],
+      }),
+    );
     expect(r).toMatchObject({ verdict: 'fail', value: 0.8 });
     expect(r.evidence[0]).toMatchObject({ correlationId: 'x', detail: 'not served: status 502 (bad_gateway)' });
   });
 
   it('leaves out requests whose deadline fell while every provider was closed', () => {
     // Both providers' keys announced waits covering the request's whole deadline (less the service time).
-    const rows = [limited(0, 10_000), limited(0, 10_000, { key: 'second' }), limited(0, 10_000, { provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5' })];
+    const rows = [
+      limited(0, 10_000),
+      limited(0, 10_000, { key: 'second' }),
+      limited(0, 10_000, { provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5' }),
+    ];
     const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
     expect(r).toMatchObject({ verdict: 'skip', details: expect.objectContaining({ excludedNoCapacity: 1 }) });
   });
@@ -34,7 +47,9 @@ describe('checkGoodput', () => {
     const scenario = world(`faults:
   - { id: down-a, kind: status, at: 0s, for: 10s, match: { provider: openai }, status: 500 }
   - { id: down-b, kind: status, at: 0s, for: 10s, match: { provider: anthropic }, status: 529 }`);
-    expect(checkGoodput(input({ scenario, outcomes: [outcome({ status: 503, deadlineMs: 2000 })] })).verdict).toBe('skip');
+    expect(checkGoodput(input({ scenario, outcomes: [outcome({ status: 503, deadlineMs: 2000 })] })).verdict).toBe(
+      'skip',
+    );
   });
 });
 
@@ -49,7 +64,13 @@ describe('candidateProviders', () => {
 
 describe('checkGoodput and quotas a router read from headers', () => {
   it('leaves out requests while the quota was spent, even without a 429', () => {
-    const spent = (at: number, key = 'main', provider = 'openai') => row({ at, key, provider, quota: { requestsBefore: 1, requestsAfter: 0, tokensBefore: null, tokensAfter: null, emptyForMs: 10_000 } });
+    const spent = (at: number, key = 'main', provider = 'openai') =>
+      row({
+        at,
+        key,
+        provider,
+        quota: { requestsBefore: 1, requestsAfter: 0, tokensBefore: null, tokensAfter: null, emptyForMs: 10_000 },
+      });
     const rows = [spent(0), spent(0, 'second'), spent(0, 'main', 'anthropic')];
     const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
     expect(r.details).toMatchObject({ excludedNoCapacity: 1 });

@@ -9,12 +9,26 @@ const BLANKET = new Set(['status', 'hang', 'reset']);
 /** Times a fault hit every request of a provider. */
 function blanketFaults(scenario: CheckInput['scenario'], provider: string, startedAt: number): Intervals {
   return scenario.faults
-    .filter((f) => BLANKET.has(f.kind) && (!f.match.provider || f.match.provider.includes(provider)) && !f.match.key && !f.match.model && f.match.firstN === undefined && f.match.everyNth === undefined && (f.match.probability ?? 1) >= 1 && f.match.stream === undefined)
+    .filter(
+      (f) =>
+        BLANKET.has(f.kind) &&
+        (!f.match.provider || f.match.provider.includes(provider)) &&
+        !f.match.key &&
+        !f.match.model &&
+        f.match.firstN === undefined &&
+        f.match.everyNth === undefined &&
+        (f.match.probability ?? 1) >= 1 &&
+        f.match.stream === undefined,
+    )
     .map((f) => [startedAt + f.at, f.for === undefined ? Infinity : startedAt + f.at + f.for] as [number, number]);
 }
 
 /** Per provider: when every one of its keys was closed (spans by `provider/key`), or a blanket fault held. */
-function closedProviders(scenario: CheckInput['scenario'], spansByKey: ReadonlyMap<string, Intervals>, startedAt: number): Map<string, Intervals> {
+function closedProviders(
+  scenario: CheckInput['scenario'],
+  spansByKey: ReadonlyMap<string, Intervals>,
+  startedAt: number,
+): Map<string, Intervals> {
   const out = new Map<string, Intervals>();
   for (const p of scenario.providers) {
     let blocked: Intervals | undefined;
@@ -30,7 +44,11 @@ function closedProviders(scenario: CheckInput['scenario'], spansByKey: ReadonlyM
 /** Announced waits as spans by `provider/key`. */
 function waitSpans(rows: CheckInput['rows']): Map<string, Intervals> {
   const spans = new Map<string, Intervals>();
-  for (const [k, list] of groupBy(deriveWindows(rows, 'key'), (w) => `${w.provider}/${w.key}`)) spans.set(k, list.map((w) => [w.start, w.end]));
+  for (const [k, list] of groupBy(deriveWindows(rows, 'key'), (w) => `${w.provider}/${w.key}`))
+    spans.set(
+      k,
+      list.map((w) => [w.start, w.end]),
+    );
   return spans;
 }
 
@@ -66,8 +84,16 @@ function keysSharingQuota(scenario: CheckInput['scenario']): Map<string, string[
     const scopes = p.quotas.filter((q) => q.metric !== 'concurrency').map((q) => q.scope ?? 'org');
     for (const k of p.keys) {
       const org = k.org ?? k.id;
-      const keys = scopes.length > 0 && scopes.every((s) => s === 'provider') ? p.keys : !scopes.includes('key') ? p.keys.filter((x) => (x.org ?? x.id) === org) : [k];
-      out.set(`${p.id}/${k.id}`, keys.map((x) => x.id));
+      const keys =
+        scopes.length > 0 && scopes.every((s) => s === 'provider')
+          ? p.keys
+          : !scopes.includes('key')
+            ? p.keys.filter((x) => (x.org ?? x.id) === org)
+            : [k];
+      out.set(
+        `${p.id}/${k.id}`,
+        keys.map((x) => x.id),
+      );
     }
   }
   return out;
@@ -77,14 +103,21 @@ function keysSharingQuota(scenario: CheckInput['scenario']): Map<string, string[
  * The provider models that could serve a requested model: `provider/model` names one, a bare
  * model name each provider listing it, and anything else (`auto`, an alias) every model.
  */
-export function candidateTargets(model: string, scenario: CheckInput['scenario']): Array<{ provider: string; model: string }> {
+export function candidateTargets(
+  model: string,
+  scenario: CheckInput['scenario'],
+): Array<{ provider: string; model: string }> {
   const slash = model.indexOf('/');
   if (slash > 0) {
-    const p = scenario.providers.find((x) => x.id === model.slice(0, slash) && x.models.includes(model.slice(slash + 1)));
+    const p = scenario.providers.find(
+      (x) => x.id === model.slice(0, slash) && x.models.includes(model.slice(slash + 1)),
+    );
     if (p) return [{ provider: p.id, model: model.slice(slash + 1) }];
   }
   const listing = scenario.providers.filter((x) => x.models.includes(model)).map((x) => ({ provider: x.id, model }));
-  return listing.length > 0 ? listing : scenario.providers.flatMap((x) => x.models.map((m) => ({ provider: x.id, model: m })));
+  return listing.length > 0
+    ? listing
+    : scenario.providers.flatMap((x) => x.models.map((m) => ({ provider: x.id, model: m })));
 }
 
 /** The providers that could serve a requested model (see `candidateTargets`). */
@@ -96,7 +129,12 @@ export function candidateProviders(model: string, scenario: CheckInput['scenario
  * When no provider that could serve `model` had capacity. Requests whose whole deadline fell in
  * such a time had no capacity to be served with and are left out of goodput.
  */
-export function noCapacity(input: CheckInput, startedAt: number, model = 'auto', blocked = blockedByProvider(input, startedAt)): Intervals {
+export function noCapacity(
+  input: CheckInput,
+  startedAt: number,
+  model = 'auto',
+  blocked = blockedByProvider(input, startedAt),
+): Intervals {
   let all: Intervals | undefined;
   for (const id of candidateProviders(model, input.scenario)) {
     const b = blocked.get(id) ?? [];
@@ -130,7 +168,9 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     return b;
   };
   const attempts = attemptsByRequest(rows);
-  const postCommit = new Set(scenario.faults.filter((f) => f.kind === 'stream-break' || f.kind === 'malformed').map((f) => f.id));
+  const postCommit = new Set(
+    scenario.faults.filter((f) => f.kind === 'stream-break' || f.kind === 'malformed').map((f) => f.id),
+  );
   const { serviceTime } = scenario.expect.goodput;
   const eligible: ClientOutcome[] = [];
   let served = 0;
@@ -149,12 +189,21 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     eligible.push(o);
     if (o.status === 200 && (!o.stream || o.streamEnd === 'done')) served++;
   }
-  const seen = rows.filter((r) => r.endpoint === 'chat' && r.tokensIn > 0).map((r) => r.tokensIn).sort((a, b) => a - b);
+  const seen = rows
+    .filter((r) => r.endpoint === 'chat' && r.tokensIn > 0)
+    .map((r) => r.tokensIn)
+    .sort((a, b) => a - b);
   const typicalTokensIn = seen.length ? seen[Math.floor(seen.length / 2)]! : 0;
   const sorted = [...eligible].sort((a, b) => a.sentAt - b.sentAt);
   const servable = quotaOracle(
     scenario,
-    sorted.map((o) => ({ sentAt: o.sentAt, latestAt: o.sentAt + Math.max(0, o.deadlineMs - serviceTime), targets: candidateTargets(o.model, scenario), tokensIn: attempts.get(o.id)?.[0]?.tokensIn ?? typicalTokensIn, maxTokens: scenario.load?.requests.maxTokens ?? 0 })),
+    sorted.map((o) => ({
+      sentAt: o.sentAt,
+      latestAt: o.sentAt + Math.max(0, o.deadlineMs - serviceTime),
+      targets: candidateTargets(o.model, scenario),
+      tokensIn: attempts.get(o.id)?.[0]?.tokensIn ?? typicalTokensIn,
+      maxTokens: scenario.load?.requests.maxTokens ?? 0,
+    })),
     forcedBlocked(input, input.startedAt),
   );
   const base = Math.min(eligible.length, servable);
@@ -166,12 +215,32 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     title: 'Goodput while capacity existed',
     meaning: 'Of the requests the providers had capacity for, the share the router did serve.',
     verdict: base === 0 ? 'skip' : share >= min ? 'pass' : 'fail',
-    figure: base === 0 ? 'no request had capacity to be served with' : `${(share * 100).toFixed(1)} % served (${served} of ${eligible.length}${bound})`,
+    figure:
+      base === 0
+        ? 'no request had capacity to be served with'
+        : `${(share * 100).toFixed(1)} % served (${served} of ${eligible.length}${bound})`,
     value: share,
     unit: 'share',
     threshold: `≥ ${(min * 100).toFixed(1)} %`,
     violations: share >= min ? 0 : base - served,
-    evidence: share >= min ? [] : eligible.filter((o) => o.status !== 200).slice(0, 20).map((o) => ({ at: o.endAt, correlationId: o.id, detail: `not served: status ${o.status}${o.error ? ` (${o.error})` : ''}` })),
-    details: { eligible: eligible.length, served, servableByQuota: servable, excludedNoCapacity, excludedCutByFault: excludedCut, noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0) },
+    evidence:
+      share >= min
+        ? []
+        : eligible
+            .filter((o) => o.status !== 200)
+            .slice(0, 20)
+            .map((o) => ({
+              at: o.endAt,
+              correlationId: o.id,
+              detail: `not served: status ${o.status}${o.error ? ` (${o.error})` : ''}`,
+            })),
+    details: {
+      eligible: eligible.length,
+      served,
+      servableByQuota: servable,
+      excludedNoCapacity,
+      excludedCutByFault: excludedCut,
+      noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0),
+    },
   };
 }

@@ -9,11 +9,22 @@ export function checkKeyIsolation({ rows }: CheckInput): CheckResult {
     title: 'Keys stay with their provider',
     meaning: "No provider was sent another provider's API key.",
     verdict: foreign.length === 0 ? 'pass' : 'fail',
-    figure: foreign.length === 0 ? `no foreign keys in ${count(rows.length, 'attempt')}` : `${count(foreign.length, 'attempt')} carried another provider's key`,
+    figure:
+      foreign.length === 0
+        ? `no foreign keys in ${count(rows.length, 'attempt')}`
+        : `${count(foreign.length, 'attempt')} carried another provider's key`,
     value: foreign.length,
     unit: 'attempts',
     violations: foreign.length,
-    evidence: foreign.slice(0, MAX_EVIDENCE).map((r) => ({ at: r.arrivalAt, correlationId: r.correlationId, provider: r.provider, key: r.key, detail: `${r.provider} received the key of ${r.key.slice('foreign:'.length)}` })),
+    evidence: foreign
+      .slice(0, MAX_EVIDENCE)
+      .map((r) => ({
+        at: r.arrivalAt,
+        correlationId: r.correlationId,
+        provider: r.provider,
+        key: r.key,
+        detail: `${r.provider} received the key of ${r.key.slice('foreign:'.length)}`,
+      })),
     details: { unknownOrMissingKeys: unknown },
   };
 }

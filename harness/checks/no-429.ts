@@ -15,7 +15,9 @@ export function checkNo429({ outcomes }: CheckInput): CheckResult {
     value: hits.length,
     unit: 'requests',
     violations: hits.length,
-    evidence: hits.slice(0, MAX_EVIDENCE).map((o) => ({ at: o.endAt, correlationId: o.id, detail: `client got 429${o.error ? ` (${o.error})` : ''}` })),
+    evidence: hits
+      .slice(0, MAX_EVIDENCE)
+      .map((o) => ({ at: o.endAt, correlationId: o.id, detail: `client got 429${o.error ? ` (${o.error})` : ''}` })),
     details: { otherErrorsByStatus: byStatus },
   };
 }

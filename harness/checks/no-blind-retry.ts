@@ -32,7 +32,15 @@ export function checkNoBlindRetry({ rows, scenario }: CheckInput): CheckResult {
       smallest = Math.min(smallest, gap);
       if (gap < floor) {
         violations++;
-        if (evidence.length < MAX_EVIDENCE) evidence.push({ at: next.arrivalAt, correlationId: f.correlationId, provider: f.provider, key: next.key, model: next.model, detail: `retried ${Math.round(gap)} ms after a hint-less ${f.status === 0 ? f.end : f.status}` });
+        if (evidence.length < MAX_EVIDENCE)
+          evidence.push({
+            at: next.arrivalAt,
+            correlationId: f.correlationId,
+            provider: f.provider,
+            key: next.key,
+            model: next.model,
+            detail: `retried ${Math.round(gap)} ms after a hint-less ${f.status === 0 ? f.end : f.status}`,
+          });
       }
     }
   }
@@ -41,7 +49,12 @@ export function checkNoBlindRetry({ rows, scenario }: CheckInput): CheckResult {
     title: 'No blind retries',
     meaning: 'After a failure without a wait hint, the router backed off before trying the same provider again.',
     verdict: violations === 0 ? 'pass' : 'fail',
-    figure: failures === 0 ? 'no hint-less failures' : Number.isFinite(smallest) ? `smallest gap ${Math.round(smallest)} ms after ${count(failures, 'hint-less failure')}` : `${count(failures, 'hint-less failure')}, never retried on the same provider`,
+    figure:
+      failures === 0
+        ? 'no hint-less failures'
+        : Number.isFinite(smallest)
+          ? `smallest gap ${Math.round(smallest)} ms after ${count(failures, 'hint-less failure')}`
+          : `${count(failures, 'hint-less failure')}, never retried on the same provider`,
     value: Number.isFinite(smallest) ? smallest : null,
     unit: 'ms',
     threshold: `floor ${floor} ms`,

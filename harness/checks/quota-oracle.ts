@@ -28,7 +28,7 @@ class Queue<T extends { at: number }> {
   push(item: T): void {
     const a = this.items;
     a.push(item);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (a[parent]!.at <= a[i]!.at) break;
       [a[parent], a[i]] = [a[i]!, a[parent]!];
@@ -41,7 +41,7 @@ class Queue<T extends { at: number }> {
     const last = a.pop()!;
     if (a.length > 0) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
@@ -65,7 +65,11 @@ class Queue<T extends { at: number }> {
  * rather than by whether some capacity existed. Concurrency limits and output tokens charged
  * after the fact are left out, which errs towards more capacity.
  */
-export function quotaOracle(scenario: RunScenario, requests: readonly OracleRequest[], blocked: ReadonlyMap<string, Intervals>): number {
+export function quotaOracle(
+  scenario: RunScenario,
+  requests: readonly OracleRequest[],
+  blocked: ReadonlyMap<string, Intervals>,
+): number {
   const runtimes = scenario.providers.map((p, i) => createProviderRuntime(p, i));
   const byId = new Map(runtimes.map((rt) => [rt.id, rt]));
   const queue = new Queue<{ at: number; r: OracleRequest }>();
@@ -84,7 +88,12 @@ export function quotaOracle(scenario: RunScenario, requests: readonly OracleRequ
         continue;
       }
       const rule = rt.accounting.tokenAdmission;
-      const tokens = rule === 'input' ? r.tokensIn : rule === 'input+max_tokens' ? r.tokensIn + r.maxTokens : Math.max(r.tokensIn, r.maxTokens);
+      const tokens =
+        rule === 'input'
+          ? r.tokensIn
+          : rule === 'input+max_tokens'
+            ? r.tokensIn + r.maxTokens
+            : Math.max(r.tokensIn, r.maxTokens);
       const costs: Costs = { requests: 1, tokens, 'input-tokens': r.tokensIn, 'output-tokens': 0, concurrency: 0 };
       for (const k of rt.spec.keys) {
         const caller = { keyId: k.id, org: k.org ?? k.id };

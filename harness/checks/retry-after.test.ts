@@ -4,17 +4,29 @@ import { checkRetryAfter } from './retry-after.js';
 
 describe('checkRetryAfter', () => {
   it('passes when nothing reaches the key and model before the announced wait ends', () => {
-    const r = checkRetryAfter(input({ rows: [limited(0, 2000), row({ at: 2000 }), row({ at: 500, model: 'other' }), row({ at: 600, key: 'second' })] }));
-    expect(r).toMatchObject({ verdict: 'pass', violations: 0, figure: 'worst early arrival 0 ms; 0 early attempts over 1 announced wait' });
+    const r = checkRetryAfter(
+      input({
+        rows: [limited(0, 2000), row({ at: 2000 }), row({ at: 500, model: 'other' }), row({ at: 600, key: 'second' })],
+      }),
+    );
+    expect(r).toMatchObject({
+      verdict: 'pass',
+      violations: 0,
+      figure: 'worst early arrival 0 ms; 0 early attempts over 1 announced wait',
+    });
   });
 
   it('fails on an attempt inside the wait, naming it and how early it came', () => {
-    const r = checkRetryAfter(input({ rows: [limited(0, 2000, { correlationId: 'a' }), row({ at: 1000, correlationId: 'b' })] }));
+    const r = checkRetryAfter(
+      input({ rows: [limited(0, 2000, { correlationId: 'a' }), row({ at: 1000, correlationId: 'b' })] }),
+    );
     expect(r.verdict).toBe('fail');
     expect(r.value).toBe(1000);
     expect(r.evidence).toHaveLength(1);
     expect(r.evidence[0]).toMatchObject({ correlationId: 'b', provider: 'openai', key: 'main' });
-    expect(r.evidence[0]!.detail).toMatch(/^arrived 1000 ms before the end of a 2000 ms wait announced by attempt #\d+ \(seconds\)$/);
+    expect(r.evidence[0]!.detail).toMatch(
+      /^arrived 1000 ms before the end of a 2000 ms wait announced by attempt #\d+ \(seconds\)$/,
+    );
   });
 
   it('forgives other requests arriving within the in-flight grace, never the same request', () => {
@@ -42,6 +54,8 @@ describe('checkRetryAfter', () => {
   it('judges per key when asked to', () => {
     const rows = [limited(0, 2000), row({ at: 1000, model: 'gpt-4o' })];
     expect(checkRetryAfter(input({ rows })).verdict).toBe('pass');
-    expect(checkRetryAfter(input({ rows, scenario: world('expect: { retryAfter: { scope: key } }') })).verdict).toBe('fail');
+    expect(checkRetryAfter(input({ rows, scenario: world('expect: { retryAfter: { scope: key } }') })).verdict).toBe(
+      'fail',
+    );
   });
 });

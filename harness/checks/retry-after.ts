@@ -1,5 +1,13 @@
 import type { LedgerRow } from '../../simulator/index.js';
-import { attemptsByRequest, count, groupBy, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+import {
+  attemptsByRequest,
+  count,
+  groupBy,
+  MAX_EVIDENCE,
+  type CheckInput,
+  type CheckResult,
+  type Evidence,
+} from './types.js';
 import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './windows.js';
 
 /**
@@ -47,14 +55,26 @@ export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
   let worst = 0;
   for (const { a, w, by } of early) {
     worst = Math.max(worst, by);
-    if (evidence.length < MAX_EVIDENCE) evidence.push({ at: a.arrivalAt, correlationId: a.correlationId, provider: a.provider, key: a.key, model: a.model, detail: `arrived ${Math.round(by)} ms before the end of a ${Math.round(w.hintMs)} ms wait announced by attempt #${w.seq} (${w.hintForm})` });
+    if (evidence.length < MAX_EVIDENCE)
+      evidence.push({
+        at: a.arrivalAt,
+        correlationId: a.correlationId,
+        provider: a.provider,
+        key: a.key,
+        model: a.model,
+        detail: `arrived ${Math.round(by)} ms before the end of a ${Math.round(w.hintMs)} ms wait announced by attempt #${w.seq} (${w.hintForm})`,
+      });
   }
   return {
     id: 'retry-after',
     title: 'Waits honour Retry-After',
-    meaning: 'After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.',
+    meaning:
+      'After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.',
     verdict: early.length === 0 ? 'pass' : 'fail',
-    figure: windows.length === 0 ? 'no waits were announced' : `worst early arrival ${Math.round(worst)} ms; ${count(early.length, 'early attempt')} over ${count(windows.length, 'announced wait')}`,
+    figure:
+      windows.length === 0
+        ? 'no waits were announced'
+        : `worst early arrival ${Math.round(worst)} ms; ${count(early.length, 'early attempt')} over ${count(windows.length, 'announced wait')}`,
     value: worst,
     unit: 'ms',
     threshold: `tolerance ${tolerance} ms, in-flight grace ${inFlightGrace} ms, scope ${scope}`,

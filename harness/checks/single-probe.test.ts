@@ -5,19 +5,28 @@ import { checkSingleProbe } from './single-probe.js';
 describe('checkSingleProbe', () => {
   it('passes when one probe goes first and the rest follow its answer', () => {
     const rows = [limited(0, 1000), row({ at: 1000, firstByteAt: T0 + 1050 }), row({ at: 1060 }), row({ at: 1061 })];
-    expect(checkSingleProbe(input({ rows }))).toMatchObject({ verdict: 'pass', value: 1, figure: 'largest herd 1 over 1 wait end' });
+    expect(checkSingleProbe(input({ rows }))).toMatchObject({
+      verdict: 'pass',
+      value: 1,
+      figure: 'largest herd 1 over 1 wait end',
+    });
   });
 
   it('fails when the queue is released at once when the wait ends', () => {
     const rows = [limited(0, 1000), row({ at: 1000, firstByteAt: T0 + 1050 }), row({ at: 1001 }), row({ at: 1002 })];
     const r = checkSingleProbe(input({ rows }));
     expect(r).toMatchObject({ verdict: 'fail', value: 3, violations: 1 });
-    expect(r.evidence[0]!.detail).toMatch(/^3 attempts arrived when the 1000 ms wait of attempt #\d+ ended, before any of them was answered$/);
+    expect(r.evidence[0]!.detail).toMatch(
+      /^3 attempts arrived when the 1000 ms wait of attempt #\d+ ended, before any of them was answered$/,
+    );
   });
 
   it('judges overlapping waits once, at the end of the last', () => {
     const rows = [limited(0, 1000), limited(500, 1000), row({ at: 1500, firstByteAt: T0 + 1550 }), row({ at: 1560 })];
-    expect(checkSingleProbe(input({ rows }))).toMatchObject({ verdict: 'pass', figure: 'largest herd 1 over 1 wait end' });
+    expect(checkSingleProbe(input({ rows }))).toMatchObject({
+      verdict: 'pass',
+      figure: 'largest herd 1 over 1 wait end',
+    });
   });
 
   it('has nothing to judge when no traffic follows a wait', () => {

@@ -30,7 +30,14 @@ export function checkSingleProbe({ rows, scenario }: CheckInput): CheckResult {
     if (herd > 1) {
       violations++;
       const w = p.last;
-      if (evidence.length < MAX_EVIDENCE) evidence.push({ at: p.end, provider: w.provider, key: w.key, model: w.model, detail: `${herd} attempts arrived when the ${Math.round(w.hintMs)} ms wait of attempt #${w.seq} ended, before any of them was answered` });
+      if (evidence.length < MAX_EVIDENCE)
+        evidence.push({
+          at: p.end,
+          provider: w.provider,
+          key: w.key,
+          model: w.model,
+          detail: `${herd} attempts arrived when the ${Math.round(w.hintMs)} ms wait of attempt #${w.seq} ended, before any of them was answered`,
+        });
     }
   }
   return {
@@ -38,7 +45,10 @@ export function checkSingleProbe({ rows, scenario }: CheckInput): CheckResult {
     title: 'One probe when a wait ends',
     meaning: 'When a rate-limit window ended, exactly one request tested the provider before the rest followed.',
     verdict: violations === 0 ? 'pass' : 'fail',
-    figure: judged === 0 ? 'no wait ended with traffic after it' : `largest herd ${largest} over ${count(judged, 'wait end')}`,
+    figure:
+      judged === 0
+        ? 'no wait ended with traffic after it'
+        : `largest herd ${largest} over ${count(judged, 'wait end')}`,
     value: largest,
     unit: 'attempts',
     threshold: 'at most 1',

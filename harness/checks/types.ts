@@ -48,9 +48,21 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 }
 
 /** p50, p90, p99 and max of a list of values. */
-export function summary(values: number[]): { count: number; p50: number | null; p90: number | null; p99: number | null; max: number | null } {
+export function summary(values: number[]): {
+  count: number;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  max: number | null;
+} {
   const s = [...values].sort((a, b) => a - b);
-  return { count: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s.length ? s[s.length - 1]! : null };
+  return {
+    count: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p99: percentile(s, 99),
+    max: s.length ? s[s.length - 1]! : null,
+  };
 }
 
 /** `1 attempt`, `2 attempts`: a count with its noun, for figures people read. */

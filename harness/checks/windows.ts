@@ -28,8 +28,21 @@ export function scopeOf(r: Pick<LedgerRow, 'provider' | 'key' | 'model'>, scope:
 export function deriveWindows(rows: readonly LedgerRow[], scope: 'model' | 'key'): WaitWindow[] {
   const out: WaitWindow[] = [];
   for (const r of rows) {
-    if (r.hintMs === null || !(r.hintMs > 0) || r.firstByteAt === null || !isOwnKey(r.key) || r.endpoint !== 'chat') continue;
-    out.push({ scope: scopeOf(r, scope), provider: r.provider, key: r.key, model: r.model, start: r.firstByteAt, end: r.firstByteAt + r.hintMs, hintMs: r.hintMs, hintForm: r.hintForm, status: r.status, seq: r.seq, correlationId: r.correlationId });
+    if (r.hintMs === null || !(r.hintMs > 0) || r.firstByteAt === null || !isOwnKey(r.key) || r.endpoint !== 'chat')
+      continue;
+    out.push({
+      scope: scopeOf(r, scope),
+      provider: r.provider,
+      key: r.key,
+      model: r.model,
+      start: r.firstByteAt,
+      end: r.firstByteAt + r.hintMs,
+      hintMs: r.hintMs,
+      hintForm: r.hintForm,
+      status: r.status,
+      seq: r.seq,
+      correlationId: r.correlationId,
+    });
   }
   return out;
 }

@@ -21,7 +21,11 @@ export function freePort(): Promise<number> {
  * variables and where to listen through `THROTTLELAB_ROUTER_PORT` (and `PORT`), then polls
  * `readyPath` until it answers. Stopping sends SIGTERM to its process group, then SIGKILL.
  */
-export async function launchCommand(ctx: LaunchContext, spec: { command: string; cwd?: string; env: Record<string, string>; readyPath: string; startTimeout: number }, baseEnv: Readonly<Record<string, string | undefined>>): Promise<RouterLaunch> {
+export async function launchCommand(
+  ctx: LaunchContext,
+  spec: { command: string; cwd?: string; env: Record<string, string>; readyPath: string; startTimeout: number },
+  baseEnv: Readonly<Record<string, string | undefined>>,
+): Promise<RouterLaunch> {
   const port = await freePort();
   const child = spawn('sh', ['-c', spec.command], {
     cwd: spec.cwd,
@@ -40,7 +44,11 @@ export async function launchCommand(ctx: LaunchContext, spec: { command: string;
   const origin = `http://127.0.0.1:${port}`;
   const giveUpAt = Date.now() + spec.startTimeout;
   for (;;) {
-    if (exited !== undefined) throw new HarnessError('HARNESS_ROUTER_START_FAILED', `Failed to start the router: \`${spec.command}\` exited with code ${exited} before answering. Its last output:\n${tail}`);
+    if (exited !== undefined)
+      throw new HarnessError(
+        'HARNESS_ROUTER_START_FAILED',
+        `Failed to start the router: \`${spec.command}\` exited with code ${exited} before answering. Its last output:\n${tail}`,
+      );
     try {
       const res = await fetch(origin + spec.readyPath, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
@@ -50,7 +58,10 @@ export async function launchCommand(ctx: LaunchContext, spec: { command: string;
     }
     if (Date.now() > giveUpAt) {
       kill(child.pid);
-      throw new HarnessError('HARNESS_ROUTER_START_FAILED', `Failed to start the router: nothing answered ${origin}${spec.readyPath} within ${spec.startTimeout} ms. Check that it listens on $THROTTLELAB_ROUTER_PORT. Its last output:\n${tail}`);
+      throw new HarnessError(
+        'HARNESS_ROUTER_START_FAILED',
+        `Failed to start the router: nothing answered ${origin}${spec.readyPath} within ${spec.startTimeout} ms. Check that it listens on $THROTTLELAB_ROUTER_PORT. Its last output:\n${tail}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -10,7 +10,10 @@ export async function launchUrl(url: string): Promise<RouterLaunch> {
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-    throw new HarnessError('HARNESS_ROUTER_UNREACHABLE', `Failed to reach the router at ${baseUrl}: ${reason}. Start it first, pointed at the simulator, or check the URL.`);
+    throw new HarnessError(
+      'HARNESS_ROUTER_UNREACHABLE',
+      `Failed to reach the router at ${baseUrl}: ${reason}. Start it first, pointed at the simulator, or check the URL.`,
+    );
   }
   return { baseUrl, description: `url: ${baseUrl}`, stop: async () => {} };
 }

@@ -3,7 +3,15 @@ import { envName, providerEnv } from './provider-env.js';
 
 describe('providerEnv', () => {
   it('names every provider base URL, vendor, models and key, and nothing from the process', () => {
-    const endpoints = [{ id: 'azure-east', vendor: 'azure-openai', baseUrl: 'http://127.0.0.1:9/azure-east', models: ['gpt-4o', 'gpt-4o-mini'], keys: [{ id: 'main' }, { id: 'spare.2' }] }];
+    const endpoints = [
+      {
+        id: 'azure-east',
+        vendor: 'azure-openai',
+        baseUrl: 'http://127.0.0.1:9/azure-east',
+        models: ['gpt-4o', 'gpt-4o-mini'],
+        keys: [{ id: 'main' }, { id: 'spare.2' }],
+      },
+    ];
     const env = providerEnv(endpoints as never, 'http://127.0.0.1:9', (_p, k) => (k === 'main' ? 'sk-1' : 'sk-2'));
     expect(env).toEqual({
       THROTTLELAB_SIMULATOR_URL: 'http://127.0.0.1:9',

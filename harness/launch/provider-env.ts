@@ -11,7 +11,10 @@ const PREFIX = 'THROTTLELAB';
 export const envName = (id: string) => id.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
 /** `THROTTLELAB_<PROVIDER>_<suffix>`, e.g. `THROTTLELAB_OPENAI_BASE_URL`. */
-export function providerVar(providerId: string, suffix: 'BASE_URL' | 'VENDOR' | 'MODELS' | 'API_KEY' | 'API_KEYS'): string {
+export function providerVar(
+  providerId: string,
+  suffix: 'BASE_URL' | 'VENDOR' | 'MODELS' | 'API_KEY' | 'API_KEYS',
+): string {
   return `${PREFIX}_${envName(providerId)}_${suffix}`;
 }
 
@@ -27,10 +30,13 @@ export const PROVIDERS_VAR = `${PREFIX}_PROVIDERS`;
 export const ROUTER_PORT_VAR = `${PREFIX}_ROUTER_PORT`;
 
 /** Every variable name `providerEnv` can set for these providers, for validating references to them. */
-export function routerVariableNames(providers: ReadonlyArray<{ id: string; keys: ReadonlyArray<{ id: string }> }>): string[] {
+export function routerVariableNames(
+  providers: ReadonlyArray<{ id: string; keys: ReadonlyArray<{ id: string }> }>,
+): string[] {
   const names = [SIMULATOR_URL_VAR, PROVIDERS_VAR];
   for (const p of providers) {
-    for (const suffix of ['BASE_URL', 'VENDOR', 'MODELS', 'API_KEY', 'API_KEYS'] as const) names.push(providerVar(p.id, suffix));
+    for (const suffix of ['BASE_URL', 'VENDOR', 'MODELS', 'API_KEY', 'API_KEYS'] as const)
+      names.push(providerVar(p.id, suffix));
     for (const k of p.keys) names.push(keyVar(p.id, k.id));
   }
   return names;
@@ -41,8 +47,15 @@ export function routerVariableNames(providers: ReadonlyArray<{ id: string; keys:
  * `THROTTLELAB_<ID>_BASE_URL`, `_VENDOR`, `_MODELS` (comma-separated), `_API_KEY` (its first
  * key), `_API_KEYS`, and `_KEY_<KEYID>` for each key. Keys here are the scenario's simulated keys, never real ones.
  */
-export function providerEnv(endpoints: ProviderEndpoint[], simOrigin: string, keyValues: (provider: string, key: string) => string | undefined): Record<string, string> {
-  const env: Record<string, string> = { [SIMULATOR_URL_VAR]: simOrigin, [PROVIDERS_VAR]: endpoints.map((e) => e.id).join(',') };
+export function providerEnv(
+  endpoints: ProviderEndpoint[],
+  simOrigin: string,
+  keyValues: (provider: string, key: string) => string | undefined,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    [SIMULATOR_URL_VAR]: simOrigin,
+    [PROVIDERS_VAR]: endpoints.map((e) => e.id).join(','),
+  };
   for (const e of endpoints) {
     env[providerVar(e.id, 'BASE_URL')] = e.baseUrl;
     env[providerVar(e.id, 'VENDOR')] = e.vendor;

@@ -60,10 +60,18 @@ export class StreamScanner {
         continue;
       }
       try {
-        const j = JSON.parse(data) as { error?: unknown; usage?: { prompt_tokens?: number; completion_tokens?: number } | null; choices?: Array<{ delta?: { content?: string | null } }> };
+        const j = JSON.parse(data) as {
+          error?: unknown;
+          usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+          choices?: Array<{ delta?: { content?: string | null } }>;
+        };
         if (j.error) this.errored = true;
-        if (j.usage && typeof j.usage.prompt_tokens === 'number') this.usage = { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 };
-        if (!this.firstContent && j.choices?.some((c) => typeof c.delta?.content === 'string' && c.delta.content.length > 0)) {
+        if (j.usage && typeof j.usage.prompt_tokens === 'number')
+          this.usage = { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 };
+        if (
+          !this.firstContent &&
+          j.choices?.some((c) => typeof c.delta?.content === 'string' && c.delta.content.length > 0)
+        ) {
           this.firstContent = true;
           sawFirst = true;
         }
@@ -82,8 +90,14 @@ export class StreamScanner {
 /** Reads what a complete (non-streaming) answer says: usage, or an error code. */
 export function readAnswer(status: number, text: string): { usage: ClientOutcome['usage']; error: string | null } {
   try {
-    const j = JSON.parse(text) as { usage?: { prompt_tokens?: number; completion_tokens?: number }; error?: { code?: unknown; type?: unknown } };
-    const usage = j.usage && typeof j.usage.prompt_tokens === 'number' ? { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 } : null;
+    const j = JSON.parse(text) as {
+      usage?: { prompt_tokens?: number; completion_tokens?: number };
+      error?: { code?: unknown; type?: unknown };
+    };
+    const usage =
+      j.usage && typeof j.usage.prompt_tokens === 'number'
+        ? { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 }
+        : null;
     const error = status >= 400 ? String(j.error?.code ?? j.error?.type ?? status) : null;
     return { usage, error };
   } catch {

@@ -31,7 +31,18 @@ export async function runClosedLoop(
   const open = new Map<string, PlannedRequest & { sentAt: number }>();
   let n = 0;
   const start = clock.now();
-  const tick = setInterval(() => onProgress?.({ elapsedMs: clock.now() - start, sent: n, done: outcomes.length, inFlight: open.size, dropped: 0, byStatus }), 1000);
+  const tick = setInterval(
+    () =>
+      onProgress?.({
+        elapsedMs: clock.now() - start,
+        sent: n,
+        done: outcomes.length,
+        inFlight: open.size,
+        dropped: 0,
+        byStatus,
+      }),
+    1000,
+  );
   const deadline = load.requests.deadline;
   const timeoutMs = Math.ceil((deadline + clientGraceMs(deadline)) / 1000) * 1000;
 
@@ -75,7 +86,23 @@ export async function runClosedLoop(
             ({ usage, error } = readAnswer(status, body));
             if (p.stream && status === 200) streamEnd = 'silent';
           }
-          record({ id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt: context.sentAt!, sentAt: context.sentAt!, firstByteAt: null, firstContentAt: null, endAt, status, error, streamEnd, usage, servedBy: headers?.['x-throttlelab-provider'] ?? null, retryAfter: headers?.['retry-after'] ?? null });
+          record({
+            id: p.id,
+            model: p.model,
+            stream: p.stream,
+            deadlineMs: p.deadlineMs,
+            scheduledAt: context.sentAt!,
+            sentAt: context.sentAt!,
+            firstByteAt: null,
+            firstContentAt: null,
+            endAt,
+            status,
+            error,
+            streamEnd,
+            usage,
+            servedBy: headers?.['x-throttlelab-provider'] ?? null,
+            retryAfter: headers?.['retry-after'] ?? null,
+          });
         },
       },
     ] as never,
@@ -94,7 +121,23 @@ export async function runClosedLoop(
       cut++;
       continue;
     }
-    record({ id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt: p.sentAt, sentAt: p.sentAt, firstByteAt: null, firstContentAt: null, endAt: p.sentAt + timeoutMs, status: 0, error: 'client-timeout', streamEnd: null, usage: null, servedBy: null, retryAfter: null });
+    record({
+      id: p.id,
+      model: p.model,
+      stream: p.stream,
+      deadlineMs: p.deadlineMs,
+      scheduledAt: p.sentAt,
+      sentAt: p.sentAt,
+      firstByteAt: null,
+      firstContentAt: null,
+      endAt: p.sentAt + timeoutMs,
+      status: 0,
+      error: 'client-timeout',
+      streamEnd: null,
+      usage: null,
+      servedBy: null,
+      retryAfter: null,
+    });
   }
   clearInterval(tick);
   onProgress?.({ elapsedMs: clock.now() - start, sent: n, done: outcomes.length, inFlight: 0, dropped: cut, byStatus });

@@ -12,13 +12,17 @@ describe('arrivalOffsets', () => {
     expect([...arrivalOffsets(loadOf('{ duration: 1s, rate: 4 }'))]).toEqual([0, 250, 500, 750]);
   });
   it('follows a ramp and the request cap', () => {
-    expect([...arrivalOffsets(loadOf('{ duration: 2s, ramp: [{ rate: 2, for: 1s }, { rate: 4, for: 1s }] }'))]).toEqual([0, 500, 1000, 1250, 1500, 1750]);
+    expect([...arrivalOffsets(loadOf('{ duration: 2s, ramp: [{ rate: 2, for: 1s }, { rate: 4, for: 1s }] }'))]).toEqual(
+      [0, 500, 1000, 1250, 1500, 1750],
+    );
     expect([...arrivalOffsets(loadOf('{ duration: 10s, rate: 100, maxRequests: 3 }'))]).toHaveLength(3);
   });
 });
 
 describe('createRequestPlanner', () => {
-  const load = loadOf(`{ duration: 1s, rate: 1, requests: { models: [auto, { model: openai/gpt-4o-mini, weight: 3 }], stream: 0.5, maxTokens: 32, deadline: 3s }, headers: { x-portkey-config: '{"key":"\${THROTTLELAB_OPENAI_API_KEY}"}' } }`);
+  const load = loadOf(
+    `{ duration: 1s, rate: 1, requests: { models: [auto, { model: openai/gpt-4o-mini, weight: 3 }], stream: 0.5, maxTokens: 32, deadline: 3s }, headers: { x-portkey-config: '{"key":"\${THROTTLELAB_OPENAI_API_KEY}"}' } }`,
+  );
   const env = { THROTTLELAB_OPENAI_API_KEY: 'sk-a' };
 
   it('plans the same request for the same seed and number', () => {
@@ -29,7 +33,11 @@ describe('createRequestPlanner', () => {
   it('carries the correlation id as a header and a prompt marker, the deadline, and the extra headers', () => {
     const p = createRequestPlanner(load, 7, 'r', env)(3);
     expect(p.id).toBe('r-3');
-    expect(p.headers).toMatchObject({ 'x-throttlelab-correlation-id': 'r-3', 'x-throttlelab-deadline-ms': '3000', 'x-portkey-config': '{"key":"sk-a"}' });
+    expect(p.headers).toMatchObject({
+      'x-throttlelab-correlation-id': 'r-3',
+      'x-throttlelab-deadline-ms': '3000',
+      'x-portkey-config': '{"key":"sk-a"}',
+    });
     const body = JSON.parse(p.body);
     expect(body.messages[0].content).toMatch(/^\[tl:r-3\] /);
     expect(body.max_tokens).toBe(32);
@@ -58,7 +66,9 @@ load:
   headers: { x-config: '\${HOME}' }
 `);
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.issues.map((i) => `${i.code} ${i.path.join('.')}: ${i.message}`)).toEqual(['SCENARIO_INVALID_VALUE load.headers.x-config: unknown variable "${HOME}": headers may use the THROTTLELAB_* variables of this scenario\'s providers, such as THROTTLELAB_OPENAI_BASE_URL']);
+    expect(!r.ok && r.issues.map((i) => `${i.code} ${i.path.join('.')}: ${i.message}`)).toEqual([
+      'SCENARIO_INVALID_VALUE load.headers.x-config: unknown variable "${HOME}": headers may use the THROTTLELAB_* variables of this scenario\'s providers, such as THROTTLELAB_OPENAI_BASE_URL',
+    ]);
   });
 });
 
@@ -67,7 +77,9 @@ describe('StreamScanner', () => {
     const s = new StreamScanner();
     expect(s.push('data: {"choices":[{"delta":{"role":"assistant"}}]}\n\nda')).toBe(false);
     expect(s.push('ta: {"choices":[{"delta":{"content":"Hi"}}]}\n\n')).toBe(true);
-    s.push(': keep-alive\n\ndata: {"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2}}\n\ndata: [DONE]\n\n');
+    s.push(
+      ': keep-alive\n\ndata: {"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2}}\n\ndata: [DONE]\n\n',
+    );
     expect({ end: s.end, usage: s.usage }).toEqual({ end: 'done', usage: { prompt: 7, completion: 2 } });
   });
   it('tells an error event from a silent end', () => {
@@ -85,7 +97,10 @@ describe('StreamScanner', () => {
 
 describe('readAnswer', () => {
   it('reads usage from an answer and the code from an error', () => {
-    expect(readAnswer(200, '{"usage":{"prompt_tokens":3,"completion_tokens":4}}')).toEqual({ usage: { prompt: 3, completion: 4 }, error: null });
+    expect(readAnswer(200, '{"usage":{"prompt_tokens":3,"completion_tokens":4}}')).toEqual({
+      usage: { prompt: 3, completion: 4 },
+      error: null,
+    });
     expect(readAnswer(503, '{"error":{"code":"no_capacity"}}')).toEqual({ usage: null, error: 'no_capacity' });
     expect(readAnswer(502, '<html>')).toEqual({ usage: null, error: '502' });
   });

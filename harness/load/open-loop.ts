@@ -41,7 +41,11 @@ export async function runOpenLoop(
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = new URL(target.baseUrl.replace(/\/+$/, '') + '/chat/completions');
-  const pool = new Pool(url.origin, { connections: Math.min(load.maxInFlight, 2048), pipelining: 1, keepAliveTimeout: 30_000 });
+  const pool = new Pool(url.origin, {
+    connections: Math.min(load.maxInFlight, 2048),
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+  });
   const outcomes: ClientOutcome[] = [];
   const byStatus: Record<string, number> = {};
   const pending = new Set<Promise<void>>();
@@ -49,16 +53,51 @@ export async function runOpenLoop(
   let dropped = 0;
   let sent = 0;
   const start = clock.now() + 20;
-  const tick = setInterval(() => onProgress?.({ elapsedMs: clock.now() - start, sent, done: outcomes.length, inFlight: pending.size, dropped, byStatus }), 1000);
+  const tick = setInterval(
+    () =>
+      onProgress?.({
+        elapsedMs: clock.now() - start,
+        sent,
+        done: outcomes.length,
+        inFlight: pending.size,
+        dropped,
+        byStatus,
+      }),
+    1000,
+  );
 
   const send = async (p: PlannedRequest, scheduledAt: number) => {
     const sentAt = clock.now();
-    const out: ClientOutcome = { id: p.id, model: p.model, stream: p.stream, deadlineMs: p.deadlineMs, scheduledAt, sentAt, firstByteAt: null, firstContentAt: null, endAt: 0, status: 0, error: null, streamEnd: null, usage: null, servedBy: null, retryAfter: null };
+    const out: ClientOutcome = {
+      id: p.id,
+      model: p.model,
+      stream: p.stream,
+      deadlineMs: p.deadlineMs,
+      scheduledAt,
+      sentAt,
+      firstByteAt: null,
+      firstContentAt: null,
+      endAt: 0,
+      status: 0,
+      error: null,
+      streamEnd: null,
+      usage: null,
+      servedBy: null,
+      retryAfter: null,
+    };
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), p.deadlineMs + clientGraceMs(p.deadlineMs));
     open.add(ac);
     try {
-      const res = await pool.request({ path: url.pathname, method: 'POST', headers: p.headers, body: p.body, signal: ac.signal, headersTimeout: 0, bodyTimeout: 0 });
+      const res = await pool.request({
+        path: url.pathname,
+        method: 'POST',
+        headers: p.headers,
+        body: p.body,
+        signal: ac.signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
       out.firstByteAt = clock.now();
       out.status = res.statusCode;
       const header = (name: string) => {

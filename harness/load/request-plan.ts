@@ -20,9 +20,19 @@ export interface PlannedRequest {
  * token), a correlation id carried both as a header and as a marker in the prompt, and the
  * deadline header. Request `n` is the same in every run with the same seed.
  */
-export function createRequestPlanner(load: LoadSpec, seed: number, runId: string, env: Readonly<Record<string, string>> = {}) {
+export function createRequestPlanner(
+  load: LoadSpec,
+  seed: number,
+  runId: string,
+  env: Readonly<Record<string, string>> = {},
+) {
   // `${THROTTLELAB_…}` in extra headers: only the variables a router is given (validated up front).
-  const extra = Object.fromEntries(Object.entries(load.headers).map(([k, v]) => [k.toLowerCase(), v.replace(/\$\{([^}]*)\}/g, (_, name: string) => env[name] ?? '')]));
+  const extra = Object.fromEntries(
+    Object.entries(load.headers).map(([k, v]) => [
+      k.toLowerCase(),
+      v.replace(/\$\{([^}]*)\}/g, (_, name: string) => env[name] ?? ''),
+    ]),
+  );
   const vocabulary: Vocabulary = createVocabulary(deriveSeed(seed, 7));
   const models = load.requests.models;
   const totalWeight = models.reduce((a, m) => a + m.weight, 0);

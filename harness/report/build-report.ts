@@ -37,7 +37,16 @@ function timelines(data: RunData): ProviderTimeline[] {
       if (r.status === 200 && i++ % step !== 0) continue;
       attempts.push([Number(((r.arrivalAt - t0) / 1000).toFixed(3)), lane(r.key, r.model), r.status]);
     }
-    const mine = windows.filter((w) => w.provider === p.id).map((w) => [Number(((w.start - t0) / 1000).toFixed(3)), Number(((w.end - t0) / 1000).toFixed(3)), lane(w.key, w.model)] as [number, number, number]);
+    const mine = windows
+      .filter((w) => w.provider === p.id)
+      .map(
+        (w) =>
+          [
+            Number(((w.start - t0) / 1000).toFixed(3)),
+            Number(((w.end - t0) / 1000).toFixed(3)),
+            lane(w.key, w.model),
+          ] as [number, number, number],
+      );
     return { id: p.id, lanes, attempts, windows: mine, totals: { attempts: rows.length, byStatus } };
   });
 }
@@ -66,7 +75,12 @@ export function buildReport(data: RunData): Report {
   return {
     schema: 'throttlelab.report/v1',
     tool: { name: 'throttlelab', version: TOOL_VERSION },
-    scenario: { name: data.scenario.name, description: data.scenario.description, file: data.scenarioFile, sha256: data.scenarioSha256 },
+    scenario: {
+      name: data.scenario.name,
+      description: data.scenario.description,
+      file: data.scenarioFile,
+      sha256: data.scenarioSha256,
+    },
     seed: data.seed,
     router: data.router,
     verdict: data.verdict,
@@ -75,17 +89,24 @@ export function buildReport(data: RunData): Report {
     load: {
       mode: load.mode,
       durationMs: load.duration,
-      ...(load.mode === 'open' ? { rate: load.rate ?? Math.max(...(load.ramp ?? []).map((r) => r.rate)) } : { connections: load.connections }),
+      ...(load.mode === 'open'
+        ? { rate: load.rate ?? Math.max(...(load.ramp ?? []).map((r) => r.rate)) }
+        : { connections: load.connections }),
       deadlineMs: load.requests.deadline,
       sent: data.outcomes.length,
       dropped: data.dropped,
       interrupted: data.interrupted,
       streams: data.outcomes.filter((o) => o.stream).length,
-      achievedRate: Number((data.outcomes.length / Math.max(0.001, (data.loadEndedAt - data.loadStartedAt) / 1000)).toFixed(1)),
+      achievedRate: Number(
+        (data.outcomes.length / Math.max(0.001, (data.loadEndedAt - data.loadStartedAt) / 1000)).toFixed(1),
+      ),
       byStatus,
     },
     latency: { answered: summary(latencies), ttft: summary(ttfts) },
-    checks: data.checks.map((c) => ({ ...c, details: c.id === 'failover-latency' && c.details ? { ...c.details, addedValues: undefined } : c.details })),
+    checks: data.checks.map((c) => ({
+      ...c,
+      details: c.id === 'failover-latency' && c.details ? { ...c.details, addedValues: undefined } : c.details,
+    })),
     series: {
       latency: histogram(latencies),
       failoverAddedMs: ((failover?.details?.addedValues as number[] | undefined) ?? []).slice(0, 20_000),

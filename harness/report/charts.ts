@@ -1,7 +1,13 @@
 import * as echarts from 'echarts';
 import type { ProviderTimeline, Report } from './report.js';
 
-const STATUS_COLORS: Record<string, string> = { ok: '#2e9d5b', rate: '#d9822b', overload: '#c23b22', error: '#8e44ad', none: '#555' };
+const STATUS_COLORS: Record<string, string> = {
+  ok: '#2e9d5b',
+  rate: '#d9822b',
+  overload: '#c23b22',
+  error: '#8e44ad',
+  none: '#555',
+};
 
 function statusClass(status: number): keyof typeof STATUS_COLORS {
   if (status === 200) return 'ok';
@@ -61,7 +67,13 @@ export function failoverChart(r: Report): string {
 /** Answers per second by outcome class. */
 export function throughputChart(r: Report): string {
   const s = r.series.perSecond;
-  const series = (name: string, key: 'ok' | 'clientError' | 'serverError' | 'none', color: string) => ({ name, type: 'bar' as const, stack: 'all', data: s.map((x) => x[key]), itemStyle: { color } });
+  const series = (name: string, key: 'ok' | 'clientError' | 'serverError' | 'none', color: string) => ({
+    name,
+    type: 'bar' as const,
+    stack: 'all',
+    data: s.map((x) => x[key]),
+    itemStyle: { color },
+  });
   return svg(
     {
       title: { text: 'Client answers per second', textStyle: { fontSize: 14 } },
@@ -69,7 +81,12 @@ export function throughputChart(r: Report): string {
       grid: { left: 50, right: 20, top: 40, bottom: 60 },
       xAxis: { type: 'category', data: s.map((x) => `${x.t}`), name: 's' },
       yAxis: { type: 'value' },
-      series: [series('2xx', 'ok', STATUS_COLORS.ok!), series('4xx', 'clientError', STATUS_COLORS.rate!), series('5xx', 'serverError', STATUS_COLORS.overload!), series('no answer', 'none', STATUS_COLORS.none!)],
+      series: [
+        series('2xx', 'ok', STATUS_COLORS.ok!),
+        series('4xx', 'clientError', STATUS_COLORS.rate!),
+        series('5xx', 'serverError', STATUS_COLORS.overload!),
+        series('no answer', 'none', STATUS_COLORS.none!),
+      ],
     },
     640,
     260,
@@ -84,7 +101,13 @@ export function throughputChart(r: Report): string {
 export function timelineChart(p: ProviderTimeline, untilS: number): string {
   const height = Math.max(170, 110 + 40 * p.lanes.length);
   const classes = ['ok', 'rate', 'overload', 'error', 'none'] as const;
-  const names: Record<(typeof classes)[number], string> = { ok: '200', rate: '429', overload: '503 / 529', error: 'other error', none: 'no status' };
+  const names: Record<(typeof classes)[number], string> = {
+    ok: '200',
+    rate: '429',
+    overload: '503 / 529',
+    error: 'other error',
+    none: 'no status',
+  };
   const lanes = p.lanes.length;
   return svg(
     {
@@ -114,7 +137,10 @@ export function timelineChart(p: ProviderTimeline, untilS: number): string {
                 markArea: {
                   silent: true,
                   itemStyle: { color: 'rgba(217,130,43,0.22)', borderColor: 'rgba(217,130,43,0.6)', borderWidth: 1 },
-                  data: p.windows.map((w) => [{ coord: [w[0], w[2] - 0.42] }, { coord: [Math.min(w[1], Math.ceil(untilS)), w[2] + 0.42] }]),
+                  data: p.windows.map((w) => [
+                    { coord: [w[0], w[2] - 0.42] },
+                    { coord: [Math.min(w[1], Math.ceil(untilS)), w[2] + 0.42] },
+                  ]),
                 },
               }
             : {}),

@@ -24,12 +24,22 @@ function timelineEnd(r: Report): number {
 function section(r: Report): string {
   const checks = r.checks
     .map(
-      (c) => `<tr><td><code>${esc(c.id)}</code><br><span class="muted">${esc(c.title)}</span></td><td class="${c.verdict}">${c.verdict.toUpperCase()}</td><td>${esc(c.figure)}${c.threshold ? `<br><span class="muted">${esc(c.threshold)}</span>` : ''}${
-        c.verdict === 'fail' && c.evidence.length ? `<ul class="evidence">${c.evidence.slice(0, 8).map((e) => `<li>${e.correlationId ? `<code>${esc(e.correlationId)}</code> ` : ''}${esc(e.detail)}</li>`).join('')}</ul>` : ''
-      }</td></tr>`,
+      (c) =>
+        `<tr><td><code>${esc(c.id)}</code><br><span class="muted">${esc(c.title)}</span></td><td class="${c.verdict}">${c.verdict.toUpperCase()}</td><td>${esc(c.figure)}${c.threshold ? `<br><span class="muted">${esc(c.threshold)}</span>` : ''}${
+          c.verdict === 'fail' && c.evidence.length
+            ? `<ul class="evidence">${c.evidence
+                .slice(0, 8)
+                .map(
+                  (e) => `<li>${e.correlationId ? `<code>${esc(e.correlationId)}</code> ` : ''}${esc(e.detail)}</li>`,
+                )
+                .join('')}</ul>`
+            : ''
+        }</td></tr>`,
     )
     .join('');
-  const statuses = Object.entries(r.load.byStatus).map(([k, v]) => `${v}×${esc(k)}`).join(', ');
+  const statuses = Object.entries(r.load.byStatus)
+    .map(([k, v]) => `${v}×${esc(k)}`)
+    .join(', ');
   return `
 <section>
 <h1>${esc(r.scenario.name)} <span class="badge ${r.verdict}">${r.verdict.toUpperCase()}</span></h1>
@@ -44,16 +54,36 @@ ${failoverChart(r)}
 ${throughputChart(r)}
 <h2>Providers</h2>
 <p class="muted">Each dot is an attempt that reached the simulated provider; shaded bands are waits the provider announced. A dot inside a band arrived before the wait ended.</p>
-${r.series.providers.map((p) => `${timelineChart(p, timelineEnd(r))}<p class="muted">${p.id}: ${p.totals.attempts} attempts (${Object.entries(p.totals.byStatus).map(([k, v]) => `${v}×${k}`).join(', ')})${p.attempts.length < p.totals.attempts ? `; successes sampled for the chart` : ''}.</p>`).join('\n')}
+${r.series.providers
+  .map(
+    (p) =>
+      `${timelineChart(p, timelineEnd(r))}<p class="muted">${p.id}: ${p.totals.attempts} attempts (${Object.entries(
+        p.totals.byStatus,
+      )
+        .map(([k, v]) => `${v}×${k}`)
+        .join(', ')})${p.attempts.length < p.totals.attempts ? `; successes sampled for the chart` : ''}.</p>`,
+  )
+  .join('\n')}
 </section>`;
 }
 
 /** A self-contained HTML page (inline SVG charts, no external assets) for one or more runs. */
 export function renderHtml(reports: readonly Report[]): string {
-  const title = reports.length === 1 ? `throttlelab: ${reports[0]!.scenario.name}` : `throttlelab: ${reports.length} scenarios`;
+  const title =
+    reports.length === 1 ? `throttlelab: ${reports[0]!.scenario.name}` : `throttlelab: ${reports.length} scenarios`;
   const overview =
     reports.length > 1
-      ? `<h1>${reports.every((r) => r.verdict === 'pass') ? 'All scenarios pass' : 'Some scenarios fail'}</h1><table><tr><th>scenario</th><th>verdict</th><th>failed checks</th></tr>${reports.map((r) => `<tr><td>${esc(r.scenario.name)}</td><td class="${r.verdict}">${r.verdict.toUpperCase()}</td><td>${esc(r.checks.filter((c) => c.verdict === 'fail').map((c) => c.id).join(', ') || '—')}</td></tr>`).join('')}</table>`
+      ? `<h1>${reports.every((r) => r.verdict === 'pass') ? 'All scenarios pass' : 'Some scenarios fail'}</h1><table><tr><th>scenario</th><th>verdict</th><th>failed checks</th></tr>${reports
+          .map(
+            (r) =>
+              `<tr><td>${esc(r.scenario.name)}</td><td class="${r.verdict}">${r.verdict.toUpperCase()}</td><td>${esc(
+                r.checks
+                  .filter((c) => c.verdict === 'fail')
+                  .map((c) => c.id)
+                  .join(', ') || '—',
+              )}</td></tr>`,
+          )
+          .join('')}</table>`
       : '';
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${overview}${reports.map(section).join('\n<hr>\n')}</body></html>\n`;
 }

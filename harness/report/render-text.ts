@@ -11,8 +11,10 @@ function pad(rows: string[][]): string[] {
 export function renderVerdictTable(r: Report): string {
   const lines = [
     `scenario "${r.scenario.name}" (seed ${r.seed}; replay with --seed ${r.seed}) against ${r.router}`,
-    `load: ${r.load.mode === 'open' ? `open loop, ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s: ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s${r.load.dropped ? (r.load.mode === 'open' ? `, ${r.load.dropped} not sent (load generator saturated)` : `, ${r.load.dropped} in flight at the end (not judged)`) : ''}${r.load.interrupted ? `; INTERRUPTED after ${((r.durationMs) / 1000).toFixed(1)} s, judged on what was answered` : ''}`,
-    `answers: ${Object.entries(r.load.byStatus).map(([k, v]) => `${v}×${k}`).join(', ')}; latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
+    `load: ${r.load.mode === 'open' ? `open loop, ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s: ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s${r.load.dropped ? (r.load.mode === 'open' ? `, ${r.load.dropped} not sent (load generator saturated)` : `, ${r.load.dropped} in flight at the end (not judged)`) : ''}${r.load.interrupted ? `; INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, judged on what was answered` : ''}`,
+    `answers: ${Object.entries(r.load.byStatus)
+      .map(([k, v]) => `${v}×${k}`)
+      .join(', ')}; latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
     '',
     ...pad([['check', 'verdict', 'figure'], ...r.checks.map((c) => [c.id, VERDICT[c.verdict], c.figure])]),
     '',
@@ -20,9 +22,12 @@ export function renderVerdictTable(r: Report): string {
   const failed = r.checks.filter((c) => c.verdict === 'fail');
   for (const c of failed) {
     lines.push(`${c.id}: ${c.meaning}`);
-    for (const e of c.evidence.slice(0, 3)) lines.push(`    ${e.correlationId ? `[${e.correlationId}] ` : ''}${e.detail}`);
+    for (const e of c.evidence.slice(0, 3))
+      lines.push(`    ${e.correlationId ? `[${e.correlationId}] ` : ''}${e.detail}`);
   }
-  lines.push(`verdict: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} (${r.checks.filter((c) => c.verdict === 'pass').length} passed, ${failed.length} failed, ${r.checks.filter((c) => c.verdict === 'skip').length} skipped)`);
+  lines.push(
+    `verdict: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} (${r.checks.filter((c) => c.verdict === 'pass').length} passed, ${failed.length} failed, ${r.checks.filter((c) => c.verdict === 'skip').length} skipped)`,
+  );
   return lines.join('\n');
 }
 
@@ -32,15 +37,24 @@ const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
 export function renderMarkdown(reports: readonly Report[]): string {
   const out: string[] = [];
   for (const r of reports) {
-    out.push(`### ${r.verdict === 'pass' ? '✅' : '❌'} ${r.scenario.name}`, '', `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`, '');
+    out.push(
+      `### ${r.verdict === 'pass' ? '✅' : '❌'} ${r.scenario.name}`,
+      '',
+      `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
+      '',
+    );
     out.push('| check | verdict | figure |', '|---|---|---|');
-    for (const c of r.checks) out.push(`| ${c.id} | ${c.verdict === 'pass' ? '✅ pass' : c.verdict === 'fail' ? '❌ fail' : '➖ skip'} | ${c.figure.replace(/\|/g, '\\|')} |`);
+    for (const c of r.checks)
+      out.push(
+        `| ${c.id} | ${c.verdict === 'pass' ? '✅ pass' : c.verdict === 'fail' ? '❌ fail' : '➖ skip'} | ${c.figure.replace(/\|/g, '\\|')} |`,
+      );
     const failed = r.checks.filter((c) => c.verdict === 'fail');
     if (failed.length) {
       out.push('');
       for (const c of failed) {
         out.push(`**${c.id}** — ${c.meaning}`, '');
-        for (const e of c.evidence.slice(0, 5)) out.push(`- ${e.correlationId ? `\`${e.correlationId}\` ` : ''}${e.detail}`);
+        for (const e of c.evidence.slice(0, 5))
+          out.push(`- ${e.correlationId ? `\`${e.correlationId}\` ` : ''}${e.detail}`);
         out.push('');
       }
     }
@@ -55,7 +69,12 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function renderJunit(reports: readonly Report[]): string {
   const suites = reports.map((r) => {
     const cases = r.checks.map((c) => {
-      const body = c.verdict === 'fail' ? `<failure message="${xml(c.figure)}">${xml(c.evidence.map((e) => `${e.correlationId ?? ''} ${e.detail}`).join('\n'))}</failure>` : c.verdict === 'skip' ? `<skipped message="${xml(c.figure)}"/>` : '';
+      const body =
+        c.verdict === 'fail'
+          ? `<failure message="${xml(c.figure)}">${xml(c.evidence.map((e) => `${e.correlationId ?? ''} ${e.detail}`).join('\n'))}</failure>`
+          : c.verdict === 'skip'
+            ? `<skipped message="${xml(c.figure)}"/>`
+            : '';
       return `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="${xml(c.id)}" time="0">${body}</testcase>`;
     });
     const failures = r.checks.filter((c) => c.verdict === 'fail').length;

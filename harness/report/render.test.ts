@@ -9,10 +9,33 @@ import { reportsOf } from './write-report.js';
 // A small run: one request failed over after a 429, one came back inside the announced wait.
 function sampleReport() {
   const scenario = world(`load: { mode: open, duration: 2s, rate: 2, requests: { deadline: 3s } }`);
-  const rows = [limited(0, 1000, { seq: 0, correlationId: 'r-0' }), row({ seq: 1, at: 2, provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5', correlationId: 'r-0' }), row({ seq: 2, at: 500, correlationId: 'r-1' })];
-  const outcomes = [outcome({ id: 'r-0', at: 0 }), outcome({ id: 'r-1', at: 499, status: 429, error: 'rate_limit_exceeded', usage: null })];
+  const rows = [
+    limited(0, 1000, { seq: 0, correlationId: 'r-0' }),
+    row({ seq: 1, at: 2, provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5', correlationId: 'r-0' }),
+    row({ seq: 2, at: 500, correlationId: 'r-1' }),
+  ];
+  const outcomes = [
+    outcome({ id: 'r-0', at: 0 }),
+    outcome({ id: 'r-1', at: 499, status: 429, error: 'rate_limit_exceeded', usage: null }),
+  ];
   const checks = runChecks(input({ rows, outcomes, scenario }));
-  return buildReport({ scenario, scenarioFile: 'synthetic.yaml', scenarioSha256: 'ab'.repeat(32), seed: 7, router: 'the test router', startedAt: T0, endedAt: T0 + 2500, loadStartedAt: T0, loadEndedAt: T0 + 2000, dropped: 0, interrupted: false, outcomes, rows, checks, verdict: overallVerdict(checks) });
+  return buildReport({
+    scenario,
+    scenarioFile: 'synthetic.yaml',
+    scenarioSha256: 'ab'.repeat(32),
+    seed: 7,
+    router: 'the test router',
+    startedAt: T0,
+    endedAt: T0 + 2500,
+    loadStartedAt: T0,
+    loadEndedAt: T0 + 2000,
+    dropped: 0,
+    interrupted: false,
+    outcomes,
+    rows,
+    checks,
+    verdict: overallVerdict(checks),
+  });
 }
 
 describe('report renderers', () => {

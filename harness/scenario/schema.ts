@@ -2,7 +2,19 @@ import { z } from 'zod';
 import { CountDist, NonNegativeDuration, PositiveDuration, SCENARIO_WORLD_SHAPE } from '../../simulator/index.js';
 
 /** The checks a run can evaluate, in report order. */
-export const CHECK_IDS = ['no-429', 'retry-after', 'deadline', 'failover-latency', 'single-probe', 'no-blind-retry', 'amplification', 'goodput', 'key-isolation', 'stream-integrity', 'usage'] as const;
+export const CHECK_IDS = [
+  'no-429',
+  'retry-after',
+  'deadline',
+  'failover-latency',
+  'single-probe',
+  'no-blind-retry',
+  'amplification',
+  'goodput',
+  'key-isolation',
+  'stream-integrity',
+  'usage',
+] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 const TEN_MINUTES = 600_000;
@@ -27,18 +39,34 @@ const RouterSection = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('url'),
     /** The router's OpenAI-compatible base URL, e.g. http://127.0.0.1:4000/v1 (loopback only). */
-    url: z.url().refine((u) => /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), { message: 'only loopback routers (127.0.0.1, ::1, localhost) may be load-tested' }),
+    url: z
+      .url()
+      .refine((u) => /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), {
+        message: 'only loopback routers (127.0.0.1, ::1, localhost) may be load-tested',
+      }),
   }),
 ]);
 
-const ModelChoice = z.union([z.string().min(1).transform((model) => ({ model, weight: 1 })), z.strictObject({ model: z.string().min(1), weight: z.number().positive().default(1) })]);
+const ModelChoice = z.union([
+  z
+    .string()
+    .min(1)
+    .transform((model) => ({ model, weight: 1 })),
+  z.strictObject({ model: z.string().min(1), weight: z.number().positive().default(1) }),
+]);
 
 const Load = z.strictObject({
   /** open: a constant (or ramping) arrival rate; closed: a number of connections, each waiting for its answer (autocannon). */
   mode: z.enum(['open', 'closed']).default('open'),
-  duration: PositiveDuration.refine((ms) => ms <= TEN_MINUTES, { message: 'a run is bounded to 10 minutes of load', params: { code: 'SCENARIO_OUT_OF_RANGE' } }),
+  duration: PositiveDuration.refine((ms) => ms <= TEN_MINUTES, {
+    message: 'a run is bounded to 10 minutes of load',
+    params: { code: 'SCENARIO_OUT_OF_RANGE' },
+  }),
   rate: z.number().positive().max(50_000).optional(),
-  ramp: z.array(z.strictObject({ rate: z.number().nonnegative().max(50_000), for: PositiveDuration })).min(1).optional(),
+  ramp: z
+    .array(z.strictObject({ rate: z.number().nonnegative().max(50_000), for: PositiveDuration }))
+    .min(1)
+    .optional(),
   connections: z.number().int().positive().max(5000).default(10),
   maxInFlight: z.number().int().positive().max(20_000).default(2000),
   maxRequests: z.number().int().positive().max(5_000_000).default(1_000_000),
@@ -51,7 +79,10 @@ const Load = z.strictObject({
   headers: z.record(z.string(), z.string()).default({}),
   requests: z
     .strictObject({
-      models: z.array(ModelChoice).min(1).default([{ model: 'auto', weight: 1 }]),
+      models: z
+        .array(ModelChoice)
+        .min(1)
+        .default([{ model: 'auto', weight: 1 }]),
       /** Share of requests that stream. */
       stream: z.number().min(0).max(1).default(0),
       promptTokens: CountDist.default({ dist: 'uniform', min: 20, max: 200 }),
@@ -59,7 +90,12 @@ const Load = z.strictObject({
       /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
       deadline: PositiveDuration.default(10_000),
     })
-    .default({ models: [{ model: 'auto', weight: 1 }], stream: 0, promptTokens: { dist: 'uniform', min: 20, max: 200 }, deadline: 10_000 }),
+    .default({
+      models: [{ model: 'auto', weight: 1 }],
+      stream: 0,
+      promptTokens: { dist: 'uniform', min: 20, max: 200 },
+      deadline: 10_000,
+    }),
 });
 
 const Expect = z.strictObject({
@@ -71,17 +107,28 @@ const Expect = z.strictObject({
    * attempts arriving just after the hinted answer left (sent before the router could read it).
    */
   retryAfter: z
-    .strictObject({ tolerance: NonNegativeDuration.default(10), inFlightGrace: NonNegativeDuration.default(50), scope: z.enum(['model', 'key']).default('model') })
+    .strictObject({
+      tolerance: NonNegativeDuration.default(10),
+      inFlightGrace: NonNegativeDuration.default(50),
+      scope: z.enum(['model', 'key']).default('model'),
+    })
     .default({ tolerance: 10, inFlightGrace: 50, scope: 'model' }),
   deadline: z.strictObject({ tolerance: NonNegativeDuration.default(50) }).default({ tolerance: 50 }),
   failoverLatency: z.strictObject({ p99: PositiveDuration.optional() }).default({}),
   noBlindRetry: z.strictObject({ floor: NonNegativeDuration.default(50) }).default({ floor: 50 }),
-  amplification: z.strictObject({ maxAttemptsPerRequest: z.number().positive().default(4), maxRetryShare: z.number().nonnegative().default(1) }).default({ maxAttemptsPerRequest: 4, maxRetryShare: 1 }),
+  amplification: z
+    .strictObject({
+      maxAttemptsPerRequest: z.number().positive().default(4),
+      maxRetryShare: z.number().nonnegative().default(1),
+    })
+    .default({ maxAttemptsPerRequest: 4, maxRetryShare: 1 }),
   /**
    * `serviceTime`: a request counts against goodput only if some provider that could serve it had
    * capacity earlier than this before its deadline (no router can serve in the last moment).
    */
-  goodput: z.strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) }).default({ min: 0.95, serviceTime: 500 }),
+  goodput: z
+    .strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) })
+    .default({ min: 0.95, serviceTime: 500 }),
   usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
 });
 

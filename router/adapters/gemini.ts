@@ -2,7 +2,14 @@ import type { ChatRequest } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { ChunkWriter, completionBody, messageText } from './openai-chunks.js';
 
-const FINISH: Record<string, string> = { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', BLOCKLIST: 'content_filter', PROHIBITED_CONTENT: 'content_filter' };
+const FINISH: Record<string, string> = {
+  STOP: 'stop',
+  MAX_TOKENS: 'length',
+  SAFETY: 'content_filter',
+  RECITATION: 'content_filter',
+  BLOCKLIST: 'content_filter',
+  PROHIBITED_CONTENT: 'content_filter',
+};
 
 interface GeminiChunk {
   candidates?: Array<{ content?: { parts?: Array<{ text?: string }> }; finishReason?: string }>;
@@ -62,7 +69,15 @@ export const geminiAdapter: ProviderAdapter = {
     const prompt = j.usageMetadata?.promptTokenCount ?? 0;
     const completion = j.usageMetadata?.candidatesTokenCount ?? 0;
     return {
-      body: completionBody(j.responseId ?? 'gemini', ctx.model, ctx.now, textOf(j), FINISH[j.candidates[0]?.finishReason ?? 'STOP'] ?? 'stop', prompt, completion),
+      body: completionBody(
+        j.responseId ?? 'gemini',
+        ctx.model,
+        ctx.now,
+        textOf(j),
+        FINISH[j.candidates[0]?.finishReason ?? 'STOP'] ?? 'stop',
+        prompt,
+        completion,
+      ),
       usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usageMetadata === undefined },
     };
   },
@@ -78,9 +93,26 @@ export const geminiAdapter: ProviderAdapter = {
         try {
           j = JSON.parse(data);
         } catch {
-          return { chunks: [], content: false, error: { message: 'the provider sent a stream event that is not JSON', type: 'upstream_error', code: 'malformed_stream' } };
+          return {
+            chunks: [],
+            content: false,
+            error: {
+              message: 'the provider sent a stream event that is not JSON',
+              type: 'upstream_error',
+              code: 'malformed_stream',
+            },
+          };
         }
-        if (j.error) return { chunks: [], content: false, error: { message: j.error.message ?? 'upstream error', type: j.error.status ?? 'upstream_error', code: j.error.status ?? null } };
+        if (j.error)
+          return {
+            chunks: [],
+            content: false,
+            error: {
+              message: j.error.message ?? 'upstream error',
+              type: j.error.status ?? 'upstream_error',
+              code: j.error.status ?? null,
+            },
+          };
         const chunks: string[] = [];
         if (!writer) {
           writer = new ChunkWriter(j.responseId ?? 'gemini', ctx.model, ctx.now);
@@ -98,13 +130,27 @@ export const geminiAdapter: ProviderAdapter = {
           completion = j.usageMetadata?.candidatesTokenCount ?? completion;
           chunks.push(writer.finish(FINISH[reason] ?? 'stop'));
           if (clientWantsUsage) chunks.push(writer.usage(prompt, completion));
-          return { chunks, content: text.length > 0, done: true, usage: { promptTokens: prompt, completionTokens: completion, estimated: false } };
+          return {
+            chunks,
+            content: text.length > 0,
+            done: true,
+            usage: { promptTokens: prompt, completionTokens: completion, estimated: false },
+          };
         }
         return { chunks, content: text.length > 0 };
       },
       onEnd(): Translated {
         if (finished) return { chunks: [], content: false };
-        return { chunks: [], content: false, usage: { promptTokens: prompt, completionTokens: contentChunks, estimated: true }, error: { message: 'the provider closed the stream without a finish reason', type: 'upstream_error', code: 'stream_truncated' } };
+        return {
+          chunks: [],
+          content: false,
+          usage: { promptTokens: prompt, completionTokens: contentChunks, estimated: true },
+          error: {
+            message: 'the provider closed the stream without a finish reason',
+            type: 'upstream_error',
+            code: 'stream_truncated',
+          },
+        };
       },
     };
   },

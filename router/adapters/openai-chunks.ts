@@ -26,13 +26,28 @@ export class ChunkWriter {
 }
 
 /** The body of an OpenAI `chat.completion`. */
-export function completionBody(id: string, model: string, createdMs: number, text: string, finishReason: string, prompt: number, completion: number): string {
+export function completionBody(
+  id: string,
+  model: string,
+  createdMs: number,
+  text: string,
+  finishReason: string,
+  prompt: number,
+  completion: number,
+): string {
   return JSON.stringify({
     id,
     object: 'chat.completion',
     created: Math.floor(createdMs / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: finishReason }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null },
+        logprobs: null,
+        finish_reason: finishReason,
+      },
+    ],
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   });
 }
@@ -46,7 +61,13 @@ export function errorFrame(f: StreamFailure): string {
 export function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+    return content
+      .map((p) =>
+        p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+          ? (p as { text: string }).text
+          : '',
+      )
+      .join('');
   }
   return '';
 }

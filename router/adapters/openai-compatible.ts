@@ -28,13 +28,26 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
     vendor,
     buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall {
       const body: Record<string, unknown> = { ...req, model: ctx.model, stream };
-      if (stream && INCLUDE_USAGE.has(vendor)) body.stream_options = { ...(req.stream_options ?? {}), include_usage: true };
+      if (stream && INCLUDE_USAGE.has(vendor))
+        body.stream_options = { ...(req.stream_options ?? {}), include_usage: true };
       else if (!stream) delete body.stream_options;
       const url = azure
         ? `${ctx.baseUrl}/openai/deployments/${encodeURIComponent(ctx.model)}/chat/completions?api-version=${encodeURIComponent(ctx.apiVersion ?? '2024-10-21')}`
         : `${ctx.baseUrl}/chat/completions`;
-      const auth: Record<string, string> = azure ? { 'api-key': ctx.apiKey } : { authorization: `Bearer ${ctx.apiKey}` };
-      return { method: 'POST', url, headers: { ...ctx.forward, 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...auth }, body: JSON.stringify(body) };
+      const auth: Record<string, string> = azure
+        ? { 'api-key': ctx.apiKey }
+        : { authorization: `Bearer ${ctx.apiKey}` };
+      return {
+        method: 'POST',
+        url,
+        headers: {
+          ...ctx.forward,
+          'content-type': 'application/json',
+          accept: stream ? 'text/event-stream' : 'application/json',
+          ...auth,
+        },
+        body: JSON.stringify(body),
+      };
     },
     admissionTokens(req, input) {
       const max = req.max_completion_tokens ?? req.max_tokens ?? 0;
@@ -59,18 +72,41 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
         onEvent(data): Translated {
           if (data === '[DONE]') {
             finished = true;
-            return { chunks: [], content: false, done: true, usage: usage ?? { promptTokens: 0, completionTokens: contentChunks, estimated: true } };
+            return {
+              chunks: [],
+              content: false,
+              done: true,
+              usage: usage ?? { promptTokens: 0, completionTokens: contentChunks, estimated: true },
+            };
           }
           let j: OpenAIChunk;
           try {
             j = JSON.parse(data);
           } catch {
-            return { chunks: [], content: false, error: { message: 'the provider sent a stream event that is not JSON', type: 'upstream_error', code: 'malformed_stream' } };
+            return {
+              chunks: [],
+              content: false,
+              error: {
+                message: 'the provider sent a stream event that is not JSON',
+                type: 'upstream_error',
+                code: 'malformed_stream',
+              },
+            };
           }
-          if (j.error) return { chunks: [], content: false, error: { message: j.error.message ?? 'upstream error', type: j.error.type ?? 'upstream_error', code: j.error.code ?? null } };
+          if (j.error)
+            return {
+              chunks: [],
+              content: false,
+              error: {
+                message: j.error.message ?? 'upstream error',
+                type: j.error.type ?? 'upstream_error',
+                code: j.error.code ?? null,
+              },
+            };
           const u = usageOf(j.usage) ?? usageOf(j.x_groq?.usage);
           if (u) usage = u;
-          const content = j.choices?.some((c) => typeof c.delta?.content === 'string' && c.delta.content.length > 0) ?? false;
+          const content =
+            j.choices?.some((c) => typeof c.delta?.content === 'string' && c.delta.content.length > 0) ?? false;
           if (content) contentChunks++;
           // A usage-only chunk (empty choices) reaches the client only if it asked for usage.
           const usageOnly = Array.isArray(j.choices) && j.choices.length === 0 && u !== undefined;
@@ -78,7 +114,15 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
         },
         onEnd(): Translated {
           if (finished) return { chunks: [], content: false };
-          return { chunks: [], content: false, error: { message: 'the provider closed the stream before it finished', type: 'upstream_error', code: 'stream_truncated' } };
+          return {
+            chunks: [],
+            content: false,
+            error: {
+              message: 'the provider closed the stream before it finished',
+              type: 'upstream_error',
+              code: 'stream_truncated',
+            },
+          };
         },
       };
     },

@@ -6,7 +6,10 @@ describe('SseReader', () => {
     const r = new SseReader();
     const text = 'event: message_start\ndata: {"a":1}\n\ndata: {"b":2}\n\n';
     const out = [...text].flatMap((ch) => r.push(ch));
-    expect(out).toEqual([{ event: 'message_start', data: '{"a":1}' }, { event: undefined, data: '{"b":2}' }]);
+    expect(out).toEqual([
+      { event: 'message_start', data: '{"a":1}' },
+      { event: undefined, data: '{"b":2}' },
+    ]);
   });
 
   it('produces nothing for keep-alive comments and blank lines', () => {

@@ -46,7 +46,16 @@ aliases:
   });
 
   it('fills every default from a minimal config', () => {
-    const r = parseRouterConfig('version: 1\nproviders:\n  - { id: a, vendor: openai, baseUrl: "http://127.0.0.1:1/v1", keys: [{ id: k, env: K }], models: [m] }\n', { K: 'x' });
-    expect(r.ok && r.config).toMatchObject({ autoModel: 'auto', deadline: { default: 30_000 }, retry: { maxAttempts: 6 }, breaker: { failureThreshold: 3 }, providers: [{ models: [{ name: 'm', quality: 0.5 }] }] });
+    const r = parseRouterConfig(
+      'version: 1\nproviders:\n  - { id: a, vendor: openai, baseUrl: "http://127.0.0.1:1/v1", keys: [{ id: k, env: K }], models: [m] }\n',
+      { K: 'x' },
+    );
+    expect(r.ok && r.config).toMatchObject({
+      autoModel: 'auto',
+      deadline: { default: 30_000 },
+      retry: { maxAttempts: 6 },
+      breaker: { failureThreshold: 3 },
+      providers: [{ models: [{ name: 'm', quality: 0.5 }] }],
+    });
   });
 });

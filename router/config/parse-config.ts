@@ -13,11 +13,23 @@ export interface ConfigIssue {
 
 /** `file:line:col CODE path: message`, sorted by position. */
 export function formatConfigIssues(file: string, issues: readonly ConfigIssue[]): string {
-  const path = (p: ReadonlyArray<string | number>) => p.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part), '') || '(root)';
-  return [...issues].sort((a, b) => a.line - b.line || a.col - b.col).map((i) => `${file}:${i.line}:${i.col} ${i.code} ${path(i.path)}: ${i.message}`).join('\n');
+  const path = (p: ReadonlyArray<string | number>) =>
+    p.reduce<string>(
+      (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part),
+      '',
+    ) || '(root)';
+  return [...issues]
+    .sort((a, b) => a.line - b.line || a.col - b.col)
+    .map((i) => `${file}:${i.line}:${i.col} ${i.code} ${path(i.path)}: ${i.message}`)
+    .join('\n');
 }
 
-function locate(doc: Document, lc: LineCounter, path: ReadonlyArray<string | number>, key?: string): { line: number; col: number } {
+function locate(
+  doc: Document,
+  lc: LineCounter,
+  path: ReadonlyArray<string | number>,
+  key?: string,
+): { line: number; col: number } {
   if (key !== undefined) {
     const map = doc.getIn(path, true);
     if (isMap(map)) {
@@ -59,7 +71,15 @@ export function parseRouterConfig(text: string, env: Readonly<Record<string, str
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    return { ok: false, issues: doc.errors.map((e) => ({ code: 'CONFIG_YAML_SYNTAX', path: [], message: e.message.split('\n')[0]!, ...(e.linePos?.[0] ?? { line: 1, col: 1 }) })) };
+    return {
+      ok: false,
+      issues: doc.errors.map((e) => ({
+        code: 'CONFIG_YAML_SYNTAX',
+        path: [],
+        message: e.message.split('\n')[0]!,
+        ...(e.linePos?.[0] ?? { line: 1, col: 1 }),
+      })),
+    };
   }
   const raw = doc.toJS();
   const parsed = RouterConfigSchema.safeParse(raw);
@@ -68,16 +88,31 @@ export function parseRouterConfig(text: string, env: Readonly<Record<string, str
     for (const issue of parsed.error.issues) {
       const path = issue.path as Array<string | number>;
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) issues.push({ code: 'CONFIG_UNKNOWN_KEY', path: [...path, key], message: `unknown key "${key}"`, ...locate(doc, lc, path, key) });
+        for (const key of issue.keys)
+          issues.push({
+            code: 'CONFIG_UNKNOWN_KEY',
+            path: [...path, key],
+            message: `unknown key "${key}"`,
+            ...locate(doc, lc, path, key),
+          });
         continue;
       }
       const missing = valueAt(raw, path) === undefined;
-      issues.push({ code: codeOf(issue, missing), path, message: missing && issue.code === 'invalid_type' ? `required field is missing (expected ${issue.expected})` : issue.message.replace(/^Invalid input: /, ''), ...locate(doc, lc, path) });
+      issues.push({
+        code: codeOf(issue, missing),
+        path,
+        message:
+          missing && issue.code === 'invalid_type'
+            ? `required field is missing (expected ${issue.expected})`
+            : issue.message.replace(/^Invalid input: /, ''),
+        ...locate(doc, lc, path),
+      });
     }
     return { ok: false, issues };
   }
   const config = parsed.data;
-  const push = (code: string, path: Array<string | number>, message: string) => issues.push({ code, path, message, ...locate(doc, lc, path) });
+  const push = (code: string, path: Array<string | number>, message: string) =>
+    issues.push({ code, path, message, ...locate(doc, lc, path) });
   const ids = new Set<string>();
   const targets = new Set<string>();
   config.providers.forEach((p, i) => {
@@ -85,21 +120,30 @@ export function parseRouterConfig(text: string, env: Readonly<Record<string, str
     ids.add(p.id);
     const keyIds = new Set<string>();
     p.keys.forEach((k, j) => {
-      if (keyIds.has(k.id)) push('CONFIG_DUPLICATE_ID', ['providers', i, 'keys', j, 'id'], `key id "${k.id}" is used twice in provider "${p.id}"`);
+      if (keyIds.has(k.id))
+        push(
+          'CONFIG_DUPLICATE_ID',
+          ['providers', i, 'keys', j, 'id'],
+          `key id "${k.id}" is used twice in provider "${p.id}"`,
+        );
       keyIds.add(k.id);
-      if (!env[k.env]) push('CONFIG_MISSING_ENV', ['providers', i, 'keys', j, 'env'], `environment variable ${k.env} is not set`);
+      if (!env[k.env])
+        push('CONFIG_MISSING_ENV', ['providers', i, 'keys', j, 'env'], `environment variable ${k.env} is not set`);
     });
-    if (p.vendor === 'azure-openai' && !p.apiVersion) push('CONFIG_MISSING_FIELD', ['providers', i], 'an azure-openai provider needs apiVersion');
+    if (p.vendor === 'azure-openai' && !p.apiVersion)
+      push('CONFIG_MISSING_FIELD', ['providers', i], 'an azure-openai provider needs apiVersion');
     for (const m of p.models) targets.add(`${p.id}/${m.name}`);
   });
   for (const [alias, list] of Object.entries(config.aliases)) {
-    if (alias === config.autoModel) push('CONFIG_INVALID_VALUE', ['aliases', alias], `alias "${alias}" hides the auto model name`);
+    if (alias === config.autoModel)
+      push('CONFIG_INVALID_VALUE', ['aliases', alias], `alias "${alias}" hides the auto model name`);
     list.forEach((t, i) => {
       if (!targets.has(t)) push('CONFIG_UNKNOWN_REFERENCE', ['aliases', alias, i], `no configured target "${t}"`);
     });
   }
   config.server.authTokens.forEach((t, i) => {
-    if (!env[t.env]) push('CONFIG_MISSING_ENV', ['server', 'authTokens', i, 'env'], `environment variable ${t.env} is not set`);
+    if (!env[t.env])
+      push('CONFIG_MISSING_ENV', ['server', 'authTokens', i, 'env'], `environment variable ${t.env} is not set`);
   });
   return issues.length > 0 ? { ok: false, issues } : { ok: true, config };
 }

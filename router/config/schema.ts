@@ -4,13 +4,19 @@ import { readDuration } from './duration.js';
 const Duration = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const ms = readDuration(v);
   if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `expected a duration such as 250ms, 30s or 2m, got ${JSON.stringify(v)}`, params: { code: 'CONFIG_INVALID_DURATION' } });
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a duration such as 250ms, 30s or 2m, got ${JSON.stringify(v)}`,
+      params: { code: 'CONFIG_INVALID_DURATION' },
+    });
     return z.NEVER;
   }
   return ms;
 });
 
-const Id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'expected an id of lower-case letters, digits, "-" or "_"' });
+const Id = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'expected an id of lower-case letters, digits, "-" or "_"' });
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' });
 
 const Model = z.strictObject({
@@ -31,7 +37,17 @@ const Provider = z.strictObject({
   apiVersion: z.string().optional(),
   /** Keys are read from environment variables; their values never appear in config or logs. */
   keys: z.array(z.strictObject({ id: Id, env: EnvName })).min(1),
-  models: z.array(z.union([z.string().min(1).transform((name) => Model.parse({ name })), Model])).min(1),
+  models: z
+    .array(
+      z.union([
+        z
+          .string()
+          .min(1)
+          .transform((name) => Model.parse({ name })),
+        Model,
+      ]),
+    )
+    .min(1),
 });
 
 const Weights = z.strictObject({
@@ -49,7 +65,11 @@ const Server = z.strictObject({
   port: z.number().int().min(0).max(65535).default(8080),
   /** Environment variables holding bearer tokens the router requires; none means open. */
   authTokens: z.array(z.strictObject({ env: EnvName })).default([]),
-  maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
 });
 
 const Deadline = z.strictObject({
@@ -66,12 +86,20 @@ const Attempt = z.strictObject({
 
 const Retry = z.strictObject({
   maxAttempts: z.number().int().positive().default(6),
-  backoff: z.strictObject({ base: Duration.default(200), max: Duration.default(5000) }).default({ base: 200, max: 5000 }),
+  backoff: z
+    .strictObject({ base: Duration.default(200), max: Duration.default(5000) })
+    .default({ base: 200, max: 5000 }),
   /** Longest single wait considered before failing fast. */
   maxWait: Duration.default(30_000),
   /** Shortest time worth starting an attempt in. */
   minAttempt: Duration.default(250),
-  budget: z.strictObject({ ratio: z.number().min(0).default(0.25), minPerWindow: z.number().int().nonnegative().default(20), window: Duration.default(10_000) }).default({ ratio: 0.25, minPerWindow: 20, window: 10_000 }),
+  budget: z
+    .strictObject({
+      ratio: z.number().min(0).default(0.25),
+      minPerWindow: z.number().int().nonnegative().default(20),
+      window: Duration.default(10_000),
+    })
+    .default({ ratio: 0.25, minPerWindow: 20, window: 10_000 }),
 });
 
 const Breaker = z.strictObject({
@@ -95,10 +123,17 @@ export const RouterConfigSchema = z.strictObject({
   server: Server.default(parse(Server)),
   providers: z.array(Provider).min(1),
   /** Named lists of `provider/model` targets a client can ask for. */
-  aliases: z.record(z.string().min(1), z.array(z.string().regex(/^[^/]+\/.+$/, { error: 'expected provider/model' })).min(1)).default({}),
+  aliases: z
+    .record(z.string().min(1), z.array(z.string().regex(/^[^/]+\/.+$/, { error: 'expected provider/model' })).min(1))
+    .default({}),
   /** The model name that means "anything configured". */
   autoModel: z.string().min(1).default('auto'),
-  routing: z.strictObject({ weights: Weights.default(parse(Weights)), defaultMaxTokens: z.number().int().positive().default(1024) }).default({ weights: parse(Weights), defaultMaxTokens: 1024 }),
+  routing: z
+    .strictObject({
+      weights: Weights.default(parse(Weights)),
+      defaultMaxTokens: z.number().int().positive().default(1024),
+    })
+    .default({ weights: parse(Weights), defaultMaxTokens: 1024 }),
   deadline: Deadline.default(parse(Deadline)),
   attempt: Attempt.default(parse(Attempt)),
   retry: Retry.default(parse(Retry)),

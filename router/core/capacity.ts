@@ -1,4 +1,4 @@
-import type { LimitSignal, Signals } from '../signals/signals.js';
+import type { LimitSignal, Signals } from './signals.js';
 
 interface Limit {
   limit: number | undefined;

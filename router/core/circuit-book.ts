@@ -1,5 +1,15 @@
-import type { StateStore } from '../state/state-store.js';
-import { admit, availableAt, CLOSED, openCircuit, recordFailure, recordSuccess, type CircuitOptions, type CircuitState } from './circuit.js';
+import type { StateStore } from './state-store.js';
+import {
+  admit,
+  availableAt,
+  CLOSED,
+  openCircuit,
+  recordFailure,
+  recordSuccess,
+  type CircuitOptions,
+  type CircuitState,
+} from './circuit.js';
+import type { CircuitOp } from './circuit-policy.js';
 import type { Rng } from './rng.js';
 
 /** A probe lease a request holds while it tests a circuit. */
@@ -9,7 +19,8 @@ export interface ProbeLease {
 
 /**
  * The circuits of all scopes (`provider:<id>` for overload and failures, `key:<provider>/<key>`
- * for rate limits and quotas), kept in a StateStore so that leases are exclusive.
+ * for quota walls and rejected keys, `limit:<provider>/<key>/<model>` for rate limits; see
+ * `decideCircuits`), kept in a StateStore so that probe leases are exclusive.
  */
 export class CircuitBook {
   /** `onChange` runs after any circuit changes state (not when a probe takes its lease). */
@@ -41,7 +52,9 @@ export class CircuitBook {
   /** Whether a request could pass `key` now (without taking a lease). */
   isPassable(key: string, now: number): boolean {
     const s = this.get(key);
-    return s.state === 'closed' || (s.state === 'open' && now >= s.until) || (s.state === 'half-open' && now >= s.leaseUntil);
+    return (
+      s.state === 'closed' || (s.state === 'open' && now >= s.until) || (s.state === 'half-open' && now >= s.leaseUntil)
+    );
   }
 
   /** Admits a request through `key`, taking the probe lease when the circuit is half-open; undefined if refused. */
@@ -78,6 +91,22 @@ export class CircuitBook {
   /** Records a success; only the probe closes an open or half-open circuit. */
   success(key: string, probe = false): void {
     this.update(key, (s) => recordSuccess(s, probe));
+  }
+
+  /** Gives back a half-open probe lease untested, so that the next request may probe at once. */
+  release(key: string, now: number): void {
+    const s = this.get(key);
+    if (s.state === 'half-open') this.open(key, now, now, s.reason);
+  }
+
+  /** Applies the operations `decideCircuits` returned, in order. */
+  apply(ops: readonly CircuitOp[], now: number): void {
+    for (const op of ops) {
+      if (op.op === 'success') this.success(op.scope, op.probe);
+      else if (op.op === 'failure') this.failure(op.scope, now, op.reason, op.probe);
+      else if (op.op === 'open') this.open(op.scope, op.until, now, op.reason);
+      else this.release(op.scope, now);
+    }
   }
 
   entries(): Iterable<[string, CircuitState]> {

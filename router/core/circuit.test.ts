@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { admit, CLOSED, openCircuit, recordFailure, recordSuccess, type CircuitOptions, type CircuitState } from './circuit.js';
+import {
+  admit,
+  CLOSED,
+  openCircuit,
+  recordFailure,
+  recordSuccess,
+  type CircuitOptions,
+  type CircuitState,
+} from './circuit.js';
 import { createRng } from './rng.js';
 
-const o: CircuitOptions = { failureThreshold: 3, openMs: 1000, maxOpenMs: 60_000, maxBackoffMs: 8000, jitterRatio: 0, probeLeaseMs: 5000 };
+const o: CircuitOptions = {
+  failureThreshold: 3,
+  openMs: 1000,
+  maxOpenMs: 60_000,
+  maxBackoffMs: 8000,
+  jitterRatio: 0,
+  probeLeaseMs: 5000,
+};
 const rng = createRng(1);
 
 describe('circuit', () => {
@@ -43,7 +58,11 @@ describe('circuit', () => {
   it('closes on a successful probe and re-opens longer on a failed one', () => {
     const halfOpen: CircuitState = { state: 'half-open', leaseUntil: 9000, reason: 'x', opens: 2 };
     expect(recordSuccess(halfOpen, true)).toEqual(CLOSED);
-    expect(recordFailure(halfOpen, 2000, 'y', o, rng, true)).toMatchObject({ state: 'open', until: 2000 + 4000, opens: 3 });
+    expect(recordFailure(halfOpen, 2000, 'y', o, rng, true)).toMatchObject({
+      state: 'open',
+      until: 2000 + 4000,
+      opens: 3,
+    });
   });
 
   it('caps the doubling of windows without a hint, so an outage is re-probed at least that often', () => {

@@ -25,15 +25,20 @@ export interface CircuitOptions {
 export const CLOSED: CircuitState = Object.freeze({ state: 'closed', failures: 0 });
 
 /** The decision for one request that wants to pass. */
-export type Admission =
-  | { allowed: true; probe: boolean; next: CircuitState }
-  | { allowed: false; retryAt: number };
+export type Admission = { allowed: true; probe: boolean; next: CircuitState } | { allowed: false; retryAt: number };
 
 /**
  * Opens (or extends) a circuit until `until` plus jitter. Windows only ever grow: a shorter new
  * hint never shortens an open circuit.
  */
-export function openCircuit(s: CircuitState, until: number, now: number, reason: string, o: CircuitOptions, rng: Rng): CircuitState {
+export function openCircuit(
+  s: CircuitState,
+  until: number,
+  now: number,
+  reason: string,
+  o: CircuitOptions,
+  rng: Rng,
+): CircuitState {
   const capped = Math.min(until, now + o.maxOpenMs);
   // Jitter goes after the window, never before it, so it cannot make a retry early.
   const jittered = capped + (capped - now) * o.jitterRatio * rng.next();
@@ -47,7 +52,14 @@ export function openCircuit(s: CircuitState, until: number, now: number, reason:
  * failed probe. A failure of an attempt that was not the probe, ending while the circuit is open
  * or half-open, started before the circuit opened and says nothing new: it is ignored.
  */
-export function recordFailure(s: CircuitState, now: number, reason: string, o: CircuitOptions, rng: Rng, probe = false): CircuitState {
+export function recordFailure(
+  s: CircuitState,
+  now: number,
+  reason: string,
+  o: CircuitOptions,
+  rng: Rng,
+  probe = false,
+): CircuitState {
   if (s.state === 'closed') {
     const failures = s.failures + 1;
     if (failures < o.failureThreshold) return { state: 'closed', failures };
@@ -80,7 +92,11 @@ export function admit(s: CircuitState, now: number, o: CircuitOptions): Admissio
       return { allowed: true, probe: false, next: s };
     case 'open':
       if (now < s.until) return { allowed: false, retryAt: s.until };
-      return { allowed: true, probe: true, next: { state: 'half-open', leaseUntil: now + o.probeLeaseMs, reason: s.reason, opens: s.opens } };
+      return {
+        allowed: true,
+        probe: true,
+        next: { state: 'half-open', leaseUntil: now + o.probeLeaseMs, reason: s.reason, opens: s.opens },
+      };
     case 'half-open':
       if (now < s.leaseUntil) return { allowed: false, retryAt: s.leaseUntil };
       return { allowed: true, probe: true, next: { ...s, leaseUntil: now + o.probeLeaseMs } };

@@ -1,7 +1,8 @@
-import type { Signals } from '../signals/signals.js';
+import type { Signals } from './signals.js';
 import type { AttemptOutcome } from './types.js';
 
-const MODEL_MISSING = /model[^"]*(not exist|not found|does not exist|invalid)|invalid model|Model Not Exist|DeploymentNotFound|is not found for API version/i;
+const MODEL_MISSING =
+  /model[^"]*(not exist|not found|does not exist|invalid)|invalid model|Model Not Exist|DeploymentNotFound|is not found for API version/i;
 const KEY_INVALID = /API_KEY_INVALID|API key not valid/;
 
 /**
@@ -14,17 +15,17 @@ export function classifyResponse(status: number, signals: Signals, bodyText: str
   const waitMs = signals.waitMs;
   if (status >= 200 && status < 300) return { kind: 'ok', status };
   if (status === 429) {
-    return signals.quotaExhausted ? { kind: 'quota_exhausted', status, waitMs } : { kind: 'rate_limited', status, waitMs };
+    return signals.quotaExhausted
+      ? { kind: 'quota_exhausted', status, waitMs }
+      : { kind: 'rate_limited', status, waitMs };
   }
   if (status === 402) return { kind: 'quota_exhausted', status, waitMs };
-  if (status === 529 || status === 503 || (status >= 500 && signals.overloaded)) return { kind: 'overloaded', status, waitMs };
+  if (status === 529 || status === 503 || (status >= 500 && signals.overloaded))
+    return { kind: 'overloaded', status, waitMs };
   if (status >= 500 || status === 408) return { kind: 'server_error', status, waitMs };
-  if (status === 401 || status === 403 || (status === 400 && KEY_INVALID.test(bodyText))) return { kind: 'auth_error', status };
-  if (status === 404 || ((status === 400 || status === 422) && MODEL_MISSING.test(bodyText))) return { kind: 'not_found', status };
+  if (status === 401 || status === 403 || (status === 400 && KEY_INVALID.test(bodyText)))
+    return { kind: 'auth_error', status };
+  if (status === 404 || ((status === 400 || status === 422) && MODEL_MISSING.test(bodyText)))
+    return { kind: 'not_found', status };
   return { kind: 'client_error', status, message: bodyText.slice(0, 2000) };
-}
-
-/** Whether an outcome means "try something else" (as opposed to success or the caller's error). */
-export function isFailover(outcome: AttemptOutcome): boolean {
-  return outcome.kind !== 'ok' && outcome.kind !== 'client_error' && outcome.kind !== 'aborted';
 }

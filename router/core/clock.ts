@@ -16,31 +16,3 @@ export function startTimer(clock: Clock, ms: number, fire: () => void): () => vo
   clock.sleep(ms, ac.signal).then(fire, () => {});
   return () => ac.abort(CANCELLED);
 }
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
-/** The real clock. */
-export const systemClock: Clock = {
-  now: () => performance.timeOrigin + performance.now(),
-  setTimer(ms, fire) {
-    const t = setTimeout(fire, Math.max(0, ms));
-    return () => clearTimeout(t);
-  },
-  sleep(ms, signal) {
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (!(ms > 0)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(abortReason(signal!));
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  },
-};

@@ -56,7 +56,13 @@ export function rankCandidates(facts: readonly CandidateFacts[], w: ScoreWeights
         quality: f.quality,
         capacity: f.headroom,
       };
-      const score = (w.cost * parts.cost + w.latency * parts.latency + w.reliability * parts.reliability + w.quality * parts.quality + w.capacity * parts.capacity) / total;
+      const score =
+        (w.cost * parts.cost +
+          w.latency * parts.latency +
+          w.reliability * parts.reliability +
+          w.quality * parts.quality +
+          w.capacity * parts.capacity) /
+        total;
       return { target: f.target, score, parts, t: tiebreak() };
     })
     .sort((a, b) => b.score - a.score || a.t - b.t)

@@ -1,5 +1,6 @@
 /** The vendor API a provider speaks. */
-export type VendorKind = 'openai' | 'azure-openai' | 'anthropic' | 'gemini' | 'groq' | 'mistral' | 'deepseek' | 'openai-compatible';
+export type VendorKind =
+  'openai' | 'azure-openai' | 'anthropic' | 'gemini' | 'groq' | 'mistral' | 'deepseek' | 'openai-compatible';
 
 /** One OpenAI chat message as clients send it. */
 export interface ChatMessage {

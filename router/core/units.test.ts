@@ -55,7 +55,10 @@ describe('RetryBudget', () => {
 });
 
 describe('CapacityBook', () => {
-  const signals = (remaining: number, resetInMs: number, refill: 'continuous' | 'window', now: number) => ({ refill, requests: { limit: 60, remaining, resetAt: now + resetInMs } });
+  const signals = (remaining: number, resetInMs: number, refill: 'continuous' | 'window', now: number) => ({
+    refill,
+    requests: { limit: 60, remaining, resetAt: now + resetInMs },
+  });
 
   it('keeps a target empty until its reset when the refill is a window', () => {
     const c = new CapacityBook();
@@ -111,15 +114,37 @@ describe('classifyResponse', () => {
 });
 
 describe('rankCandidates', () => {
-  const base: CandidateFacts = { target: 'a', costUsd: 1, ttftMs: 100, latencyMs: 1000, reliability: 1, quality: 0.5, headroom: 1 };
+  const base: CandidateFacts = {
+    target: 'a',
+    costUsd: 1,
+    ttftMs: 100,
+    latencyMs: 1000,
+    reliability: 1,
+    quality: 0.5,
+    headroom: 1,
+  };
   it('prefers the cheaper candidate when cost is what matters', () => {
-    const ranked = rankCandidates([{ ...base, target: 'dear', costUsd: 10 }, { ...base, target: 'cheap', costUsd: 1 }], { cost: 1, latency: 0, reliability: 0, quality: 0, capacity: 0 }, () => 0);
+    const ranked = rankCandidates(
+      [
+        { ...base, target: 'dear', costUsd: 10 },
+        { ...base, target: 'cheap', costUsd: 1 },
+      ],
+      { cost: 1, latency: 0, reliability: 0, quality: 0, capacity: 0 },
+      () => 0,
+    );
     expect(ranked.map((r) => r.target)).toEqual(['cheap', 'dear']);
     expect(ranked[0]!.parts.cost).toBe(1);
   });
 
   it('sinks a candidate with no capacity left and explains why', () => {
-    const ranked = rankCandidates([{ ...base, target: 'empty', headroom: 0 }, { ...base, target: 'roomy', headroom: 0.8 }], { cost: 1, latency: 1, reliability: 2, quality: 1, capacity: 2 }, () => 0);
+    const ranked = rankCandidates(
+      [
+        { ...base, target: 'empty', headroom: 0 },
+        { ...base, target: 'roomy', headroom: 0.8 },
+      ],
+      { cost: 1, latency: 1, reliability: 2, quality: 1, capacity: 2 },
+      () => 0,
+    );
     expect(ranked[0]!.target).toBe('roomy');
     expect(ranked[1]!.parts.capacity).toBe(0);
   });
@@ -127,7 +152,14 @@ describe('rankCandidates', () => {
   it('breaks ties with the seeded draw', () => {
     let i = 0;
     const draws = [0.9, 0.1];
-    const ranked = rankCandidates([{ ...base, target: 'x' }, { ...base, target: 'y' }], { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 }, () => draws[i++]!);
+    const ranked = rankCandidates(
+      [
+        { ...base, target: 'x' },
+        { ...base, target: 'y' },
+      ],
+      { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 },
+      () => draws[i++]!,
+    );
     expect(ranked.map((r) => r.target)).toEqual(['y', 'x']);
   });
 });

@@ -7,7 +7,7 @@ import { startTimer, type Clock } from '../core/clock.js';
 import { attemptBudgetMs, remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
 import { decodeSignals } from '../signals/decode.js';
-import { headerGetter, type Signals } from '../signals/signals.js';
+import { headerGetter, type Signals } from '../core/signals.js';
 import type { Transport } from '../transport/transport.js';
 import type { TargetRuntime } from './target.js';
 
@@ -49,7 +49,13 @@ export interface StreamEnd {
 export type AttemptResult =
   | { kind: 'failed'; outcome: AttemptOutcome; signals?: Signals; endedAt: number }
   | { kind: 'json'; body: string; usage: Usage; endedAt: number; firstByteAt: number }
-  | { kind: 'stream'; first: string[]; rest: AsyncGenerator<string, void, undefined>; firstContentAt: number; done: Promise<StreamEnd> };
+  | {
+      kind: 'stream';
+      first: string[];
+      rest: AsyncGenerator<string, void, undefined>;
+      firstContentAt: number;
+      done: Promise<StreamEnd>;
+    };
 
 const frame = (json: string) => `data: ${json}\n\n`;
 
@@ -83,13 +89,26 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   let phase: 'headers' | 'first-token' | 'body' = 'headers';
   let handedOff = false;
   capacity.reserve(target.id, input.admissionTokens);
-  const ctx: CallContext = { baseUrl: target.providerConfig.baseUrl.replace(/\/+$/, ''), model: target.model, apiKey: target.apiKey, apiVersion: target.providerConfig.apiVersion, forward: input.forward, defaultMaxTokens: env.defaultMaxTokens, now: started };
+  const ctx: CallContext = {
+    baseUrl: target.providerConfig.baseUrl.replace(/\/+$/, ''),
+    model: target.model,
+    apiKey: target.apiKey,
+    apiVersion: target.providerConfig.apiVersion,
+    forward: input.forward,
+    defaultMaxTokens: env.defaultMaxTokens,
+    now: started,
+  };
   const cleanup = () => {
     cancelTimer();
     input.signal.removeEventListener('abort', onParentAbort);
     capacity.release(target.id, input.admissionTokens);
   };
-  const failed = (outcome: AttemptOutcome, signals?: Signals): AttemptResult => ({ kind: 'failed', outcome, signals, endedAt: clock.now() });
+  const failed = (outcome: AttemptOutcome, signals?: Signals): AttemptResult => ({
+    kind: 'failed',
+    outcome,
+    signals,
+    endedAt: clock.now(),
+  });
 
   try {
     const res = await env.transport.send(target.adapter.buildRequest(input.req, ctx, stream), ac.signal);
@@ -101,24 +120,33 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
       capacity.observe(target.id, signals, clock.now());
       return failed(classifyResponse(res.status, signals, text), signals);
     }
-    capacity.observe(target.id, decodeSignals(target.adapter.vendor, res.status, get, undefined, firstByteAt), firstByteAt);
+    capacity.observe(
+      target.id,
+      decodeSignals(target.adapter.vendor, res.status, get, undefined, firstByteAt),
+      firstByteAt,
+    );
     if (!stream) {
       // A held request (DeepSeek) answers 200 at once and then sends only blank lines: until the
       // body's first real byte, the first-token timer runs as well as the attempt's own.
       phase = 'body';
       let cancelFirstToken: (() => void) | undefined;
       let started = false;
-      const chunks = await res.collect((chunk) => {
-        if (started) return;
-        started = hasContent(chunk);
-        if (!started && !cancelFirstToken) {
-          phase = 'first-token';
-          cancelFirstToken = timer(clock, Math.min(env.firstTokenTimeoutMs, remainingMs(deadline, clock.now())), () => ac.abort(TIMEOUT));
-        } else if (started && cancelFirstToken) {
-          phase = 'body';
-          cancelFirstToken();
-        }
-      }, 64 * 1024 * 1024);
+      const chunks = await res.collect(
+        (chunk) => {
+          if (started) return;
+          started = hasContent(chunk);
+          if (!started && !cancelFirstToken) {
+            phase = 'first-token';
+            cancelFirstToken = timer(clock, Math.min(env.firstTokenTimeoutMs, remainingMs(deadline, clock.now())), () =>
+              ac.abort(TIMEOUT),
+            );
+          } else if (started && cancelFirstToken) {
+            phase = 'body';
+            cancelFirstToken();
+          }
+        },
+        64 * 1024 * 1024,
+      );
       cancelFirstToken?.();
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
       const parsed = target.adapter.parseCompletion(text, ctx);
@@ -175,9 +203,14 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     handedOff = true;
     let resolveDone!: (end: StreamEnd) => void;
     const done = new Promise<StreamEnd>((resolve) => (resolveDone = resolve));
-    const rest = continueStream({ iterator, reader, translator, decoder, finished, lastUsage, contentEvents: 1, leftover }, ac.signal, () => {
-      cleanup();
-    }, (end) => resolveDone({ ...end, endedAt: clock.now() }));
+    const rest = continueStream(
+      { iterator, reader, translator, decoder, finished, lastUsage, contentEvents: 1, leftover },
+      ac.signal,
+      () => {
+        cleanup();
+      },
+      (end) => resolveDone({ ...end, endedAt: clock.now() }),
+    );
     return { kind: 'stream', first, rest, firstContentAt, done };
   } catch (error) {
     if (ac.signal.reason === CLIENT_GONE) return failed({ kind: 'aborted' });
@@ -204,7 +237,12 @@ interface StreamState {
  * Relays a committed stream. It ends with `data: [DONE]` only when the provider finished; a
  * failure after the first token ends it with an explicit error event, never a silent close.
  */
-async function* continueStream(s: StreamState, signal: AbortSignal, cleanup: () => void, report: (end: Omit<StreamEnd, 'endedAt'>) => void): AsyncGenerator<string, void, undefined> {
+async function* continueStream(
+  s: StreamState,
+  signal: AbortSignal,
+  cleanup: () => void,
+  report: (end: Omit<StreamEnd, 'endedAt'>) => void,
+): AsyncGenerator<string, void, undefined> {
   let failure: StreamFailure | undefined;
   let aborted = false;
   try {
@@ -221,11 +259,22 @@ async function* continueStream(s: StreamState, signal: AbortSignal, cleanup: () 
           aborted = true;
           return;
         }
-        failure = signal.reason === TIMEOUT ? { message: 'The request deadline passed during the stream.', type: 'timeout', code: 'deadline_exceeded' } : { message: 'The provider connection failed during the stream.', type: 'upstream_error', code: 'stream_interrupted' };
+        failure =
+          signal.reason === TIMEOUT
+            ? { message: 'The request deadline passed during the stream.', type: 'timeout', code: 'deadline_exceeded' }
+            : {
+                message: 'The provider connection failed during the stream.',
+                type: 'upstream_error',
+                code: 'stream_interrupted',
+              };
         yield `data: ${errorFrame(failure)}\n\n`;
         return;
       }
-      const events = first ? s.leftover : next.done ? s.reader.end() : s.reader.push(s.decoder.decode(next.value, { stream: true }));
+      const events = first
+        ? s.leftover
+        : next.done
+          ? s.reader.end()
+          : s.reader.push(s.decoder.decode(next.value, { stream: true }));
       const translated: Translated[] = events.map((ev) => s.translator.onEvent(ev.data, ev.event));
       if (next.done) translated.push(s.translator.onEnd());
       let out = '';
@@ -251,6 +300,10 @@ async function* continueStream(s: StreamState, signal: AbortSignal, cleanup: () 
     if (signal.reason === CLIENT_GONE) aborted = true;
     cleanup();
     void s.iterator.return?.();
-    report({ usage: s.lastUsage ?? { promptTokens: 0, completionTokens: s.contentEvents, estimated: true }, failure, aborted });
+    report({
+      usage: s.lastUsage ?? { promptTokens: 0, completionTokens: s.contentEvents, estimated: true },
+      failure,
+      aborted,
+    });
   }
 }

@@ -5,7 +5,8 @@ export function estimateInputTokens(req: ChatRequest): number {
   let chars = 0;
   for (const m of req.messages) {
     if (typeof m.content === 'string') chars += m.content.length;
-    else if (Array.isArray(m.content)) for (const p of m.content) if (typeof p.text === 'string') chars += p.text.length;
+    else if (Array.isArray(m.content))
+      for (const p of m.content) if (typeof p.text === 'string') chars += p.text.length;
   }
   return Math.ceil(chars / 4) + 3 * req.messages.length;
 }

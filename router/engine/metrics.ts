@@ -36,26 +36,52 @@ export function renderMetrics(input: {
   retryBudgetRemaining: number;
 }): string {
   const lines: string[] = [];
-  lines.push('# HELP throttlelab_router_requests_total Client requests by outcome.', '# TYPE throttlelab_router_requests_total counter');
-  for (const [outcome, n] of input.requests) lines.push(`throttlelab_router_requests_total{outcome="${esc(outcome)}"} ${n}`);
-  lines.push('# HELP throttlelab_router_request_duration_seconds Client request duration.', '# TYPE throttlelab_router_request_duration_seconds histogram');
+  lines.push(
+    '# HELP throttlelab_router_requests_total Client requests by outcome.',
+    '# TYPE throttlelab_router_requests_total counter',
+  );
+  for (const [outcome, n] of input.requests)
+    lines.push(`throttlelab_router_requests_total{outcome="${esc(outcome)}"} ${n}`);
+  lines.push(
+    '# HELP throttlelab_router_request_duration_seconds Client request duration.',
+    '# TYPE throttlelab_router_request_duration_seconds histogram',
+  );
   lines.push(...input.duration.render('throttlelab_router_request_duration_seconds', ''));
-  lines.push('# HELP throttlelab_router_attempts_total Upstream attempts by target and outcome.', '# TYPE throttlelab_router_attempts_total counter');
+  lines.push(
+    '# HELP throttlelab_router_attempts_total Upstream attempts by target and outcome.',
+    '# TYPE throttlelab_router_attempts_total counter',
+  );
   const usage = [...input.usage];
   for (const [target, u] of usage) {
     const [provider, key, ...model] = target.split('/');
     const l = `provider="${esc(provider!)}",key="${esc(key!)}",model="${esc(model.join('/'))}"`;
-    for (const [outcome, n] of Object.entries(u.attempts)) lines.push(`throttlelab_router_attempts_total{${l},outcome="${outcome}"} ${n}`);
+    for (const [outcome, n] of Object.entries(u.attempts))
+      lines.push(`throttlelab_router_attempts_total{${l},outcome="${outcome}"} ${n}`);
   }
-  lines.push('# HELP throttlelab_router_tokens_total Tokens metered per target (every attempt).', '# TYPE throttlelab_router_tokens_total counter');
+  lines.push(
+    '# HELP throttlelab_router_tokens_total Tokens metered per target (every attempt).',
+    '# TYPE throttlelab_router_tokens_total counter',
+  );
   for (const [target, u] of usage) {
     const [provider, key, ...model] = target.split('/');
     const l = `provider="${esc(provider!)}",key="${esc(key!)}",model="${esc(model.join('/'))}"`;
-    lines.push(`throttlelab_router_tokens_total{${l},direction="prompt"} ${u.promptTokens}`, `throttlelab_router_tokens_total{${l},direction="completion"} ${u.completionTokens}`);
+    lines.push(
+      `throttlelab_router_tokens_total{${l},direction="prompt"} ${u.promptTokens}`,
+      `throttlelab_router_tokens_total{${l},direction="completion"} ${u.completionTokens}`,
+    );
   }
-  lines.push('# HELP throttlelab_router_circuit_open Whether a circuit is open (1) or half-open (0.5).', '# TYPE throttlelab_router_circuit_open gauge');
-  for (const [scope, s] of input.circuits) lines.push(`throttlelab_router_circuit_open{scope="${esc(scope)}"} ${s.state === 'open' ? 1 : s.state === 'half-open' ? 0.5 : 0}`);
-  lines.push('# HELP throttlelab_router_retry_budget_remaining Extra attempts left in the retry budget window.', '# TYPE throttlelab_router_retry_budget_remaining gauge');
+  lines.push(
+    '# HELP throttlelab_router_circuit_open Whether a circuit is open (1) or half-open (0.5).',
+    '# TYPE throttlelab_router_circuit_open gauge',
+  );
+  for (const [scope, s] of input.circuits)
+    lines.push(
+      `throttlelab_router_circuit_open{scope="${esc(scope)}"} ${s.state === 'open' ? 1 : s.state === 'half-open' ? 0.5 : 0}`,
+    );
+  lines.push(
+    '# HELP throttlelab_router_retry_budget_remaining Extra attempts left in the retry budget window.',
+    '# TYPE throttlelab_router_retry_budget_remaining gauge',
+  );
   lines.push(`throttlelab_router_retry_budget_remaining ${input.retryBudgetRemaining}`);
   return `${lines.join('\n')}\n`;
 }

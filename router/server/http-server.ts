@@ -24,11 +24,22 @@ export interface RouterServerOptions {
 
 function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
   res.end(body);
 }
 
-function openAIError(res: ServerResponse, status: number, message: string, type: string, code: string | null, headers: Record<string, string> = {}): void {
+function openAIError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  headers: Record<string, string> = {},
+): void {
   json(res, status, { error: { message, type, param: null, code } }, headers);
 }
 
@@ -72,27 +83,61 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
     if (tokens.size > 0) {
       const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-      if (!token || !tokens.has(token)) return openAIError(res, 401, 'Missing or invalid router token. Send Authorization: Bearer <token>.', 'invalid_request_error', 'invalid_api_key');
+      if (!token || !tokens.has(token))
+        return openAIError(
+          res,
+          401,
+          'Missing or invalid router token. Send Authorization: Bearer <token>.',
+          'invalid_request_error',
+          'invalid_api_key',
+        );
     }
     if (path === '/metrics' && req.method === 'GET') {
       const body = router.metrics();
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+      res.writeHead(200, {
+        'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+      });
       return void res.end(body);
     }
     if (path === '/state' && req.method === 'GET') return json(res, 200, router.state());
     if (path === '/v1/models' && req.method === 'GET') {
-      return json(res, 200, { object: 'list', data: router.modelNames().map((id) => ({ id, object: 'model', created: 0, owned_by: 'throttlelab' })) });
+      return json(res, 200, {
+        object: 'list',
+        data: router.modelNames().map((id) => ({ id, object: 'model', created: 0, owned_by: 'throttlelab' })),
+      });
     }
-    if (path !== '/v1/chat/completions') return openAIError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
-    if (req.method !== 'POST') return openAIError(res, 405, `Method ${req.method} is not allowed on ${path}; use POST.`, 'invalid_request_error', null);
+    if (path !== '/v1/chat/completions')
+      return openAIError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
+    if (req.method !== 'POST')
+      return openAIError(
+        res,
+        405,
+        `Method ${req.method} is not allowed on ${path}; use POST.`,
+        'invalid_request_error',
+        null,
+      );
 
     const { text, tooLarge } = await readBody(req, maxBody);
-    if (tooLarge) return openAIError(res, 413, `Request body is larger than ${maxBody} bytes.`, 'invalid_request_error', 'request_too_large');
+    if (tooLarge)
+      return openAIError(
+        res,
+        413,
+        `Request body is larger than ${maxBody} bytes.`,
+        'invalid_request_error',
+        'request_too_large',
+      );
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return openAIError(res, 400, 'We could not parse the JSON body of your request. The API expects a JSON payload.', 'invalid_request_error', null);
+      return openAIError(
+        res,
+        400,
+        'We could not parse the JSON body of your request. The API expects a JSON payload.',
+        'invalid_request_error',
+        null,
+      );
     }
     const aborter = new AbortController();
     res.on('close', () => {
@@ -103,7 +148,11 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
       const v = req.headers[h];
       if (typeof v === 'string') fwd[h] = v;
     }
-    const result = await router.route(body, { signal: aborter.signal, deadlineMs: clientDeadlineMs(req, router.config.deadline.header), forward: fwd });
+    const result = await router.route(body, {
+      signal: aborter.signal,
+      deadlineMs: clientDeadlineMs(req, router.config.deadline.header),
+      forward: fwd,
+    });
     if (res.destroyed) {
       if (result.kind === 'stream') await result.rest.return(undefined);
       return;
@@ -117,7 +166,8 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     try {
       for await (const frame of result.rest) {
         if (aborter.signal.aborted) break;
-        if (!res.write(frame)) await new Promise<void>((resolve) => res.once('drain', () => resolve()).once('close', () => resolve()));
+        if (!res.write(frame))
+          await new Promise<void>((resolve) => res.once('drain', () => resolve()).once('close', () => resolve()));
       }
     } finally {
       res.end();
@@ -127,7 +177,14 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
       onError(error);
-      if (!res.headersSent && !res.destroyed) openAIError(res, 500, 'The router failed to handle this request; this is a throttlelab bug.', 'server_error', 'router_error');
+      if (!res.headersSent && !res.destroyed)
+        openAIError(
+          res,
+          500,
+          'The router failed to handle this request; this is a throttlelab bug.',
+          'server_error',
+          'router_error',
+        );
       else res.destroy();
     });
   });
@@ -138,7 +195,14 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
-    const fail = (error: unknown) => reject(new RouterError('ROUTER_SERVER_START_FAILED', `Failed to start the router on ${host}:${options.port ?? router.config.server.port}: ${(error as Error).message}. Pick another port or use port 0.`, { cause: error }));
+    const fail = (error: unknown) =>
+      reject(
+        new RouterError(
+          'ROUTER_SERVER_START_FAILED',
+          `Failed to start the router on ${host}:${options.port ?? router.config.server.port}: ${(error as Error).message}. Pick another port or use port 0.`,
+          { cause: error },
+        ),
+      );
     server.once('error', fail);
     server.listen(options.port ?? router.config.server.port, host, () => {
       server.off('error', fail);

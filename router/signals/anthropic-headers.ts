@@ -1,5 +1,5 @@
 import { parseRfc3339 } from './durations.js';
-import type { HeaderGetter, LimitSignal } from './signals.js';
+import type { HeaderGetter, LimitSignal } from '../core/signals.js';
 
 function family(get: HeaderGetter, name: string): LimitSignal | undefined {
   const limit = get(`anthropic-ratelimit-${name}-limit`);
@@ -7,7 +7,11 @@ function family(get: HeaderGetter, name: string): LimitSignal | undefined {
   const reset = get(`anthropic-ratelimit-${name}-reset`);
   if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
   const num = (t: string | undefined) => (t !== undefined && /^\d+$/.test(t.trim()) ? Number(t) : undefined);
-  return { limit: num(limit), remaining: num(remaining), resetAt: reset !== undefined ? parseRfc3339(reset) : undefined };
+  return {
+    limit: num(limit),
+    remaining: num(remaining),
+    resetAt: reset !== undefined ? parseRfc3339(reset) : undefined,
+  };
 }
 
 function tightest(...signals: Array<LimitSignal | undefined>): LimitSignal | undefined {

@@ -31,11 +31,16 @@ export function decodeGoogleDetails(body: Json | undefined): { waitMs?: number; 
   if (Array.isArray(details)) {
     for (const d of details) {
       if (!isObj(d)) continue;
-      if (typeof d['@type'] === 'string' && d['@type'].endsWith('google.rpc.RetryInfo') && typeof d.retryDelay === 'string') {
+      if (
+        typeof d['@type'] === 'string' &&
+        d['@type'].endsWith('google.rpc.RetryInfo') &&
+        typeof d.retryDelay === 'string'
+      ) {
         waitMs = parseProtoDuration(d.retryDelay);
       }
       if (Array.isArray(d.violations)) {
-        for (const v of d.violations) if (isObj(v) && typeof v.quotaId === 'string' && /PerDay/i.test(v.quotaId)) daily = true;
+        for (const v of d.violations)
+          if (isObj(v) && typeof v.quotaId === 'string' && /PerDay/i.test(v.quotaId)) daily = true;
       }
     }
   }
@@ -64,7 +69,15 @@ export function decodeMessageWait(body: Json | undefined): number | undefined {
   return undefined;
 }
 
-const QUOTA_CODES = new Set(['insufficient_quota', 'credit_balance_exhausted', 'organization_spend_limit_exceeded', 'project_spend_limit_exceeded', 'organization_usage_limit_exceeded', 'billing_not_active', 'enforced_spend_limit_reached']);
+const QUOTA_CODES = new Set([
+  'insufficient_quota',
+  'credit_balance_exhausted',
+  'organization_spend_limit_exceeded',
+  'project_spend_limit_exceeded',
+  'organization_usage_limit_exceeded',
+  'billing_not_active',
+  'enforced_spend_limit_reached',
+]);
 
 /** Whether an error body names a billing or spend wall rather than a rate limit. */
 export function isQuotaExhaustedBody(body: Json | undefined): boolean {
@@ -78,5 +91,10 @@ export function isQuotaExhaustedBody(body: Json | undefined): boolean {
 export function isOverloadedBody(body: Json | undefined): boolean {
   const e = errorObject(body);
   if (!e) return false;
-  return e.type === 'overloaded_error' || e.code === 'server_is_overloaded' || e.message === 'Overloaded' || e.status === 'UNAVAILABLE';
+  return (
+    e.type === 'overloaded_error' ||
+    e.code === 'server_is_overloaded' ||
+    e.message === 'Overloaded' ||
+    e.status === 'UNAVAILABLE'
+  );
 }

@@ -1,10 +1,16 @@
 import type { VendorKind } from '../core/types.js';
 import { decodeAnthropicHeaders } from './anthropic-headers.js';
-import { decodeGoogleDetails, decodeMessageWait, isOverloadedBody, isQuotaExhaustedBody, parseJsonBody } from './body-hints.js';
+import {
+  decodeGoogleDetails,
+  decodeMessageWait,
+  isOverloadedBody,
+  isQuotaExhaustedBody,
+  parseJsonBody,
+} from './body-hints.js';
 import { decodeIetfRateLimit } from './ietf-ratelimit.js';
 import { decodeMistralHeaders } from './mistral-headers.js';
 import { decodeRetryAfter } from './retry-after.js';
-import type { HeaderGetter, LimitSignal, Signals } from './signals.js';
+import type { HeaderGetter, LimitSignal, Signals } from '../core/signals.js';
 import { decodeXRateLimit } from './x-ratelimit.js';
 
 const REFILL: Record<VendorKind, Signals['refill']> = {
@@ -23,7 +29,15 @@ export const QUOTA_WALL_MS = 15 * 60_000;
 
 function exhaustedReset(now: number, ...limits: Array<LimitSignal | undefined>): number | undefined {
   let latest: number | undefined;
-  for (const l of limits) if (l && l.remaining === 0 && l.resetAt !== undefined && l.resetAt > now && (latest === undefined || l.resetAt > latest)) latest = l.resetAt;
+  for (const l of limits)
+    if (
+      l &&
+      l.remaining === 0 &&
+      l.resetAt !== undefined &&
+      l.resetAt > now &&
+      (latest === undefined || l.resetAt > latest)
+    )
+      latest = l.resetAt;
   return latest === undefined ? undefined : latest - now;
 }
 
@@ -33,7 +47,13 @@ function exhaustedReset(now: number, ...limits: Array<LimitSignal | undefined>):
  * date), the body (`RetryInfo`, message text), then for a 429 the latest reset among exhausted
  * limits (as anthropic-sdk-typescript#357 asks). Hostile values are ignored, never trusted.
  */
-export function decodeSignals(vendor: VendorKind, status: number, get: HeaderGetter, bodyText: string | undefined, now: number): Signals {
+export function decodeSignals(
+  vendor: VendorKind,
+  status: number,
+  get: HeaderGetter,
+  bodyText: string | undefined,
+  now: number,
+): Signals {
   const signals: Signals = { refill: REFILL[vendor] };
   if (vendor === 'anthropic') Object.assign(signals, decodeAnthropicHeaders(get));
   else if (vendor === 'mistral') Object.assign(signals, decodeMistralHeaders(get, now));

@@ -1,4 +1,4 @@
-import type { HeaderGetter, LimitSignal } from './signals.js';
+import type { HeaderGetter, LimitSignal } from '../core/signals.js';
 
 interface Item {
   name: string;
@@ -9,7 +9,10 @@ interface Item {
 function parseList(text: string): Item[] | undefined {
   const items: Item[] = [];
   for (const raw of text.split(',')) {
-    const parts = raw.trim().split(';').map((p) => p.trim());
+    const parts = raw
+      .trim()
+      .split(';')
+      .map((p) => p.trim());
     const head = parts.shift();
     if (!head || !/^"[^"]*"$|^[A-Za-z*][\w.:/*-]*$/.test(head)) return undefined;
     const params: Record<string, string> = {};
@@ -36,9 +39,22 @@ export function decodeIetfRateLimit(get: HeaderGetter, now: number): { requests?
   const rl = get('ratelimit');
   if (rl !== undefined) {
     if (/\blimit=/.test(rl)) {
-      const d = Object.fromEntries(rl.split(',').map((p) => p.trim().split('=').map((x) => x.trim())));
+      const d = Object.fromEntries(
+        rl.split(',').map((p) =>
+          p
+            .trim()
+            .split('=')
+            .map((x) => x.trim()),
+        ),
+      );
       const reset = nonNeg(d.reset);
-      return { requests: { limit: nonNeg(d.limit), remaining: nonNeg(d.remaining), resetAt: reset === undefined ? undefined : now + reset * 1000 } };
+      return {
+        requests: {
+          limit: nonNeg(d.limit),
+          remaining: nonNeg(d.remaining),
+          resetAt: reset === undefined ? undefined : now + reset * 1000,
+        },
+      };
     }
     const items = parseList(rl);
     if (!items) return {};
@@ -51,7 +67,11 @@ export function decodeIetfRateLimit(get: HeaderGetter, now: number): { requests?
       const remaining = nonNeg(item.params.r);
       if (remaining === undefined) continue;
       const t = nonNeg(item.params.t);
-      const s: LimitSignal = { limit: nonNeg(policy?.q), remaining, resetAt: t === undefined ? undefined : now + t * 1000 };
+      const s: LimitSignal = {
+        limit: nonNeg(policy?.q),
+        remaining,
+        resetAt: t === undefined ? undefined : now + t * 1000,
+      };
       if (!best || remaining < best.remaining!) best = s;
     }
     return best ? { requests: best } : {};
@@ -59,5 +79,11 @@ export function decodeIetfRateLimit(get: HeaderGetter, now: number): { requests?
   const remaining = nonNeg(get('ratelimit-remaining'));
   if (remaining === undefined) return {};
   const reset = nonNeg(get('ratelimit-reset'));
-  return { requests: { limit: nonNeg(get('ratelimit-limit')), remaining, resetAt: reset === undefined ? undefined : now + reset * 1000 } };
+  return {
+    requests: {
+      limit: nonNeg(get('ratelimit-limit')),
+      remaining,
+      resetAt: reset === undefined ? undefined : now + reset * 1000,
+    },
+  };
 }

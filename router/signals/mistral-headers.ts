@@ -1,5 +1,5 @@
 import { parseSeconds } from './durations.js';
-import type { HeaderGetter, LimitSignal } from './signals.js';
+import type { HeaderGetter, LimitSignal } from '../core/signals.js';
 
 /**
  * Decodes Mistral's `ratelimitbysize-{limit,remaining,reset}` token headers (reset in seconds);
@@ -12,5 +12,11 @@ export function decodeMistralHeaders(get: HeaderGetter, now: number): { tokens?:
   if (limit === undefined && remaining === undefined) return {};
   const num = (t: string | undefined) => (t !== undefined && /^\d+$/.test(t.trim()) ? Number(t) : undefined);
   const resetMs = reset !== undefined ? parseSeconds(reset) : undefined;
-  return { tokens: { limit: num(limit), remaining: num(remaining), resetAt: resetMs === undefined ? undefined : now + resetMs } };
+  return {
+    tokens: {
+      limit: num(limit),
+      remaining: num(remaining),
+      resetAt: resetMs === undefined ? undefined : now + resetMs,
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { parseHttpDate, parseMillis, parseSeconds } from './durations.js';
-import type { HeaderGetter, WaitSource } from './signals.js';
+import type { HeaderGetter, WaitSource } from '../core/signals.js';
 
 /**
  * Reads the explicit wait headers in the order the official SDKs do: `retry-after-ms`, Azure's

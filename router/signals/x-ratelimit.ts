@@ -1,5 +1,5 @@
 import { parseGoDuration, parseSeconds } from './durations.js';
-import type { HeaderGetter, LimitSignal } from './signals.js';
+import type { HeaderGetter, LimitSignal } from '../core/signals.js';
 
 function int(text: string | undefined): number | undefined {
   if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;

@@ -1,5 +1,5 @@
 import type { CircuitState } from '../core/circuit.js';
-import type { StateStore } from './state-store.js';
+import type { StateStore } from '../core/state-store.js';
 
 function same(a: CircuitState | undefined, b: CircuitState | undefined): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);

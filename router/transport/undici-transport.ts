@@ -15,7 +15,11 @@ export interface UndiciTransportOptions {
  * keep-alive bytes cannot re-arm an idle timer forever.
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): Transport {
-  const agent = new Agent({ connections: options.connections ?? 256, keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000, pipelining: 1 });
+  const agent = new Agent({
+    connections: options.connections ?? 256,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+    pipelining: 1,
+  });
   return {
     async send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
       const res = await request(call.url, {

@@ -25,7 +25,12 @@ export function formatDurationShort(ms: number): string {
   if (rest < 1000) return `${sign}${Math.round(rest)}ms`;
   if (rest < 60_000) return `${sign}${+(rest / 1000).toFixed(2)}s`;
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     const n = Math.floor(rest / size);
     if (n > 0) parts.push(`${n}${unit}`);
     rest -= n * size;

@@ -46,7 +46,8 @@ export function createFakeClock(startAt = Date.UTC(2026, 0, 1)): FakeClock {
       await clock.set(now + ms);
     },
     async set(target) {
-      if (target < now) throw new RangeError(`Failed to set the fake clock: ${target} is before ${now}. Time only moves forward.`);
+      if (target < now)
+        throw new RangeError(`Failed to set the fake clock: ${target} is before ${now}. Time only moves forward.`);
       await flush();
       for (;;) {
         const due = timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at || a.order - b.order)[0];

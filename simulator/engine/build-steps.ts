@@ -40,7 +40,11 @@ export class StepBuilder {
 
   private flush(): void {
     if (this.pending !== '' || this.pendingTokens > 0) {
-      this.steps.push(this.pendingTokens > 0 ? { op: 'write', data: this.pending, tokens: this.pendingTokens } : { op: 'write', data: this.pending });
+      this.steps.push(
+        this.pendingTokens > 0
+          ? { op: 'write', data: this.pending, tokens: this.pendingTokens }
+          : { op: 'write', data: this.pending },
+      );
       this.pending = '';
       this.pendingTokens = 0;
     }

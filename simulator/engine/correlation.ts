@@ -10,7 +10,11 @@ export function formatCorrelationMarker(id: string): string {
 export const CORRELATION_HEADER = 'x-throttlelab-correlation-id';
 
 /** Finds a correlation id in the first configured header that has one, else in the prompt's marker. */
-export function findCorrelationId(headers: Record<string, string | undefined>, names: readonly string[], promptText: string | undefined): string | null {
+export function findCorrelationId(
+  headers: Record<string, string | undefined>,
+  names: readonly string[],
+  promptText: string | undefined,
+): string | null {
   for (const name of names) {
     const value = headers[name];
     if (value) return value.slice(0, 200);

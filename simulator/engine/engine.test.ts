@@ -5,7 +5,16 @@ import { createFakeClock } from '../core/fake-clock.js';
 import { createSimulator } from '../simulator.js';
 import type { VendorId } from '../vendors/types.js';
 
-const VENDORS: VendorId[] = ['openai', 'azure-openai', 'anthropic', 'gemini', 'groq', 'mistral', 'deepseek', 'ratelimit-draft'];
+const VENDORS: VendorId[] = [
+  'openai',
+  'azure-openai',
+  'anthropic',
+  'gemini',
+  'groq',
+  'mistral',
+  'deepseek',
+  'ratelimit-draft',
+];
 
 function setup(yaml = ALL_VENDORS_YAML, seed = 7) {
   const clock = createFakeClock(Date.UTC(2026, 0, 1, 0, 0, 0));
@@ -16,17 +25,48 @@ function setup(yaml = ALL_VENDORS_YAML, seed = 7) {
 }
 
 /** Extracts the generated text and usage from any vendor's body or stream. */
-function readAnswer(vendor: VendorId, body: string, stream: boolean): { text: string; input: number; output: number; total: number; terminated: boolean } {
+function readAnswer(
+  vendor: VendorId,
+  body: string,
+  stream: boolean,
+): { text: string; input: number; output: number; total: number; terminated: boolean } {
   if (!stream) {
     const j = JSON.parse(body);
-    if (vendor === 'anthropic') return { text: j.content[0].text, input: j.usage.input_tokens, output: j.usage.output_tokens, total: j.usage.input_tokens + j.usage.output_tokens, terminated: true };
+    if (vendor === 'anthropic')
+      return {
+        text: j.content[0].text,
+        input: j.usage.input_tokens,
+        output: j.usage.output_tokens,
+        total: j.usage.input_tokens + j.usage.output_tokens,
+        terminated: true,
+      };
     if (vendor === 'gemini') {
       const u = j.usageMetadata;
-      return { text: j.candidates[0].content.parts[0].text, input: u.promptTokenCount, output: u.candidatesTokenCount, total: u.totalTokenCount, terminated: true };
+      return {
+        text: j.candidates[0].content.parts[0].text,
+        input: u.promptTokenCount,
+        output: u.candidatesTokenCount,
+        total: u.totalTokenCount,
+        terminated: true,
+      };
     }
-    return { text: j.choices[0].message.content, input: j.usage.prompt_tokens, output: j.usage.completion_tokens, total: j.usage.total_tokens, terminated: true };
+    return {
+      text: j.choices[0].message.content,
+      input: j.usage.prompt_tokens,
+      output: j.usage.completion_tokens,
+      total: j.usage.total_tokens,
+      terminated: true,
+    };
   }
-  const datas = body.split(/\r?\n\r?\n/).map((e) => e.split(/\r?\n/).find((l) => l.startsWith('data: '))?.slice(6)).filter((d): d is string => d !== undefined);
+  const datas = body
+    .split(/\r?\n\r?\n/)
+    .map((e) =>
+      e
+        .split(/\r?\n/)
+        .find((l) => l.startsWith('data: '))
+        ?.slice(6),
+    )
+    .filter((d): d is string => d !== undefined);
   let text = '';
   let input = 0;
   let output = 0;
@@ -72,7 +112,16 @@ describe('Engine', () => {
       expect(a.text.split(' ').length).toBe(a.output);
       expect(a.total).toBe(a.input + a.output);
       const row = sim.ledger.row(0)!;
-      expect(row).toMatchObject({ provider: vendor, key: 'main', status: 200, tokensIn: a.input, tokensOut: a.output, correlationId: 'c-1', end: 'complete', stream: false });
+      expect(row).toMatchObject({
+        provider: vendor,
+        key: 'main',
+        status: 200,
+        tokensIn: a.input,
+        tokensOut: a.output,
+        correlationId: 'c-1',
+        end: 'complete',
+        stream: false,
+      });
     });
 
     it('streams in the vendor format with a terminator and the same usage', async () => {
@@ -127,9 +176,16 @@ describe('Engine', () => {
 
   it('requires max_tokens for anthropic and anthropic-version', async () => {
     const { run } = setup();
-    const noMax = await run(chatCall('anthropic', { body: JSON.stringify({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }) }));
+    const noMax = await run(
+      chatCall('anthropic', {
+        body: JSON.stringify({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }),
+      }),
+    );
     expect(noMax.status).toBe(400);
-    expect(JSON.parse(noMax.body).error).toEqual({ type: 'invalid_request_error', message: 'max_tokens: Field required' });
+    expect(JSON.parse(noMax.body).error).toEqual({
+      type: 'invalid_request_error',
+      message: 'max_tokens: Field required',
+    });
     const call = chatCall('anthropic');
     delete call.headers['anthropic-version'];
     expect((await run(call)).status).toBe(400);
@@ -155,7 +211,12 @@ describe('Engine', () => {
 
   it('serves GET models for the OpenAI-compatible vendors', async () => {
     const { run } = setup();
-    const r = await run({ method: 'GET', url: '/openai/v1/models', headers: { authorization: 'Bearer sk-openai' }, body: '' });
+    const r = await run({
+      method: 'GET',
+      url: '/openai/v1/models',
+      headers: { authorization: 'Bearer sk-openai' },
+      body: '',
+    });
     expect(JSON.parse(r.body)).toMatchObject({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }] });
   });
 

@@ -4,7 +4,15 @@ import type { LedgerRow } from '../ledger/ledger-row.js';
 import type { Costs, LimitView, QuotaTicket } from '../quota/quota-set.js';
 import type { FaultSpec, Scenario } from '../scenario/schema.js';
 import { maskKey } from '../vendors/openai-compatible.js';
-import type { ChatRequest, Completion, EncodeContext, ErrorKind, ErrorSpec, HeaderMap, SimRequest } from '../vendors/types.js';
+import type {
+  ChatRequest,
+  Completion,
+  EncodeContext,
+  ErrorKind,
+  ErrorSpec,
+  HeaderMap,
+  SimRequest,
+} from '../vendors/types.js';
 import { randomHex } from '../vendors/wire-format.js';
 import { StepBuilder } from './build-steps.js';
 import { findCorrelationId } from './correlation.js';
@@ -77,7 +85,10 @@ export class Engine {
   private dateSecond = -1;
   private dateText = '';
 
-  constructor(readonly scenario: Scenario, options: EngineOptions) {
+  constructor(
+    readonly scenario: Scenario,
+    options: EngineOptions,
+  ) {
     this.seed = options.seed;
     this.startedAt = options.startedAt;
     this.providers = scenario.providers.map((p, i) => createProviderRuntime(p, i));
@@ -89,7 +100,8 @@ export class Engine {
     for (const p of this.providers) {
       for (const k of p.spec.keys) {
         const value = options.keyValues.get(`${p.id}/${k.id}`);
-        if (value !== undefined) this.keyring.add(value, { providerIndex: p.index, providerId: p.id, keyId: k.id, org: k.org ?? k.id });
+        if (value !== undefined)
+          this.keyring.add(value, { providerIndex: p.index, providerId: p.id, keyId: k.id, org: k.org ?? k.id });
       }
     }
     for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
@@ -110,7 +122,15 @@ export class Engine {
     const provider = this.byId.get(providerId);
     if (!provider) {
       const known = this.providers.map((p) => `/${p.id}`).join(', ');
-      return staticReply(404, JSON.stringify({ error: { message: `Failed to route ${req.method} ${path}: no simulated provider "${providerId}". Providers are served under ${known}.`, type: 'not_found' } }));
+      return staticReply(
+        404,
+        JSON.stringify({
+          error: {
+            message: `Failed to route ${req.method} ${path}: no simulated provider "${providerId}". Providers are served under ${known}.`,
+            type: 'not_found',
+          },
+        }),
+      );
     }
     const rest = slash < 0 ? '/' : path.slice(slash);
     const query = q < 0 ? EMPTY_QUERY : new URLSearchParams(req.url.slice(q + 1));
@@ -149,7 +169,8 @@ export class Engine {
       },
     };
 
-    if (route.kind === 'not-found') return this.fail(attempt, { kind: 'not_found', message: `Invalid URL (${req.method} ${rest})` });
+    if (route.kind === 'not-found')
+      return this.fail(attempt, { kind: 'not_found', message: `Invalid URL (${req.method} ${rest})` });
     if (key.kind !== 'own') return this.fail(attempt, authError(key, credential));
     const preflight = profile.preflight?.(req);
     if (preflight) return this.fail(attempt, preflight);
@@ -172,13 +193,20 @@ export class Engine {
     if (!provider.models.has(chat.model)) return this.fail(attempt, { kind: 'model_not_found' });
     attempt.tokensIn = estimateTokens(chat.promptText, chat.messageCount);
 
-    const decision = this.faults.decide({ providerId: provider.id, keyId: key.owner.keyId, model: chat.model, stream: chat.stream }, now);
+    const decision = this.faults.decide(
+      { providerId: provider.id, keyId: key.owner.keyId, model: chat.model, stream: chat.stream },
+      now,
+    );
     attempt.faults = decision.ids;
     const caller = { keyId: key.owner.keyId, org: key.owner.org };
     const fault = decision.response?.spec;
     if (fault?.kind === 'status') {
       const buckets = provider.quota.bucketsFor(caller, chat.model, now);
-      return this.fail(attempt, statusFaultError(fault, this.defaultHintMs(provider, fault, now)), provider.quota.view(buckets, now));
+      return this.fail(
+        attempt,
+        statusFaultError(fault, this.defaultHintMs(provider, fault, now)),
+        provider.quota.view(buckets, now),
+      );
     }
 
     const costs = this.costs(provider, chat, attempt.tokensIn);
@@ -225,7 +253,16 @@ export class Engine {
     return this.dateText;
   }
 
-  private record(attempt: Attempt, status: number, errorType: string | null, hint: { ms: number; form: LedgerRow['hintForm'] } | undefined, views: readonly LimitView[], admitted: Costs | undefined, tokensOut: number, end: LedgerRow['end']): number {
+  private record(
+    attempt: Attempt,
+    status: number,
+    errorType: string | null,
+    hint: { ms: number; form: LedgerRow['hintForm'] } | undefined,
+    views: readonly LimitView[],
+    admitted: Costs | undefined,
+    tokensOut: number,
+    end: LedgerRow['end'],
+  ): number {
     const seq = this.ledger.begin(attempt.start);
     const reqAfter = minRemaining(views, REQUEST_METRICS);
     const tokAfter = minRemaining(views, TOKEN_METRICS);
@@ -259,7 +296,16 @@ export class Engine {
     const encoded = provider.profile.error(spec, views, ctx);
     const headers = Object.assign(this.baseHeaders(attempt), encoded.headers);
     headers['content-length'] = String(Buffer.byteLength(encoded.body));
-    const seq = this.record(attempt, encoded.status, encoded.errorType, encoded.hintSent, views, undefined, 0, 'complete');
+    const seq = this.record(
+      attempt,
+      encoded.status,
+      encoded.errorType,
+      encoded.hintSent,
+      views,
+      undefined,
+      0,
+      'complete',
+    );
     const steps = new StepBuilder().wait(provider.latency.errorDelayMs).head().write(encoded.body).end();
     return this.reply(seq, encoded.status, headers, steps);
   }
@@ -273,7 +319,14 @@ export class Engine {
     return this.reply(seq, 200, headers, new StepBuilder().head().write(body).end());
   }
 
-  private succeed(attempt: Attempt, chat: ChatRequest, ticket: QuotaTicket, costs: Costs, decision: FaultDecision, rng: Rng): Reply {
+  private succeed(
+    attempt: Attempt,
+    chat: ChatRequest,
+    ticket: QuotaTicket,
+    costs: Costs,
+    decision: FaultDecision,
+    rng: Rng,
+  ): Reply {
     const { provider, ctx } = attempt;
     const { profile, latency } = provider;
     const now = ctx.now;
@@ -298,7 +351,9 @@ export class Engine {
     const views = provider.quota.view(ticket.buckets, now);
     if (profile.id === 'mistral') ctx.meta = { ...ctx.meta, cost: String(costs.tokens) };
     const headers = Object.assign(this.baseHeaders(attempt), profile.rateLimitHeaders(views, ctx));
-    headers['content-type'] = profile.contentType?.(chat.stream, ctx) ?? (chat.stream ? 'text/event-stream; charset=utf-8' : 'application/json');
+    headers['content-type'] =
+      profile.contentType?.(chat.stream, ctx) ??
+      (chat.stream ? 'text/event-stream; charset=utf-8' : 'application/json');
     const fault = decision.response?.spec;
     const b = new StepBuilder();
     let status = 200;
@@ -315,7 +370,8 @@ export class Engine {
     if (fault?.kind === 'keep-alive') {
       b.head();
       const filler = profile.keepAlive(chat.stream);
-      for (let held = 0; held < fault.holdFor; held += fault.interval) b.write(filler).wait(Math.min(fault.interval, fault.holdFor - held));
+      for (let held = 0; held < fault.holdFor; held += fault.interval)
+        b.write(filler).wait(Math.min(fault.interval, fault.holdFor - held));
       if (fault.then === 'close') {
         const seq = this.record(attempt, 200, null, undefined, views, costs, 0, 'truncated');
         return this.reply(seq, 200, headers, b.end(), provider, ticket);
@@ -351,7 +407,16 @@ export class Engine {
       if (fault?.kind === 'stream-break' && framesSent === fault.afterChunks) {
         const planned = fault.end === 'close' ? 'truncated' : fault.end === 'reset' ? 'reset' : 'error-event';
         if (fault.end === 'error-event') b.write(profile.streamError({ kind: fault.error as ErrorKind }, ctx));
-        const seq = this.record(attempt, 200, fault.end === 'error-event' ? fault.error : null, undefined, views, costs, emitted, planned);
+        const seq = this.record(
+          attempt,
+          200,
+          fault.end === 'error-event' ? fault.error : null,
+          undefined,
+          views,
+          costs,
+          emitted,
+          planned,
+        );
         return this.reply(seq, 200, headers, fault.end === 'reset' ? b.finish('reset') : b.end(), provider, ticket);
       }
       if (from > 0) b.wait(msPerToken * (to - from));
@@ -369,7 +434,14 @@ export class Engine {
     return this.reply(seq, 200, headers, b.end(), provider, ticket);
   }
 
-  private reply(seq: number, status: number, headers: HeaderMap, steps: Reply['steps'], provider?: ProviderRuntime, ticket?: QuotaTicket): Reply {
+  private reply(
+    seq: number,
+    status: number,
+    headers: HeaderMap,
+    steps: Reply['steps'],
+    provider?: ProviderRuntime,
+    ticket?: QuotaTicket,
+  ): Reply {
     const ledger = this.ledger;
     const chargeOutput = provider?.accounting.chargeOutputToTokens ?? false;
     return {
@@ -378,7 +450,12 @@ export class Engine {
       steps,
       onHead: (at) => ledger.firstByteAt(seq, at),
       onFinish(at, outcome) {
-        ledger.finish(seq, at, outcome.aborted ? 'client-abort' : undefined, ticket ? outcome.tokensDelivered : undefined);
+        ledger.finish(
+          seq,
+          at,
+          outcome.aborted ? 'client-abort' : undefined,
+          ticket ? outcome.tokensDelivered : undefined,
+        );
         if (provider && ticket) {
           const out = outcome.tokensDelivered;
           provider.quota.settle(ticket, { tokens: chargeOutput ? out : 0, 'output-tokens': out, concurrency: -1 }, at);
@@ -394,10 +471,12 @@ function authError(key: KeyMatch, credential: string | undefined): ErrorSpec {
 }
 
 function statusFaultError(fault: FaultSpec & { kind: 'status' }, hintMs: number): ErrorSpec {
-  const kind = fault.error ?? DEFAULT_ERROR_STATUS[fault.status] ?? (fault.status >= 500 ? 'server_error' : 'invalid_request');
+  const kind =
+    fault.error ?? DEFAULT_ERROR_STATUS[fault.status] ?? (fault.status >= 500 ? 'server_error' : 'invalid_request');
   // Throttling errors carry the vendor's usual wait unless told otherwise; other errors carry
   // none, but keep the vendor's usual headers, unless the fault names a hint.
-  const throttling = kind === 'rate_limited' || kind === 'quota_exhausted' || kind === 'capacity' || kind === 'slow_down';
+  const throttling =
+    kind === 'rate_limited' || kind === 'quota_exhausted' || kind === 'capacity' || kind === 'slow_down';
   const form = fault.hint?.form ?? (throttling ? 'vendor' : undefined);
   return {
     kind,

@@ -3,7 +3,8 @@ import type { FaultSpec } from '../scenario/schema.js';
 import { FaultBook } from './fault-book.js';
 
 const target = { providerId: 'openai', keyId: 'main', model: 'gpt', stream: false };
-const status = (over: Partial<FaultSpec> & { match?: FaultSpec['match'] }): FaultSpec => ({ id: 'f', kind: 'status', status: 429, at: 0, match: {}, ...over }) as FaultSpec;
+const status = (over: Partial<FaultSpec> & { match?: FaultSpec['match'] }): FaultSpec =>
+  ({ id: 'f', kind: 'status', status: 429, at: 0, match: {}, ...over }) as FaultSpec;
 
 function applied(book: FaultBook, n: number, at = 0): boolean[] {
   return Array.from({ length: n }, () => book.decide(target, at).response !== undefined);
@@ -67,7 +68,11 @@ describe('FaultBook', () => {
 
   it('skips stream-break faults for requests that do not stream', () => {
     const book = new FaultBook(1);
-    book.add({ id: 'cut', kind: 'stream-break', at: 0, match: {}, afterChunks: 1, end: 'close', error: 'overloaded' }, 0, 'scenario');
+    book.add(
+      { id: 'cut', kind: 'stream-break', at: 0, match: {}, afterChunks: 1, end: 'close', error: 'overloaded' },
+      0,
+      'scenario',
+    );
     expect(book.decide(target, 0).response).toBeUndefined();
     expect(book.decide({ ...target, stream: true }, 0).response?.spec.id).toBe('cut');
   });

@@ -49,7 +49,15 @@ export class FaultBook {
   /** Places `spec` on the timeline with its `at` counted from `origin`. */
   add(spec: FaultSpec, originAt: number, origin: 'scenario' | 'live'): ActiveFault {
     const startAt = originAt + spec.at;
-    const fault: ActiveFault = { spec, startAt, endAt: spec.for === undefined ? Infinity : startAt + spec.for, seen: 0, applied: 0, origin, serial: this.serial++ };
+    const fault: ActiveFault = {
+      spec,
+      startAt,
+      endAt: spec.for === undefined ? Infinity : startAt + spec.for,
+      seen: 0,
+      applied: 0,
+      origin,
+      serial: this.serial++,
+    };
     this.faults.push(fault);
     return fault;
   }
@@ -83,7 +91,11 @@ export class FaultBook {
       const n = ++f.seen;
       if (match.firstN !== undefined && n > match.firstN) continue;
       if (match.everyNth !== undefined && n % match.everyNth !== 0) continue;
-      if (match.probability !== undefined && createRng(deriveSeed(this.seed, 2, f.serial, n)).next() >= match.probability) continue;
+      if (
+        match.probability !== undefined &&
+        createRng(deriveSeed(this.seed, 2, f.serial, n)).next() >= match.probability
+      )
+        continue;
       if (f.spec.kind === 'latency') {
         if (f.spec.ttft) decision.ttft = f.spec.ttft;
         if (f.spec.tokensPerSecond) decision.tokensPerSecond = f.spec.tokensPerSecond;

@@ -20,12 +20,18 @@ faults:
 ${faults}`;
   const clock = createFakeClock(START);
   const sim = createSimulator(scenarioFrom(yaml), { seed: 3, clock });
-  return { clock, sim, run: (call: ReturnType<typeof chatCall>, maxMs?: number) => collectReply(sim.handle(call), clock, maxMs) };
+  return {
+    clock,
+    sim,
+    run: (call: ReturnType<typeof chatCall>, maxMs?: number) => collectReply(sim.handle(call), clock, maxMs),
+  };
 }
 
 describe('status faults', () => {
   it('forces a status only inside its window, leaving quota untouched', async () => {
-    const { run, clock, sim } = withFaults(`  - { id: storm, kind: status, at: 10s, for: 5s, match: { provider: anthropic }, status: 529 }`);
+    const { run, clock, sim } = withFaults(
+      `  - { id: storm, kind: status, at: 10s, for: 5s, match: { provider: anthropic }, status: 529 }`,
+    );
     expect((await run(chatCall('anthropic'))).status).toBe(200);
     await clock.set(START + 10_000);
     const before = sim.quota().anthropic![0]!.remaining;
@@ -33,7 +39,12 @@ describe('status faults', () => {
     expect(sim.quota().anthropic![0]!.remaining).toBe(before);
     expect(hit.status).toBe(529);
     expect(hit.headers['x-should-retry']).toBe('true');
-    expect(sim.ledger.row(1)).toMatchObject({ status: 529, errorType: 'overloaded_error', faults: ['storm'], hintMs: null });
+    expect(sim.ledger.row(1)).toMatchObject({
+      status: 529,
+      errorType: 'overloaded_error',
+      faults: ['storm'],
+      hintMs: null,
+    });
     await clock.set(START + 15_000);
     expect((await run(chatCall('anthropic'))).status).toBe(200);
   });
@@ -44,7 +55,9 @@ describe('status faults', () => {
     ['http-date', { 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, { hintMs: 5000, hintForm: 'http-date' }],
   ])('sends a %s hint exactly and records it', async (form, headers, row) => {
     const after = form === 'ms' ? '4500ms' : '4.2s';
-    const { run, sim } = withFaults(`  - { id: f, kind: status, match: { provider: openai }, status: 429, hint: { form: ${form}, after: ${after} } }`);
+    const { run, sim } = withFaults(
+      `  - { id: f, kind: status, match: { provider: openai }, status: 429, hint: { form: ${form}, after: ${after} } }`,
+    );
     const r = await run(chatCall('openai'));
     expect(r.status).toBe(429);
     expect(r.headers).toMatchObject(headers);
@@ -52,7 +65,9 @@ describe('status faults', () => {
   });
 
   it('puts a reset-header hint only in the vendor reset headers', async () => {
-    const { run, sim } = withFaults(`  - { id: f, kind: status, match: { provider: openai }, status: 429, hint: { form: reset-header, after: 6m } }`);
+    const { run, sim } = withFaults(
+      `  - { id: f, kind: status, match: { provider: openai }, status: 429, hint: { form: reset-header, after: 6m } }`,
+    );
     const r = await run(chatCall('openai'));
     expect(r.headers['x-ratelimit-reset-requests']).toBe('6m0s');
     expect(r.headers['x-ratelimit-remaining-requests']).toBe('0');
@@ -61,15 +76,22 @@ describe('status faults', () => {
   });
 
   it('puts a body hint only in the body (Gemini RetryInfo)', async () => {
-    const { run, sim } = withFaults(`  - { id: f, kind: status, match: { provider: gemini }, status: 429, hint: { form: body, after: 47s } }`);
+    const { run, sim } = withFaults(
+      `  - { id: f, kind: status, match: { provider: gemini }, status: 429, hint: { form: body, after: 47s } }`,
+    );
     const r = await run(chatCall('gemini'));
     expect(r.headers['retry-after']).toBeUndefined();
-    expect(JSON.parse(r.body).error.details.at(-1)).toEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '47s' });
+    expect(JSON.parse(r.body).error.details.at(-1)).toEqual({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: '47s',
+    });
     expect(sim.ledger.row(0)).toMatchObject({ hintMs: 47_000, hintForm: 'body' });
   });
 
   it('sends no hint at all given form none', async () => {
-    const { run, sim } = withFaults(`  - { id: f, kind: status, match: { provider: openai }, status: 429, hint: { form: none } }`);
+    const { run, sim } = withFaults(
+      `  - { id: f, kind: status, match: { provider: openai }, status: 429, hint: { form: none } }`,
+    );
     const r = await run(chatCall('openai'));
     expect(Object.keys(r.headers).filter((h) => h.includes('ratelimit') || h.startsWith('retry-after'))).toEqual([]);
     expect(JSON.parse(r.body).error.message).not.toMatch(/try again in/);
@@ -81,14 +103,18 @@ describe('status faults', () => {
     ['-5s', '-5', -5000],
     ['3d', '259200', 259_200_000],
   ])('sends lying hints as given (%s)', async (after, header, ms) => {
-    const { run, sim } = withFaults(`  - { id: f, kind: status, match: { provider: anthropic }, status: 429, hint: { form: seconds, after: ${after} } }`);
+    const { run, sim } = withFaults(
+      `  - { id: f, kind: status, match: { provider: anthropic }, status: 429, hint: { form: seconds, after: ${after} } }`,
+    );
     const r = await run(chatCall('anthropic'));
     expect(r.headers['retry-after']).toBe(header);
     expect(sim.ledger.row(0)!.hintMs).toBe(ms);
   });
 
   it('sends garbage hints verbatim and records them as garbage', async () => {
-    const { run, sim } = withFaults(`  - { id: f, kind: status, match: { provider: anthropic }, status: 429, hint: { form: seconds, raw: "soon-ish" } }`);
+    const { run, sim } = withFaults(
+      `  - { id: f, kind: status, match: { provider: anthropic }, status: 429, hint: { form: seconds, raw: "soon-ish" } }`,
+    );
     const r = await run(chatCall('anthropic'));
     expect(r.headers['retry-after']).toBe('soon-ish');
     expect(sim.ledger.row(0)).toMatchObject({ hintMs: null, hintForm: 'garbage' });
@@ -109,7 +135,9 @@ describe('status faults', () => {
   });
 
   it('sends x-should-retry when the fault says so', async () => {
-    const { run } = withFaults(`  - { id: f, kind: status, match: { provider: openai }, status: 500, shouldRetry: false }`);
+    const { run } = withFaults(
+      `  - { id: f, kind: status, match: { provider: openai }, status: 500, shouldRetry: false }`,
+    );
     expect((await run(chatCall('openai'))).headers['x-should-retry']).toBe('false');
   });
 });
@@ -152,23 +180,33 @@ describe('transport faults', () => {
   });
 
   it('breaks a stream after N chunks silently, with a reset, or with the vendor error event', async () => {
-    const close = await withFaults(`  - { id: s, kind: stream-break, match: { provider: openai }, afterChunks: 2, end: close }`).run(chatCall('openai', { stream: true }));
+    const close = await withFaults(
+      `  - { id: s, kind: stream-break, match: { provider: openai }, afterChunks: 2, end: close }`,
+    ).run(chatCall('openai', { stream: true }));
     expect(close.body).not.toContain('[DONE]');
     expect(close.body.match(/"content":"/g)!.length).toBe(3);
     expect(close.ending).toBe('end');
 
-    const reset = await withFaults(`  - { id: s, kind: stream-break, match: { provider: openai }, afterChunks: 2, end: reset }`).run(chatCall('openai', { stream: true }));
+    const reset = await withFaults(
+      `  - { id: s, kind: stream-break, match: { provider: openai }, afterChunks: 2, end: reset }`,
+    ).run(chatCall('openai', { stream: true }));
     expect(reset.ending).toBe('reset');
 
-    const { run, sim } = withFaults(`  - { id: s, kind: stream-break, match: { provider: anthropic }, afterChunks: 2, end: error-event }`);
+    const { run, sim } = withFaults(
+      `  - { id: s, kind: stream-break, match: { provider: anthropic }, afterChunks: 2, end: error-event }`,
+    );
     const event = await run(chatCall('anthropic', { stream: true }));
-    expect(event.body).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"overloaded_error","message":"Overloaded"\}\}\n\n$/);
+    expect(event.body).toMatch(
+      /event: error\ndata: \{"type":"error","error":\{"type":"overloaded_error","message":"Overloaded"\}\}\n\n$/,
+    );
     expect(event.body).not.toContain('message_stop');
     expect(sim.ledger.row(0)).toMatchObject({ status: 200, end: 'error-event', tokensOut: 2 });
   });
 
   it('holds a DeepSeek request with blank lines, then answers', async () => {
-    const { run, sim } = withFaults(`  - { id: k, kind: keep-alive, match: { provider: deepseek }, holdFor: 3s, interval: 1s }`);
+    const { run, sim } = withFaults(
+      `  - { id: k, kind: keep-alive, match: { provider: deepseek }, holdFor: 3s, interval: 1s }`,
+    );
     const r = await run(chatCall('deepseek'));
     expect(r.status).toBe(200);
     expect(r.headers['content-length']).toBeUndefined();
@@ -179,14 +217,18 @@ describe('transport faults', () => {
   });
 
   it('holds a DeepSeek stream with keep-alive comments and can close without answering', async () => {
-    const { run, sim } = withFaults(`  - { id: k, kind: keep-alive, match: { provider: deepseek }, holdFor: 2s, interval: 1s, then: close }`);
+    const { run, sim } = withFaults(
+      `  - { id: k, kind: keep-alive, match: { provider: deepseek }, holdFor: 2s, interval: 1s, then: close }`,
+    );
     const r = await run(chatCall('deepseek', { stream: true }));
     expect(r.body).toBe(': keep-alive\n\n: keep-alive\n\n');
     expect(sim.ledger.row(0)!.end).toBe('truncated');
   });
 
   it('paces time to first token and tokens per second from a latency fault', async () => {
-    const { run } = withFaults(`  - { id: slow, kind: latency, match: { provider: openai }, ttft: 2s, tokensPerSecond: 10 }`);
+    const { run } = withFaults(
+      `  - { id: slow, kind: latency, match: { provider: openai }, ttft: 2s, tokensPerSecond: 10 }`,
+    );
     const r = await run(chatCall('openai', { stream: true }));
     const contentAt = r.writes.filter((w) => /"content":"[^"]/.test(w.data)).map((w) => w.at - START);
     expect(contentAt).toEqual([2000, 2100, 2200, 2300, 2400, 2500]);

@@ -8,10 +8,7 @@ export interface KeyOwner {
 
 /** How a request's credential relates to the provider it reached; never the credential itself. */
 export type KeyMatch =
-  | { kind: 'own'; owner: KeyOwner }
-  | { kind: 'foreign'; owner: KeyOwner }
-  | { kind: 'unknown' }
-  | { kind: 'none' };
+  { kind: 'own'; owner: KeyOwner } | { kind: 'foreign'; owner: KeyOwner } | { kind: 'unknown' } | { kind: 'none' };
 
 /** Every configured credential across all providers, so a misrouted key is recognised as such. */
 export class Keyring {

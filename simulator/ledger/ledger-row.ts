@@ -1,14 +1,7 @@
 import type { HintForm } from '../vendors/types.js';
 
 /** How an attempt's response ended. */
-export type AttemptEnd =
-  | 'complete'
-  | 'error-event'
-  | 'truncated'
-  | 'reset'
-  | 'client-abort'
-  | 'malformed'
-  | 'pending';
+export type AttemptEnd = 'complete' | 'error-event' | 'truncated' | 'reset' | 'client-abort' | 'malformed' | 'pending';
 
 /** One attempt that reached a simulated provider: the evidence every verdict is built on. */
 export interface LedgerRow {

@@ -35,7 +35,17 @@ describe('Ledger', () => {
   it('keeps every field of a row through its columns', () => {
     const ledger = new Ledger();
     const seq = ledger.begin(start({ stream: true, sdkRetryCount: 2 }));
-    ledger.plan(seq, plan({ status: 429, errorType: 'rate_limit_error', hintMs: 1500, hintForm: 'seconds', faults: ['a', 'b'], end: 'pending' }));
+    ledger.plan(
+      seq,
+      plan({
+        status: 429,
+        errorType: 'rate_limit_error',
+        hintMs: 1500,
+        hintForm: 'seconds',
+        faults: ['a', 'b'],
+        end: 'pending',
+      }),
+    );
     ledger.firstByteAt(seq, 1001);
     ledger.finish(seq, 1002.5, 'client-abort', 7);
     expect(ledger.row(seq)).toEqual<LedgerRow>({
@@ -78,7 +88,9 @@ describe('Ledger', () => {
     }
     expect(ledger.query({ provider: 'a' }).total).toBe(50);
     expect(ledger.query({ provider: 'b', status: 429 }).total).toBe(10);
-    expect(ledger.query({ since: 10, until: 20 }).rows.map((r) => r.seq)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    expect(ledger.query({ since: 10, until: 20 }).rows.map((r) => r.seq)).toEqual([
+      10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+    ]);
     expect(ledger.query({ correlationId: 'c42' }).rows[0]!.seq).toBe(42);
     expect(ledger.query({ offset: 95, limit: 2 }).rows.map((r) => r.seq)).toEqual([95, 96]);
   });

@@ -4,7 +4,16 @@ import type { AttemptEnd, LedgerRow } from './ledger-row.js';
 
 const ENDS: AttemptEnd[] = ['pending', 'complete', 'error-event', 'truncated', 'reset', 'client-abort', 'malformed'];
 const ENDPOINTS: LedgerRow['endpoint'][] = ['chat', 'models', 'other'];
-const HINT_FORMS: Array<HintForm | 'garbage' | null> = [null, 'seconds', 'ms', 'http-date', 'reset-header', 'body', 'none', 'garbage'];
+const HINT_FORMS: Array<HintForm | 'garbage' | null> = [
+  null,
+  'seconds',
+  'ms',
+  'http-date',
+  'reset-header',
+  'body',
+  'none',
+  'garbage',
+];
 
 /** The facts known when an attempt arrives. */
 export interface AttemptStart {
@@ -57,7 +66,11 @@ export type LedgerSink = (row: LedgerRow) => void;
 
 class Column<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array | Int32Array> {
   data: T;
-  constructor(private readonly make: (n: number) => T, capacity: number, private readonly fill?: number) {
+  constructor(
+    private readonly make: (n: number) => T,
+    capacity: number,
+    private readonly fill?: number,
+  ) {
     this.data = make(capacity);
     if (fill !== undefined) this.data.fill(fill);
   }
@@ -155,7 +168,21 @@ export class Ledger {
   }
 
   private allColumns() {
-    return [...this.times, this.provider, this.vendor, this.key, this.model, this.errorType, this.faults, this.status, this.retry, this.tokensIn, this.tokensOut, this.small, this.hintFormColumn];
+    return [
+      ...this.times,
+      this.provider,
+      this.vendor,
+      this.key,
+      this.model,
+      this.errorType,
+      this.faults,
+      this.status,
+      this.retry,
+      this.tokensIn,
+      this.tokensOut,
+      this.small,
+      this.hintFormColumn,
+    ];
   }
 
   /** Records an arriving attempt and returns its handle (its sequence number). */
@@ -194,7 +221,8 @@ export class Ledger {
     this.status.data[i] = p.status;
     this.errorType.data[i] = p.errorType === null ? 0 : this.errorTypes.id(p.errorType) + 1;
     this.hint.data[i] = p.hintMs ?? Number.NaN;
-    this.hintFormColumn.data[i] = p.hintMs !== null && Number.isNaN(p.hintMs) ? HINT_FORMS.indexOf('garbage') : HINT_FORMS.indexOf(p.hintForm);
+    this.hintFormColumn.data[i] =
+      p.hintMs !== null && Number.isNaN(p.hintMs) ? HINT_FORMS.indexOf('garbage') : HINT_FORMS.indexOf(p.hintForm);
     this.quota[0]!.data[i] = p.requestsBefore;
     this.quota[1]!.data[i] = p.requestsAfter;
     this.quota[2]!.data[i] = p.tokensBefore;
@@ -305,15 +333,43 @@ export class Ledger {
 
   private blankRow(seq: number): LedgerRow {
     return {
-      seq, arrivalAt: 0, firstByteAt: null, endAt: null, provider: '', vendor: '', key: 'none', model: null, endpoint: 'other',
-      correlationId: null, sdkRetryCount: null, stream: false, status: 0, errorType: null, hintMs: null, hintForm: null,
-      quota: { requestsBefore: null, requestsAfter: null, tokensBefore: null, tokensAfter: null, emptyForMs: null }, tokensIn: 0, tokensOut: 0, faults: [], end: 'pending',
+      seq,
+      arrivalAt: 0,
+      firstByteAt: null,
+      endAt: null,
+      provider: '',
+      vendor: '',
+      key: 'none',
+      model: null,
+      endpoint: 'other',
+      correlationId: null,
+      sdkRetryCount: null,
+      stream: false,
+      status: 0,
+      errorType: null,
+      hintMs: null,
+      hintForm: null,
+      quota: { requestsBefore: null, requestsAfter: null, tokensBefore: null, tokensAfter: null, emptyForMs: null },
+      tokensIn: 0,
+      tokensOut: 0,
+      faults: [],
+      end: 'pending',
     };
   }
 }
 
 function startToRow(s: AttemptStart): Partial<LedgerRow> {
-  return { arrivalAt: s.arrivalAt, provider: s.provider, vendor: s.vendor, key: s.key, endpoint: s.endpoint, model: s.model, correlationId: s.correlationId, sdkRetryCount: s.sdkRetryCount, stream: s.stream };
+  return {
+    arrivalAt: s.arrivalAt,
+    provider: s.provider,
+    vendor: s.vendor,
+    key: s.key,
+    endpoint: s.endpoint,
+    model: s.model,
+    correlationId: s.correlationId,
+    sdkRetryCount: s.sdkRetryCount,
+    stream: s.stream,
+  };
 }
 
 function planToRow(p: AttemptPlan): Partial<LedgerRow> {
@@ -323,7 +379,13 @@ function planToRow(p: AttemptPlan): Partial<LedgerRow> {
     errorType: p.errorType,
     hintMs: p.hintMs === null || Number.isNaN(p.hintMs) ? null : p.hintMs,
     hintForm: p.hintMs !== null && Number.isNaN(p.hintMs) ? 'garbage' : p.hintForm,
-    quota: { requestsBefore: num(p.requestsBefore), requestsAfter: num(p.requestsAfter), tokensBefore: num(p.tokensBefore), tokensAfter: num(p.tokensAfter), emptyForMs: num(p.emptyForMs) },
+    quota: {
+      requestsBefore: num(p.requestsBefore),
+      requestsAfter: num(p.requestsAfter),
+      tokensBefore: num(p.tokensBefore),
+      tokensAfter: num(p.tokensAfter),
+      emptyForMs: num(p.emptyForMs),
+    },
     tokensIn: p.tokensIn,
     tokensOut: p.tokensOut,
     faults: p.faults,

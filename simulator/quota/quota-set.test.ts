@@ -1,15 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { QuotaSet, type Costs, type QuotaRule } from './quota-set.js';
 
-const rule = (over: Partial<QuotaRule>): QuotaRule => ({ id: 'r', metric: 'requests', limit: 10, windowMs: 60_000, algorithm: 'token-bucket', scope: 'org', sharedModels: false, ...over });
-const cost = (over: Partial<Costs> = {}): Costs => ({ requests: 1, tokens: 0, 'input-tokens': 0, 'output-tokens': 0, concurrency: 1, ...over });
+const rule = (over: Partial<QuotaRule>): QuotaRule => ({
+  id: 'r',
+  metric: 'requests',
+  limit: 10,
+  windowMs: 60_000,
+  algorithm: 'token-bucket',
+  scope: 'org',
+  sharedModels: false,
+  ...over,
+});
+const cost = (over: Partial<Costs> = {}): Costs => ({
+  requests: 1,
+  tokens: 0,
+  'input-tokens': 0,
+  'output-tokens': 0,
+  concurrency: 1,
+  ...over,
+});
 const alice = { keyId: 'a', org: 'acme' };
 const bob = { keyId: 'b', org: 'acme' };
 const carol = { keyId: 'c', org: 'other' };
 
 describe('QuotaSet', () => {
   it('says how long it would refuse the same request again once one is admitted', () => {
-    const q = new QuotaSet([rule({ limit: 2, windowMs: 60_000 }), rule({ id: 'c', metric: 'concurrency', limit: 1, windowMs: 0 })]);
+    const q = new QuotaSet([
+      rule({ limit: 2, windowMs: 60_000 }),
+      rule({ id: 'c', metric: 'concurrency', limit: 1, windowMs: 0 }),
+    ]);
     const first = q.admit(alice, 'm', cost(), 0);
     expect(first.ok && q.waitFor(first.ticket.buckets, cost(), 0)).toBe(0);
     const second = q.admit(alice, 'm', cost({ concurrency: 0 }), 0);

@@ -61,8 +61,7 @@ export interface QuotaTicket {
 }
 
 export type AdmitResult =
-  | { ok: true; ticket: QuotaTicket }
-  | { ok: false; violation: QuotaViolation; buckets: Bucket[] };
+  { ok: true; ticket: QuotaTicket } | { ok: false; violation: QuotaViolation; buckets: Bucket[] };
 
 const METERS: Record<Algorithm | 'concurrency', Meter<unknown>> = {
   'token-bucket': tokenBucket as Meter<unknown>,
@@ -193,7 +192,10 @@ export class QuotaSet {
 
   /** Every bucket created so far, for the control API. */
   snapshot(now: number): Array<{ bucket: string; view: LimitView }> {
-    return [...this.buckets].map(([key, b]) => ({ bucket: key.split('\u0000').slice(1).join('/'), view: this.view([b], now)[0]! }));
+    return [...this.buckets].map(([key, b]) => ({
+      bucket: key.split('\u0000').slice(1).join('/'),
+      view: this.view([b], now)[0]!,
+    }));
   }
 }
 

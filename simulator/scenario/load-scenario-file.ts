@@ -5,8 +5,7 @@ import type { Scenario } from './schema.js';
 
 /** A scenario file read from disk: the scenario, or its rendered problems. */
 export type LoadScenarioResult<S = Scenario> =
-  | { ok: true; scenario: S; text: string }
-  | { ok: false; issues: ScenarioIssue[]; report: string };
+  { ok: true; scenario: S; text: string } | { ok: false; issues: ScenarioIssue[]; report: string };
 
 /** Reads and validates a scenario file with `parse`; a missing file is reported like any other problem. */
 export async function loadScenarioFile<S = Scenario>(
@@ -18,9 +17,17 @@ export async function loadScenarioFile<S = Scenario>(
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const issue: ScenarioIssue = { code: 'SCENARIO_FILE_UNREADABLE', path: [], message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`, line: 1, col: 1 };
+    const issue: ScenarioIssue = {
+      code: 'SCENARIO_FILE_UNREADABLE',
+      path: [],
+      message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      line: 1,
+      col: 1,
+    };
     return { ok: false, issues: [issue], report: formatIssues(file, [issue]) };
   }
   const result = parse(text, { env });
-  return result.ok ? { ok: true, scenario: result.scenario, text } : { ok: false, issues: result.issues, report: formatIssues(file, result.issues) };
+  return result.ok
+    ? { ok: true, scenario: result.scenario, text }
+    : { ok: false, issues: result.issues, report: formatIssues(file, result.issues) };
 }

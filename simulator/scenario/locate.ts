@@ -4,7 +4,12 @@ import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, typ
  * Finds the line and column of `path` in a parsed YAML document: the node itself when it exists,
  * else its nearest existing ancestor. With `key`, points at that key of the map at `path`.
  */
-export function locate(doc: Document, lc: LineCounter, path: ReadonlyArray<string | number>, key?: string): { line: number; col: number } {
+export function locate(
+  doc: Document,
+  lc: LineCounter,
+  path: ReadonlyArray<string | number>,
+  key?: string,
+): { line: number; col: number } {
   if (key !== undefined) {
     const map = doc.getIn(path, true);
     if (isMap(map)) {
@@ -22,8 +27,16 @@ export function locate(doc: Document, lc: LineCounter, path: ReadonlyArray<strin
 }
 
 /** Locates issues found outside the YAML parser (e.g. in a section another package validates). */
-export function locateInYaml(text: string, issues: ReadonlyArray<{ code: string; path: Array<string | number>; message: string; key?: string }>): Array<{ code: string; path: Array<string | number>; message: string; line: number; col: number }> {
+export function locateInYaml(
+  text: string,
+  issues: ReadonlyArray<{ code: string; path: Array<string | number>; message: string; key?: string }>,
+): Array<{ code: string; path: Array<string | number>; message: string; line: number; col: number }> {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc });
-  return issues.map((i) => ({ code: i.code, path: i.key ? [...i.path, i.key] : i.path, message: i.message, ...locate(doc, lc, i.path, i.key) }));
+  return issues.map((i) => ({
+    code: i.code,
+    path: i.key ? [...i.path, i.key] : i.path,
+    message: i.message,
+    ...locate(doc, lc, i.path, i.key),
+  }));
 }

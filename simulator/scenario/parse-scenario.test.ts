@@ -104,7 +104,12 @@ faults:
   });
 
   it('fills defaults', () => {
-    const r = parseScenario(`version: 1\nname: d\nproviders:\n  - { id: openai, vendor: openai, models: [m], keys: [{ id: main, value: k }] }\n`);
-    expect(r.ok && r.scenario).toMatchObject({ simulator: { host: '127.0.0.1', port: 0, correlationHeaders: ['x-throttlelab-correlation-id'] }, faults: [] });
+    const r = parseScenario(
+      `version: 1\nname: d\nproviders:\n  - { id: openai, vendor: openai, models: [m], keys: [{ id: main, value: k }] }\n`,
+    );
+    expect(r.ok && r.scenario).toMatchObject({
+      simulator: { host: '127.0.0.1', port: 0, correlationHeaders: ['x-throttlelab-correlation-id'] },
+      faults: [],
+    });
   });
 });

@@ -37,8 +37,10 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
-  if (issue.code === 'invalid_type' && input === undefined) return `required field is missing (expected ${issue.expected})`;
-  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') return issue.message;
+  if (issue.code === 'invalid_type' && input === undefined)
+    return `required field is missing (expected ${issue.expected})`;
+  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator')
+    return issue.message;
   return issue.message.replace(/^Invalid input: /, '');
 }
 
@@ -47,7 +49,10 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
  * the cross-field rules, every problem located by line and column. The simulator's parser reads
  * the world; the harness builds one over the world plus its run sections.
  */
-export function createScenarioParser<S>(schema: z.ZodType<S, unknown>, rules: ReadonlyArray<Rule<S>>): ScenarioParser<S> {
+export function createScenarioParser<S>(
+  schema: z.ZodType<S, unknown>,
+  rules: ReadonlyArray<Rule<S>>,
+): ScenarioParser<S> {
   return (text, ctx = { env: {} }) => {
     const lc = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
@@ -56,7 +61,13 @@ export function createScenarioParser<S>(schema: z.ZodType<S, unknown>, rules: Re
         ok: false,
         issues: doc.errors.map((e) => {
           const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
-          return { code: 'SCENARIO_YAML_SYNTAX', path: [], message: e.message.split('\n')[0]!, line: pos.line, col: pos.col };
+          return {
+            code: 'SCENARIO_YAML_SYNTAX',
+            path: [],
+            message: e.message.split('\n')[0]!,
+            line: pos.line,
+            col: pos.col,
+          };
         }),
       };
     }
@@ -67,20 +78,41 @@ export function createScenarioParser<S>(schema: z.ZodType<S, unknown>, rules: Re
       for (const issue of parsed.error.issues) {
         const path = issue.path as Array<string | number>;
         if (issue.code === 'unrecognized_keys') {
-          for (const key of issue.keys) issues.push({ code: 'SCENARIO_UNKNOWN_KEY', path: [...path, key], message: `unknown key "${key}"`, ...locate(doc, lc, path, key) });
+          for (const key of issue.keys)
+            issues.push({
+              code: 'SCENARIO_UNKNOWN_KEY',
+              path: [...path, key],
+              message: `unknown key "${key}"`,
+              ...locate(doc, lc, path, key),
+            });
           continue;
         }
         const input = valueAt(raw, path);
-        issues.push({ code: issueCode(issue, input), path, message: messageOf(issue, input), ...locate(doc, lc, path) });
+        issues.push({
+          code: issueCode(issue, input),
+          path,
+          message: messageOf(issue, input),
+          ...locate(doc, lc, path),
+        });
       }
       return { ok: false, issues };
     }
     for (const rule of rules) {
-      rule(parsed.data, ctx, (i) => issues.push({ code: i.code, path: i.key ? [...i.path, i.key] : i.path, message: i.message, ...locate(doc, lc, i.path, i.key) }));
+      rule(parsed.data, ctx, (i) =>
+        issues.push({
+          code: i.code,
+          path: i.key ? [...i.path, i.key] : i.path,
+          message: i.message,
+          ...locate(doc, lc, i.path, i.key),
+        }),
+      );
     }
     return issues.length > 0 ? { ok: false, issues } : { ok: true, scenario: parsed.data };
   };
 }
 
 /** Parses and validates the simulated world of a scenario (see `createScenarioParser`). */
-export const parseScenario: ScenarioParser<Scenario> = createScenarioParser(ScenarioSchema as z.ZodType<Scenario, unknown>, RULES);
+export const parseScenario: ScenarioParser<Scenario> = createScenarioParser(
+  ScenarioSchema as z.ZodType<Scenario, unknown>,
+  RULES,
+);

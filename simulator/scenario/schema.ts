@@ -6,18 +6,32 @@ import { VENDOR_IDS } from '../vendors/registry.js';
 export const Duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const ms = parseDuration(value);
   if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `expected a duration such as 250ms, 5s or 1m30s, got ${JSON.stringify(value)}`, params: { code: 'SCENARIO_INVALID_DURATION' } });
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a duration such as 250ms, 5s or 1m30s, got ${JSON.stringify(value)}`,
+      params: { code: 'SCENARIO_INVALID_DURATION' },
+    });
     return z.NEVER;
   }
   return ms;
 });
 
 /** A duration of zero or more. */
-export const NonNegativeDuration = Duration.refine((ms) => ms >= 0, { message: 'expected a duration of zero or more', params: { code: 'SCENARIO_OUT_OF_RANGE' } });
+export const NonNegativeDuration = Duration.refine((ms) => ms >= 0, {
+  message: 'expected a duration of zero or more',
+  params: { code: 'SCENARIO_OUT_OF_RANGE' },
+});
 /** A duration greater than zero. */
-export const PositiveDuration = Duration.refine((ms) => ms > 0, { message: 'expected a duration greater than zero', params: { code: 'SCENARIO_OUT_OF_RANGE' } });
+export const PositiveDuration = Duration.refine((ms) => ms > 0, {
+  message: 'expected a duration greater than zero',
+  params: { code: 'SCENARIO_OUT_OF_RANGE' },
+});
 
-const Id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'expected an id of lower-case letters, digits, "-" or "_" (at most 64 characters)' });
+const Id = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
+    error: 'expected an id of lower-case letters, digits, "-" or "_" (at most 64 characters)',
+  });
 
 /** A random distribution of a number (ms for latencies, tokens, tokens per second). */
 export type Dist =
@@ -53,7 +67,10 @@ const Latency = z.strictObject({
 const Key = z.strictObject({
   id: Id,
   value: z.string().min(1).optional(),
-  env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' }).optional(),
+  env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' })
+    .optional(),
   org: Id.optional(),
 });
 
@@ -75,7 +92,11 @@ const Accounting = z.strictObject({
 });
 
 const Provider = z.strictObject({
-  id: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, { error: 'expected a provider id of lower-case letters, digits and "-", starting with a letter' }),
+  id: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,39}$/, {
+      error: 'expected a provider id of lower-case letters, digits and "-", starting with a letter',
+    }),
   vendor: z.enum(VENDOR_IDS as [string, ...string[]]),
   models: z.array(z.string().min(1)).min(1),
   keys: z.array(Key).min(1),
@@ -85,7 +106,9 @@ const Provider = z.strictObject({
   options: z.record(z.string(), z.unknown()).default({}),
 });
 
-const OneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]));
+const OneOrMany = z
+  .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+  .transform((v) => (Array.isArray(v) ? v : [v]));
 
 const Match = z.strictObject({
   provider: OneOrMany.optional(),
@@ -138,10 +161,19 @@ const Fault = z.discriminatedUnion('kind', [
     shouldRetry: z.boolean().optional(),
     message: z.string().optional(),
   }),
-  z.strictObject({ ...FaultCommon, kind: z.literal('latency'), ttft: MsDist.optional(), tokensPerSecond: CountDist.optional() }),
+  z.strictObject({
+    ...FaultCommon,
+    kind: z.literal('latency'),
+    ttft: MsDist.optional(),
+    tokensPerSecond: CountDist.optional(),
+  }),
   z.strictObject({ ...FaultCommon, kind: z.literal('hang'), afterHeaders: z.boolean().default(false) }),
   z.strictObject({ ...FaultCommon, kind: z.literal('reset'), afterHeaders: z.boolean().default(false) }),
-  z.strictObject({ ...FaultCommon, kind: z.literal('malformed'), mode: z.enum(['truncated-json', 'garbage', 'empty', 'wrong-content-type']).default('truncated-json') }),
+  z.strictObject({
+    ...FaultCommon,
+    kind: z.literal('malformed'),
+    mode: z.enum(['truncated-json', 'garbage', 'empty', 'wrong-content-type']).default('truncated-json'),
+  }),
   z.strictObject({
     ...FaultCommon,
     kind: z.literal('stream-break'),
@@ -164,7 +196,11 @@ const Simulator = z.strictObject({
   /** Request headers that carry a client correlation id. */
   correlationHeaders: z.array(z.string().min(1)).default(['x-throttlelab-correlation-id']),
   /** Largest request body accepted, in bytes. */
-  maxBodyBytes: z.number().int().positive().default(4 * 1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   ledger: z.strictObject({ maxRows: z.number().int().positive().default(2_000_000) }).default({ maxRows: 2_000_000 }),
 });
 

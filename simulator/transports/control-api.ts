@@ -57,13 +57,26 @@ async function streamJsonl(sim: Simulator, res: ServerResponse): Promise<void> {
  * Serves the control API: health, endpoints, the ledger (JSON query or JSONL export), live
  * faults (list, add, remove, as Toxiproxy's toxics) and quota state.
  */
-export async function handleControl(sim: Simulator, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+export async function handleControl(
+  sim: Simulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://control');
   const path = url.pathname.slice(CONTROL_PREFIX.length) || '/';
   const method = req.method ?? 'GET';
   const route = `${method} ${path}`;
   if (route === 'GET /health') {
-    return json(res, 200, { status: 'ok', scenario: sim.scenario.name, seed: sim.seed, startedAt: sim.startedAt, uptimeMs: Math.round(sim.clock.now() - sim.startedAt), attempts: sim.ledger.size, dropped: sim.ledger.dropped });
+    return json(res, 200, {
+      status: 'ok',
+      scenario: sim.scenario.name,
+      seed: sim.seed,
+      startedAt: sim.startedAt,
+      uptimeMs: Math.round(sim.clock.now() - sim.startedAt),
+      attempts: sim.ledger.size,
+      dropped: sim.ledger.dropped,
+    });
   }
   if (route === 'GET /providers') return json(res, 200, { providers: sim.endpoints(origin) });
   if (route === 'GET /quota') return json(res, 200, { quota: sim.quota() });
@@ -82,18 +95,37 @@ export async function handleControl(sim: Simulator, req: IncomingMessage, res: S
     try {
       input = JSON.parse(body);
     } catch {
-      return problem(res, 400, 'Failed to add a fault: the body is not valid JSON. Send a fault object as in a scenario\'s "faults" list.');
+      return problem(
+        res,
+        400,
+        'Failed to add a fault: the body is not valid JSON. Send a fault object as in a scenario\'s "faults" list.',
+      );
     }
     const result = sim.addFault(input);
-    if (!result.ok) return problem(res, 400, 'Failed to add a fault: it is not valid. Fix the fields listed in "issues".', result.issues);
+    if (!result.ok)
+      return problem(
+        res,
+        400,
+        'Failed to add a fault: it is not valid. Fix the fields listed in "issues".',
+        result.issues,
+      );
     return json(res, 201, { fault: result.fault });
   }
   const del = /^DELETE \/faults\/([^/]+)$/.exec(route);
   if (del) {
     const id = decodeURIComponent(del[1]!);
-    if (!sim.removeFault(id)) return problem(res, 404, `Failed to remove fault "${id}": there is no such fault. GET ${CONTROL_PREFIX}/faults lists them.`);
+    if (!sim.removeFault(id))
+      return problem(
+        res,
+        404,
+        `Failed to remove fault "${id}": there is no such fault. GET ${CONTROL_PREFIX}/faults lists them.`,
+      );
     res.writeHead(204).end();
     return;
   }
-  return problem(res, 404, `Failed to find ${route} in the control API. Try GET ${CONTROL_PREFIX}/health, /providers, /ledger, /ledger.jsonl, /faults, /quota.`);
+  return problem(
+    res,
+    404,
+    `Failed to find ${route} in the control API. Try GET ${CONTROL_PREFIX}/health, /providers, /ledger, /ledger.jsonl, /faults, /quota.`,
+  );
 }

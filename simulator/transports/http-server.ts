@@ -30,7 +30,10 @@ export interface SimulatorServerOptions {
  * Serves a simulator over HTTP on loopback: every provider under `/<id>`, the control API
  * under `/_throttlelab`. No request can crash it: failures become a 500 and `onError`.
  */
-export async function startSimulatorServer(sim: Simulator, options: SimulatorServerOptions = {}): Promise<SimulatorServer> {
+export async function startSimulatorServer(
+  sim: Simulator,
+  options: SimulatorServerOptions = {},
+): Promise<SimulatorServer> {
   const host = options.host ?? sim.scenario.simulator.host;
   const maxBody = sim.scenario.simulator.maxBodyBytes;
   const onError = options.onError ?? (() => {});
@@ -39,7 +42,12 @@ export async function startSimulatorServer(sim: Simulator, options: SimulatorSer
   const fail = (res: ServerResponse, error: unknown) => {
     onError(error);
     if (!res.headersSent && !res.destroyed) {
-      const body = JSON.stringify({ error: { message: 'The simulator failed to handle this request; this is a throttlelab bug.', type: 'simulator_error' } });
+      const body = JSON.stringify({
+        error: {
+          message: 'The simulator failed to handle this request; this is a throttlelab bug.',
+          type: 'simulator_error',
+        },
+      });
       res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     } else {
       res.destroy();
@@ -50,7 +58,15 @@ export async function startSimulatorServer(sim: Simulator, options: SimulatorSer
   // allocates no promise at all.
   const dispatch = (req: IncomingMessage, res: ServerResponse, arrivalAt: number, body: string, tooLarge: boolean) => {
     try {
-      const reply = sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, body }, { arrivalAt, bodyTooLarge: tooLarge });
+      const reply = sim.handle(
+        {
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          headers: req.headers as Record<string, string | undefined>,
+          body,
+        },
+        { arrivalAt, bodyTooLarge: tooLarge },
+      );
       res.sendDate = false;
       // Only replies that wait can outlive their client; the rest finish in this tick.
       let signal = NEVER_ABORTED;
@@ -73,7 +89,12 @@ export async function startSimulatorServer(sim: Simulator, options: SimulatorSer
       handleControl(sim, req, res, origin).catch((error) => fail(res, error));
       return;
     }
-    collectBody(req, maxBody, (body, tooLarge) => dispatch(req, res, arrivalAt, body, tooLarge), (error) => fail(res, error));
+    collectBody(
+      req,
+      maxBody,
+      (body, tooLarge) => dispatch(req, res, arrivalAt, body, tooLarge),
+      (error) => fail(res, error),
+    );
   });
   server.keepAliveTimeout = 30_000;
   server.headersTimeout = 35_000;
@@ -85,7 +106,14 @@ export async function startSimulatorServer(sim: Simulator, options: SimulatorSer
   });
 
   await new Promise<void>((resolve, reject) => {
-    const fail = (error: unknown) => reject(new SimError('SIM_SERVER_START_FAILED', `Failed to start the simulator on ${host}:${options.port ?? sim.scenario.simulator.port}: ${(error as Error).message}. Pick another port or use port 0.`, { cause: error }));
+    const fail = (error: unknown) =>
+      reject(
+        new SimError(
+          'SIM_SERVER_START_FAILED',
+          `Failed to start the simulator on ${host}:${options.port ?? sim.scenario.simulator.port}: ${(error as Error).message}. Pick another port or use port 0.`,
+          { cause: error },
+        ),
+      );
     server.once('error', fail);
     server.listen(options.port ?? sim.scenario.simulator.port, host, () => {
       server.off('error', fail);

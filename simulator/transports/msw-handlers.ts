@@ -26,7 +26,10 @@ export function createMswHandlers(sim: Simulator, origin = 'http://throttlelab.l
       request.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      const reply = sim.handle({ method: request.method, url: url.pathname + url.search, headers, body: tooLarge ? '' : raw }, { arrivalAt, bodyTooLarge: tooLarge });
+      const reply = sim.handle(
+        { method: request.method, url: url.pathname + url.search, headers, body: tooLarge ? '' : raw },
+        { arrivalAt, bodyTooLarge: tooLarge },
+      );
       return new Promise<Response>((resolve) => {
         let controller!: ReadableStreamDefaultController<Uint8Array>;
         let headed = false;

@@ -4,7 +4,12 @@ import type { IncomingMessage } from 'node:http';
  * Collects a request body as UTF-8 and calls back once it has ended; past `maxBytes` it keeps
  * draining but drops the bytes and reports `tooLarge`.
  */
-export function collectBody(req: IncomingMessage, maxBytes: number, done: (body: string, tooLarge: boolean) => void, failed: (error: unknown) => void): void {
+export function collectBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  done: (body: string, tooLarge: boolean) => void,
+  failed: (error: unknown) => void,
+): void {
   let first: Buffer | undefined;
   let more: Buffer[] | undefined;
   let size = 0;
@@ -28,5 +33,7 @@ export function collectBody(req: IncomingMessage, maxBytes: number, done: (body:
 
 /** Reads a request body as UTF-8, stopping (but draining) past `maxBytes`. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: string; tooLarge: boolean }> {
-  return new Promise((resolve, reject) => collectBody(req, maxBytes, (body, tooLarge) => resolve({ body, tooLarge }), reject));
+  return new Promise((resolve, reject) =>
+    collectBody(req, maxBytes, (body, tooLarge) => resolve({ body, tooLarge }), reject),
+  );
 }

@@ -32,13 +32,15 @@ function blockText(content: unknown): string | undefined {
  */
 function parseAnthropic(_route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
   if (!isObject(body)) return { kind: 'invalid_request', message: 'Input should be a valid dictionary' };
-  if (typeof body.model !== 'string' || !body.model) return { kind: 'invalid_request', message: 'model: Field required' };
+  if (typeof body.model !== 'string' || !body.model)
+    return { kind: 'invalid_request', message: 'model: Field required' };
   if (body.max_tokens === undefined) return { kind: 'invalid_request', message: 'max_tokens: Field required' };
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) {
     return { kind: 'invalid_request', message: 'max_tokens: Input should be greater than or equal to 1' };
   }
   if (!Array.isArray(body.messages)) return { kind: 'invalid_request', message: 'messages: Field required' };
-  if (body.messages.length === 0) return { kind: 'invalid_request', message: 'messages: at least one message is required' };
+  if (body.messages.length === 0)
+    return { kind: 'invalid_request', message: 'messages: at least one message is required' };
   let promptText = '';
   if (body.system !== undefined) {
     const sys = blockText(body.system);
@@ -51,11 +53,20 @@ function parseAnthropic(_route: Route & { kind: 'chat' }, body: unknown): ChatRe
       return { kind: 'invalid_request', message: `messages.${i}.role: Input should be 'user' or 'assistant'` };
     }
     const text = blockText(m.content);
-    if (text === undefined) return { kind: 'invalid_request', message: `messages.${i}.content: Input should be a valid list` };
+    if (text === undefined)
+      return { kind: 'invalid_request', message: `messages.${i}.content: Input should be a valid list` };
     promptText += (promptText ? '\n' : '') + text;
   }
-  if (body.stream !== undefined && typeof body.stream !== 'boolean') return { kind: 'invalid_request', message: 'stream: Input should be a valid boolean' };
-  return { model: body.model, stream: body.stream === true, includeUsage: true, maxTokens: body.max_tokens as number, promptText, messageCount: body.messages.length };
+  if (body.stream !== undefined && typeof body.stream !== 'boolean')
+    return { kind: 'invalid_request', message: 'stream: Input should be a valid boolean' };
+  return {
+    model: body.model,
+    stream: body.stream === true,
+    includeUsage: true,
+    maxTokens: body.max_tokens as number,
+    promptText,
+    messageCount: body.messages.length,
+  };
 }
 
 function setFamily(headers: HeaderMap, name: string, v: LimitView | undefined, now: number): void {
@@ -80,7 +91,10 @@ function anthropicRateLimitHeaders(views: LimitView[], headers: HeaderMap, now: 
 
 function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
   const v = e.violation;
-  const what = !v || v.metric === 'requests' ? `${v?.limit ?? 50} requests per minute` : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} per minute`;
+  const what =
+    !v || v.metric === 'requests'
+      ? `${v?.limit ?? 50} requests per minute`
+      : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} per minute`;
   return `This request would exceed the rate limit for your organization (${uuidFrom(stableHex(ctx.org, 32))}) of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
 }
 
@@ -92,16 +106,36 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
   let limitHeaders = true;
   switch (e.kind) {
     case 'invalid_api_key':
-      [status, errorType, body] = [401, 'authentication_error', envelope('authentication_error', 'invalid x-api-key', ctx)];
+      [status, errorType, body] = [
+        401,
+        'authentication_error',
+        envelope('authentication_error', 'invalid x-api-key', ctx),
+      ];
       break;
     case 'missing_api_key':
-      [status, errorType, body] = [401, 'authentication_error', envelope('authentication_error', 'x-api-key header is required', ctx)];
+      [status, errorType, body] = [
+        401,
+        'authentication_error',
+        envelope('authentication_error', 'x-api-key header is required', ctx),
+      ];
       break;
     case 'bad_json':
-      [status, errorType, body] = [400, 'invalid_request_error', envelope('invalid_request_error', 'There was an error parsing the body of your request. Please make sure it is valid JSON.', ctx)];
+      [status, errorType, body] = [
+        400,
+        'invalid_request_error',
+        envelope(
+          'invalid_request_error',
+          'There was an error parsing the body of your request. Please make sure it is valid JSON.',
+          ctx,
+        ),
+      ];
       break;
     case 'invalid_request':
-      [status, errorType, body] = [400, 'invalid_request_error', envelope('invalid_request_error', e.message ?? 'Invalid request', ctx)];
+      [status, errorType, body] = [
+        400,
+        'invalid_request_error',
+        envelope('invalid_request_error', e.message ?? 'Invalid request', ctx),
+      ];
       break;
     case 'model_not_found':
       [status, errorType, body] = [404, 'not_found_error', envelope('not_found_error', `model: ${ctx.model}`, ctx)];
@@ -110,23 +144,45 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
       [status, errorType, body] = [404, 'not_found_error', envelope('not_found_error', 'Not Found', ctx)];
       break;
     case 'payload_too_large':
-      [status, errorType, body] = [413, 'request_too_large', envelope('request_too_large', 'Request exceeds the maximum allowed number of bytes.', ctx)];
+      [status, errorType, body] = [
+        413,
+        'request_too_large',
+        envelope('request_too_large', 'Request exceeds the maximum allowed number of bytes.', ctx),
+      ];
       break;
     case 'rate_limited':
     case 'request_too_large':
     case 'slow_down':
     case 'capacity':
-      [status, errorType, body] = [429, 'rate_limit_error', envelope('rate_limit_error', e.message ?? rateLimitMessage(e, ctx), ctx)];
+      [status, errorType, body] = [
+        429,
+        'rate_limit_error',
+        envelope('rate_limit_error', e.message ?? rateLimitMessage(e, ctx), ctx),
+      ];
       delete headers['x-should-retry'];
       break;
     case 'quota_exhausted':
       // The spend cap shares rate_limit_error and is told apart by details and a missing retry-after.
-      [status, errorType, body] = [429, 'enforced_spend_limit_reached', envelope('rate_limit_error', e.message ?? 'You have reached your specified API usage limits. You will regain access on the first of next month at 00:00 UTC.', ctx, { details: { error_code: 'enforced_spend_limit_reached' } })];
+      [status, errorType, body] = [
+        429,
+        'enforced_spend_limit_reached',
+        envelope(
+          'rate_limit_error',
+          e.message ??
+            'You have reached your specified API usage limits. You will regain access on the first of next month at 00:00 UTC.',
+          ctx,
+          { details: { error_code: 'enforced_spend_limit_reached' } },
+        ),
+      ];
       break;
     case 'overloaded':
       if ((e.status ?? 529) === 529) {
         // Byte-for-byte the captured 529: no request_id, no rate-limit headers, x-should-retry: true.
-        [status, errorType, body] = [529, 'overloaded_error', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'];
+        [status, errorType, body] = [
+          529,
+          'overloaded_error',
+          '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+        ];
       } else {
         // Overload leaking as 500 api_error "Overloaded", as seen in the wild.
         [status, errorType, body] = [e.status!, 'api_error', envelope('api_error', 'Overloaded', null)];
@@ -137,7 +193,11 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
     case 'server_error':
     case 'bad_gateway':
     case 'unavailable':
-      [status, errorType, body] = [e.kind === 'server_error' ? 500 : e.kind === 'bad_gateway' ? 502 : 503, 'api_error', envelope('api_error', 'Internal server error', ctx)];
+      [status, errorType, body] = [
+        e.kind === 'server_error' ? 500 : e.kind === 'bad_gateway' ? 502 : 503,
+        'api_error',
+        envelope('api_error', 'Internal server error', ctx),
+      ];
       headers['x-should-retry'] = 'true';
       limitHeaders = false;
       break;
@@ -156,11 +216,18 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
     } else if (hint.form === 'reset-header') {
       const metric = e.violation?.metric ?? 'requests';
       shown = withResetHint(views, metric, hint);
-      sent = { ms: hint.raw !== undefined ? Number.NaN : Math.ceil((ctx.now + Math.max(0, hint.ms)) / 1000) * 1000 - ctx.now, form: 'reset-header' };
+      sent = {
+        ms: hint.raw !== undefined ? Number.NaN : Math.ceil((ctx.now + Math.max(0, hint.ms)) / 1000) * 1000 - ctx.now,
+        form: 'reset-header',
+      };
       limitHeaders = true;
     } else if (hint.form === 'body') {
       // Anthropic never states a wait in its body; the message gets one so the form can be tested.
-      body = body.replace(/"message":"([^"]*)"/, (_m, text: string) => `"message":${JSON.stringify(`${text} Please try again in ${hint.raw ?? `${Math.ceil(hint.ms / 1000)}s`}.`)}`);
+      body = body.replace(
+        /"message":"([^"]*)"/,
+        (_m, text: string) =>
+          `"message":${JSON.stringify(`${text} Please try again in ${hint.raw ?? `${Math.ceil(hint.ms / 1000)}s`}.`)}`,
+      );
       sent = { ms: bodyHintMs(hint, ctx), form: 'body' };
     } else if (hint.form !== 'none') {
       sent = writeRetryHeaders(hint, ctx, headers);
@@ -181,7 +248,12 @@ export const anthropicProfile: VendorProfile = {
   id: 'anthropic',
   title: 'Anthropic',
   defaults: {
-    algorithm: { requests: 'token-bucket', tokens: 'token-bucket', 'input-tokens': 'token-bucket', 'output-tokens': 'token-bucket' },
+    algorithm: {
+      requests: 'token-bucket',
+      tokens: 'token-bucket',
+      'input-tokens': 'token-bucket',
+      'output-tokens': 'token-bucket',
+    },
     tokenAdmission: 'input',
     chargeOutputToTokens: true,
     countRejected: false,
@@ -201,7 +273,8 @@ export const anthropicProfile: VendorProfile = {
   // `x-api-key` is the documented header; SDK 1.x sends the key as `Authorization: Bearer`.
   credential: (req) => req.headers['x-api-key'] ?? bearerToken(req.headers.authorization),
   preflight(req) {
-    if (!req.headers['anthropic-version']) return { kind: 'invalid_request', message: 'anthropic-version: header is required' };
+    if (!req.headers['anthropic-version'])
+      return { kind: 'invalid_request', message: 'anthropic-version: header is required' };
     return undefined;
   },
   parse: parseAnthropic,
@@ -211,20 +284,35 @@ export const anthropicProfile: VendorProfile = {
     const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
     return {
       head: [
-        ev('message_start', `{"type":"message_start","message":{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}`),
+        ev(
+          'message_start',
+          `{"type":"message_start","message":{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}`,
+        ),
         ev('content_block_start', '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}'),
         ev('ping', '{"type": "ping"}'),
       ],
-      content: (from, to) => ev('content_block_delta', `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(c.tokens.slice(from, to).join(''))}}}`),
+      content: (from, to) =>
+        ev(
+          'content_block_delta',
+          `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(c.tokens.slice(from, to).join(''))}}}`,
+        ),
       tail: [
         ev('content_block_stop', '{"type":"content_block_stop","index":0}'),
-        ev('message_delta', `{"type":"message_delta","delta":{"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null},"usage":{"output_tokens":${c.tokens.length}}}`),
+        ev(
+          'message_delta',
+          `{"type":"message_delta","delta":{"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null},"usage":{"output_tokens":${c.tokens.length}}}`,
+        ),
         ev('message_stop', '{"type":"message_stop"}'),
       ],
     };
   },
   streamError(e) {
-    const [type, message] = e.kind === 'overloaded' ? ['overloaded_error', 'Overloaded'] : e.kind === 'rate_limited' ? ['rate_limit_error', 'Rate limited'] : ['api_error', 'Internal server error'];
+    const [type, message] =
+      e.kind === 'overloaded'
+        ? ['overloaded_error', 'Overloaded']
+        : e.kind === 'rate_limited'
+          ? ['rate_limit_error', 'Rate limited']
+          : ['api_error', 'Internal server error'];
     return `event: error\ndata: {"type":"error","error":{"type":"${type}","message":"${message}"}}\n\n`;
   },
   error: encodeAnthropicError,

@@ -50,7 +50,12 @@ function throttleMessage(e: ErrorSpec, ctx: EncodeContext, waitSeconds: string |
 
 function encodeAzureError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext): EncodedError {
   const headers: HeaderMap = { 'content-type': 'application/json' };
-  const throttled = e.kind === 'rate_limited' || e.kind === 'capacity' || e.kind === 'quota_exhausted' || e.kind === 'slow_down' || e.kind === 'request_too_large';
+  const throttled =
+    e.kind === 'rate_limited' ||
+    e.kind === 'capacity' ||
+    e.kind === 'quota_exhausted' ||
+    e.kind === 'slow_down' ||
+    e.kind === 'request_too_large';
   if (!throttled) {
     return encodeAzureOther(e, views, ctx, headers);
   }
@@ -67,16 +72,35 @@ function encodeAzureError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
       waitSeconds = hint.raw ?? String(ceilSeconds(bodyHintMs(hint, ctx)));
       sent = { ms: hint.raw !== undefined ? bodyHintMs(hint, ctx) : ceilSeconds(hint.ms) * 1000, form: 'body' };
     } else if (hint.form === 'reset-header') {
-      views = views.map((v) => (v.rule.metric === 'tokens' ? { ...v, remaining: 0, resetInMs: Math.max(0, hint.ms), ...(hint.raw !== undefined ? { rawReset: hint.raw } : {}) } : v));
-      sent = { ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000, form: 'reset-header' };
+      views = views.map((v) =>
+        v.rule.metric === 'tokens'
+          ? {
+              ...v,
+              remaining: 0,
+              resetInMs: Math.max(0, hint.ms),
+              ...(hint.raw !== undefined ? { rawReset: hint.raw } : {}),
+            }
+          : v,
+      );
+      sent = {
+        ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000,
+        form: 'reset-header',
+      };
     } else if (hint.form !== 'none') {
       sent = writeRetryHeaders(hint, ctx, headers);
     }
   }
   if (hint?.form !== 'none') azureRateLimitHeaders(views, headers, ctx);
-  headers['policy-id'] = e.violation && e.violation.metric === 'requests' ? 'DeploymentRatelimit-Call' : 'DeploymentRatelimit-Token';
+  headers['policy-id'] =
+    e.violation && e.violation.metric === 'requests' ? 'DeploymentRatelimit-Call' : 'DeploymentRatelimit-Token';
   if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
-  return { status: e.status ?? 429, headers, body: azureError('429', e.message ?? throttleMessage(e, ctx, waitSeconds)), hintSent: sent, errorType: e.kind === 'capacity' ? 'capacity' : '429' };
+  return {
+    status: e.status ?? 429,
+    headers,
+    body: azureError('429', e.message ?? throttleMessage(e, ctx, waitSeconds)),
+    hintSent: sent,
+    errorType: e.kind === 'capacity' ? 'capacity' : '429',
+  };
 }
 
 function encodeAzureOther(e: ErrorSpec, views: LimitView[], ctx: EncodeContext, headers: HeaderMap): EncodedError {
@@ -88,12 +112,18 @@ function encodeAzureOther(e: ErrorSpec, views: LimitView[], ctx: EncodeContext, 
     case 'missing_api_key':
       status = 401;
       errorType = '401';
-      body = azureError('401', 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.');
+      body = azureError(
+        '401',
+        'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+      );
       break;
     case 'model_not_found':
       status = 404;
       errorType = 'DeploymentNotFound';
-      body = azureError('DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.');
+      body = azureError(
+        'DeploymentNotFound',
+        'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+      );
       break;
     case 'not_found':
       status = 404;
@@ -103,13 +133,19 @@ function encodeAzureOther(e: ErrorSpec, views: LimitView[], ctx: EncodeContext, 
     case 'server_error':
       status = 500;
       errorType = 'InternalServerError';
-      body = azureError('InternalServerError', e.message ?? 'The service is temporarily unable to process your request. Please try again later.');
+      body = azureError(
+        'InternalServerError',
+        e.message ?? 'The service is temporarily unable to process your request. Please try again later.',
+      );
       break;
     case 'overloaded':
     case 'unavailable':
       status = 503;
       errorType = 'ServiceUnavailable';
-      body = azureError('ServiceUnavailable', e.message ?? 'The service is temporarily unable to process your request. Please try again later.');
+      body = azureError(
+        'ServiceUnavailable',
+        e.message ?? 'The service is temporarily unable to process your request. Please try again later.',
+      );
       break;
     default: {
       // Validation errors pass through from the OpenAI service in its own envelope.
@@ -120,7 +156,13 @@ function encodeAzureOther(e: ErrorSpec, views: LimitView[], ctx: EncodeContext, 
       if (styled.contentType) headers['content-type'] = styled.contentType;
     }
   }
-  if (e.hint && e.hint.form !== 'vendor' && e.hint.form !== 'none' && e.hint.form !== 'body' && e.hint.form !== 'reset-header') {
+  if (
+    e.hint &&
+    e.hint.form !== 'vendor' &&
+    e.hint.form !== 'none' &&
+    e.hint.form !== 'body' &&
+    e.hint.form !== 'reset-header'
+  ) {
     const sent = writeRetryHeaders(e.hint, ctx, headers);
     if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
     return { status: e.status ?? status, headers, body, hintSent: sent, errorType };
@@ -156,10 +198,13 @@ export const azureOpenAIProfile: VendorProfile = {
     const dep = DEPLOYMENT_RE.exec(path);
     if (dep) {
       if (!query.get('api-version')) return { kind: 'not-found', method, path };
-      return method === 'POST' ? { kind: 'chat', model: decodeURIComponent(dep[1]!), meta: { apiVersion: query.get('api-version')! } } : { kind: 'not-found', method, path };
+      return method === 'POST'
+        ? { kind: 'chat', model: decodeURIComponent(dep[1]!), meta: { apiVersion: query.get('api-version')! } }
+        : { kind: 'not-found', method, path };
     }
     if (path === '/openai/v1/chat/completions' && method === 'POST') return { kind: 'chat' };
-    if ((path === '/openai/models' && query.get('api-version')) || path === '/openai/v1/models') return method === 'GET' ? { kind: 'models' } : { kind: 'not-found', method, path };
+    if ((path === '/openai/models' && query.get('api-version')) || path === '/openai/v1/models')
+      return method === 'GET' ? { kind: 'models' } : { kind: 'not-found', method, path };
     return { kind: 'not-found', method, path };
   },
   credential: (req) => req.headers['api-key'] ?? (req.headers.authorization?.replace(/^Bearer\s+/i, '') || undefined),

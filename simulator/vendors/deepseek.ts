@@ -12,25 +12,77 @@ function deepseekStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | unde
   switch (e.kind) {
     case 'invalid_api_key':
     case 'missing_api_key':
-      return { status: 401, errorType: 'authentication_error', body: openAIErrorBody(`Authentication Fails, Your api key: ${e.maskedKey ?? '****'} is invalid`, 'authentication_error', null, 'invalid_request_error') };
+      return {
+        status: 401,
+        errorType: 'authentication_error',
+        body: openAIErrorBody(
+          `Authentication Fails, Your api key: ${e.maskedKey ?? '****'} is invalid`,
+          'authentication_error',
+          null,
+          'invalid_request_error',
+        ),
+      };
     case 'bad_json':
-      return { status: 400, errorType: 'invalid_request_error', body: openAIErrorBody('Failed to deserialize the JSON body into the target type', 'invalid_request_error', null, 'invalid_request_error') };
+      return {
+        status: 400,
+        errorType: 'invalid_request_error',
+        body: openAIErrorBody(
+          'Failed to deserialize the JSON body into the target type',
+          'invalid_request_error',
+          null,
+          'invalid_request_error',
+        ),
+      };
     case 'invalid_request':
-      return { status: 422, errorType: 'invalid_request_error', body: openAIErrorBody(e.message ?? 'Invalid Parameters', 'invalid_request_error', null, 'invalid_request_error') };
+      return {
+        status: 422,
+        errorType: 'invalid_request_error',
+        body: openAIErrorBody(
+          e.message ?? 'Invalid Parameters',
+          'invalid_request_error',
+          null,
+          'invalid_request_error',
+        ),
+      };
     case 'model_not_found':
-      return { status: 400, errorType: 'invalid_request_error', body: openAIErrorBody('Model Not Exist', 'invalid_request_error', null, 'invalid_request_error') };
+      return {
+        status: 400,
+        errorType: 'invalid_request_error',
+        body: openAIErrorBody('Model Not Exist', 'invalid_request_error', null, 'invalid_request_error'),
+      };
     case 'quota_exhausted':
-      return { status: 402, errorType: 'insufficient_balance', body: openAIErrorBody(e.message ?? 'Insufficient Balance', 'unknown_error', null, 'invalid_request_error') };
+      return {
+        status: 402,
+        errorType: 'insufficient_balance',
+        body: openAIErrorBody(e.message ?? 'Insufficient Balance', 'unknown_error', null, 'invalid_request_error'),
+      };
     case 'rate_limited':
     case 'request_too_large':
     case 'slow_down':
     case 'capacity':
-      return { status: 429, errorType: 'rate_limit_reached', body: openAIErrorBody(e.message ?? (waitText ? `Rate Limit Reached. Please try again in ${waitText}.` : 'Rate Limit Reached'), 'rate_limit_reached_error', null, 'rate_limit_reached') };
+      return {
+        status: 429,
+        errorType: 'rate_limit_reached',
+        body: openAIErrorBody(
+          e.message ?? (waitText ? `Rate Limit Reached. Please try again in ${waitText}.` : 'Rate Limit Reached'),
+          'rate_limit_reached_error',
+          null,
+          'rate_limit_reached',
+        ),
+      };
     case 'server_error':
-      return { status: 500, errorType: 'server_error', body: openAIErrorBody(e.message ?? 'Server Error', 'server_error', null, 'server_error') };
+      return {
+        status: 500,
+        errorType: 'server_error',
+        body: openAIErrorBody(e.message ?? 'Server Error', 'server_error', null, 'server_error'),
+      };
     case 'overloaded':
     case 'unavailable':
-      return { status: 503, errorType: 'server_overloaded', body: openAIErrorBody(e.message ?? 'Server Overloaded', 'server_error', null, 'server_overloaded') };
+      return {
+        status: 503,
+        errorType: 'server_overloaded',
+        body: openAIErrorBody(e.message ?? 'Server Overloaded', 'server_error', null, 'server_overloaded'),
+      };
     default:
       return openAIStyleError(e, ctx, waitText);
   }
@@ -60,12 +112,26 @@ export const deepseekProfile: VendorProfile = {
     ['DEEPSEEK_API_KEY', key],
   ],
   route(method, path): Route {
-    if (path === '/chat/completions' || path === '/v1/chat/completions') return method === 'POST' ? { kind: 'chat' } : { kind: 'not-found', method, path };
+    if (path === '/chat/completions' || path === '/v1/chat/completions')
+      return method === 'POST' ? { kind: 'chat' } : { kind: 'not-found', method, path };
     if ((path === '/models' || path === '/v1/models') && method === 'GET') return { kind: 'models' };
     return { kind: 'not-found', method, path };
   },
-  completion: (c, ctx) => encodeOpenAICompletion(c, ctx, { extraFields: deepseekExtra, usageDetails: ',"prompt_tokens_details":{"cached_tokens":0},"prompt_cache_hit_tokens":0,"prompt_cache_miss_tokens":' + c.inputTokens }),
-  error: (e, views, ctx) => encodeOpenAIShapedError(e, views, ctx, { rateLimitHeaders: (_v, h) => h, nativeRetryAfter: false, messageWait: false, resetMetrics: [], style: deepseekStyle }),
+  completion: (c, ctx) =>
+    encodeOpenAICompletion(c, ctx, {
+      extraFields: deepseekExtra,
+      usageDetails:
+        ',"prompt_tokens_details":{"cached_tokens":0},"prompt_cache_hit_tokens":0,"prompt_cache_miss_tokens":' +
+        c.inputTokens,
+    }),
+  error: (e, views, ctx) =>
+    encodeOpenAIShapedError(e, views, ctx, {
+      rateLimitHeaders: (_v, h) => h,
+      nativeRetryAfter: false,
+      messageWait: false,
+      resetMetrics: [],
+      style: deepseekStyle,
+    }),
   rateLimitHeaders: () => ({}),
   commonHeaders: (ctx) => ({ 'x-ds-trace-id': ctx.requestId }),
 };
@@ -73,4 +139,3 @@ export const deepseekProfile: VendorProfile = {
 function deepseekExtra(): string {
   return '"system_fingerprint":"fp_sim_deepseek"';
 }
-

@@ -1,6 +1,16 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
-import type { ChatRequest, Completion, EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, StreamFrames, VendorProfile } from './types.js';
+import type {
+  ChatRequest,
+  Completion,
+  EncodeContext,
+  EncodedError,
+  ErrorSpec,
+  HeaderMap,
+  Route,
+  StreamFrames,
+  VendorProfile,
+} from './types.js';
 import { formatSecondsText, randomAlnum } from './wire-format.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -24,7 +34,11 @@ const STATUS_NAMES: Record<number, string> = {
 
 // Google APIs pretty-print their JSON error bodies.
 function googleError(code: number, message: string, details?: unknown[]): string {
-  return JSON.stringify({ error: { code, message, status: STATUS_NAMES[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } }, null, 2);
+  return JSON.stringify(
+    { error: { code, message, status: STATUS_NAMES[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } },
+    null,
+    2,
+  );
 }
 
 function partsText(parts: unknown): string | undefined {
@@ -42,29 +56,50 @@ function partsText(parts: unknown): string | undefined {
  * @see https://ai.google.dev/api/generate-content
  */
 function parseGemini(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
-  if (!isObject(body)) return { kind: 'invalid_request', message: 'Invalid JSON payload received. Expected an object.' };
-  if (body.contents === undefined) return { kind: 'invalid_request', message: '* GenerateContentRequest.contents: contents is not specified\n' };
+  if (!isObject(body))
+    return { kind: 'invalid_request', message: 'Invalid JSON payload received. Expected an object.' };
+  if (body.contents === undefined)
+    return { kind: 'invalid_request', message: '* GenerateContentRequest.contents: contents is not specified\n' };
   if (!Array.isArray(body.contents) || body.contents.length === 0) {
     return { kind: 'invalid_request', message: '* GenerateContentRequest.contents: contents is not specified\n' };
   }
   let promptText = '';
   if (body.systemInstruction !== undefined) {
     const sys = isObject(body.systemInstruction) ? partsText(body.systemInstruction.parts) : undefined;
-    if (sys === undefined) return { kind: 'invalid_request', message: 'Invalid JSON payload received. Unknown name "systemInstruction": Proto field is not repeating, cannot start list.' };
+    if (sys === undefined)
+      return {
+        kind: 'invalid_request',
+        message:
+          'Invalid JSON payload received. Unknown name "systemInstruction": Proto field is not repeating, cannot start list.',
+      };
     promptText = sys;
   }
   for (let i = 0; i < body.contents.length; i++) {
     const c = body.contents[i];
     const text = isObject(c) ? partsText(c.parts) : undefined;
-    if (text === undefined) return { kind: 'invalid_request', message: `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n` };
+    if (text === undefined)
+      return {
+        kind: 'invalid_request',
+        message: `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`,
+      };
     promptText += (promptText ? '\n' : '') + text;
   }
   const config = isObject(body.generationConfig) ? body.generationConfig : {};
   const max = config.maxOutputTokens;
   if (max !== undefined && (!Number.isInteger(max) || (max as number) < 1)) {
-    return { kind: 'invalid_request', message: '* GenerateContentRequest.generation_config.max_output_tokens: max_output_tokens must be positive.\n' };
+    return {
+      kind: 'invalid_request',
+      message: '* GenerateContentRequest.generation_config.max_output_tokens: max_output_tokens must be positive.\n',
+    };
   }
-  return { model: route.model!, stream: route.stream === true, includeUsage: true, maxTokens: max as number | undefined, promptText, messageCount: body.contents.length };
+  return {
+    model: route.model!,
+    stream: route.stream === true,
+    includeUsage: true,
+    maxTokens: max as number | undefined,
+    promptText,
+    messageCount: body.contents.length,
+  };
 }
 
 function usageMetadata(c: Completion, final: boolean): string {
@@ -82,7 +117,11 @@ function responseId(c: Completion): string {
 }
 
 /** The quota a limit maps to, named as Gemini's QuotaFailure names it. */
-function quotaFor(rule: LimitView['rule'] | undefined, model: string, freeTier: boolean): { quotaMetric: string; quotaId: string; quotaDimensions: Record<string, string> } {
+function quotaFor(
+  rule: LimitView['rule'] | undefined,
+  model: string,
+  freeTier: boolean,
+): { quotaMetric: string; quotaId: string; quotaDimensions: Record<string, string> } {
   const suffix = freeTier ? '-FreeTier' : '';
   const day = rule !== undefined && rule.windowMs >= 86_400_000;
   const tokens = rule !== undefined && rule.metric !== 'requests';
@@ -97,30 +136,65 @@ function quotaFor(rule: LimitView['rule'] | undefined, model: string, freeTier: 
   return { quotaMetric, quotaId, quotaDimensions: { location: 'global', model } };
 }
 
-const QUOTA_MESSAGE = 'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.';
+const QUOTA_MESSAGE =
+  'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.';
 
 function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext): EncodedError {
   const headers: HeaderMap = { 'content-type': 'application/json; charset=UTF-8' };
   const freeTier = ctx.options.tier !== 'paid';
   let sent: HintSent | undefined;
-  if (e.hint && (e.hint.form === 'seconds' || e.hint.form === 'ms' || e.hint.form === 'http-date')) sent = writeRetryHeaders(e.hint, ctx, headers);
+  if (e.hint && (e.hint.form === 'seconds' || e.hint.form === 'ms' || e.hint.form === 'http-date'))
+    sent = writeRetryHeaders(e.hint, ctx, headers);
   if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
-  const finish = (status: number, body: string, errorType: string): EncodedError => ({ status: e.status ?? status, headers, body, hintSent: sent, errorType });
+  const finish = (status: number, body: string, errorType: string): EncodedError => ({
+    status: e.status ?? status,
+    headers,
+    body,
+    hintSent: sent,
+    errorType,
+  });
 
   switch (e.kind) {
     case 'invalid_api_key':
-      return finish(400, googleError(400, 'API key not valid. Please pass a valid API key.', [
-        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
-        { '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: 'API key not valid. Please pass a valid API key.' },
-      ]), 'API_KEY_INVALID');
+      return finish(
+        400,
+        googleError(400, 'API key not valid. Please pass a valid API key.', [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'API_KEY_INVALID',
+            domain: 'googleapis.com',
+            metadata: { service: 'generativelanguage.googleapis.com' },
+          },
+          {
+            '@type': 'type.googleapis.com/google.rpc.LocalizedMessage',
+            locale: 'en-US',
+            message: 'API key not valid. Please pass a valid API key.',
+          },
+        ]),
+        'API_KEY_INVALID',
+      );
     case 'missing_api_key':
-      return finish(403, googleError(403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."), 'PERMISSION_DENIED');
+      return finish(
+        403,
+        googleError(
+          403,
+          "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+        ),
+        'PERMISSION_DENIED',
+      );
     case 'bad_json':
       return finish(400, googleError(400, 'Invalid JSON payload received. Unexpected token.'), 'INVALID_ARGUMENT');
     case 'invalid_request':
       return finish(400, googleError(400, e.message ?? 'Request contains an invalid argument.'), 'INVALID_ARGUMENT');
     case 'model_not_found':
-      return finish(404, googleError(404, `models/${ctx.model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`), 'NOT_FOUND');
+      return finish(
+        404,
+        googleError(
+          404,
+          `models/${ctx.model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
+        ),
+        'NOT_FOUND',
+      );
     case 'not_found':
       return finish(404, googleError(404, e.message ?? 'Requested entity was not found.'), 'NOT_FOUND');
     case 'payload_too_large':
@@ -131,8 +205,25 @@ function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext
     case 'slow_down':
     case 'capacity': {
       const hint = e.hint;
-      const details: unknown[] = [{ '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] }];
-      const q = quotaFor(e.violation?.rule ?? (e.kind === 'quota_exhausted' ? { metric: 'requests', windowMs: 86_400_000 } as LimitView['rule'] : undefined), ctx.model, freeTier);
+      const details: unknown[] = [
+        {
+          '@type': 'type.googleapis.com/google.rpc.Help',
+          links: [
+            {
+              description: 'Learn more about Gemini API quotas',
+              url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+            },
+          ],
+        },
+      ];
+      const q = quotaFor(
+        e.violation?.rule ??
+          (e.kind === 'quota_exhausted'
+            ? ({ metric: 'requests', windowMs: 86_400_000 } as LimitView['rule'])
+            : undefined),
+        ctx.model,
+        freeTier,
+      );
       details.push({ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [q] });
       let message = e.message ?? QUOTA_MESSAGE;
       // RetryInfo lives in the body: Gemini sends no rate-limit or Retry-After headers.
@@ -143,17 +234,37 @@ function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext
         if (ctx.options.retryInMessage === true) message += `\nPlease retry in ${hint.raw ?? formatSecondsText(ms)}.`;
         sent = { ms: hint.raw !== undefined ? ms : Math.max(0, Math.ceil(ms / 1000)) * 1000, form: 'body' };
       }
-      return finish(429, googleError(e.status ?? 429, message, details), e.kind === 'quota_exhausted' ? q.quotaId : 'RESOURCE_EXHAUSTED');
+      return finish(
+        429,
+        googleError(e.status ?? 429, message, details),
+        e.kind === 'quota_exhausted' ? q.quotaId : 'RESOURCE_EXHAUSTED',
+      );
     }
     case 'overloaded':
     case 'unavailable':
-      return finish(503, googleError(e.status ?? 503, e.message ?? 'The model is overloaded. Please try again later.'), 'UNAVAILABLE');
+      return finish(
+        503,
+        googleError(e.status ?? 503, e.message ?? 'The model is overloaded. Please try again later.'),
+        'UNAVAILABLE',
+      );
     case 'bad_gateway':
       return finish(502, googleError(502, e.message ?? 'Bad Gateway'), 'UNAVAILABLE');
     case 'server_error':
-      return finish(500, googleError(e.status ?? 500, e.message ?? 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting'), 'INTERNAL');
+      return finish(
+        500,
+        googleError(
+          e.status ?? 500,
+          e.message ??
+            'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+        ),
+        'INTERNAL',
+      );
     case 'timeout':
-      return finish(504, googleError(504, e.message ?? 'The request timed out. Please try again.'), 'DEADLINE_EXCEEDED');
+      return finish(
+        504,
+        googleError(504, e.message ?? 'The request timed out. Please try again.'),
+        'DEADLINE_EXCEEDED',
+      );
   }
 }
 
@@ -186,7 +297,12 @@ export const geminiProfile: VendorProfile = {
     if (m) {
       if (method !== 'POST') return { kind: 'not-found', method, path };
       const stream = m[3] === 'streamGenerateContent';
-      return { kind: 'chat', model: decodeURIComponent(m[2]!), stream, meta: { alt: query.get('alt') ?? (stream ? 'json' : '') } };
+      return {
+        kind: 'chat',
+        model: decodeURIComponent(m[2]!),
+        stream,
+        meta: { alt: query.get('alt') ?? (stream ? 'json' : '') },
+      };
     }
     if ((path === '/v1beta/models' || path === '/v1/models') && method === 'GET') return { kind: 'models' };
     return { kind: 'not-found', method, path };
@@ -196,7 +312,13 @@ export const geminiProfile: VendorProfile = {
   completion: (c) =>
     JSON.stringify(
       {
-        candidates: [{ content: { parts: [{ text: c.tokens.join('') }], role: 'model' }, finishReason: c.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP', index: 0 }],
+        candidates: [
+          {
+            content: { parts: [{ text: c.tokens.join('') }], role: 'model' },
+            finishReason: c.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP',
+            index: 0,
+          },
+        ],
         usageMetadata: JSON.parse(usageMetadata(c, true)),
         modelVersion: c.model,
         responseId: responseId(c),
@@ -211,7 +333,11 @@ export const geminiProfile: VendorProfile = {
     const finish = c.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP';
     if (sse) {
       // Gemini frames SSE events with CRLF pairs and sends no terminator.
-      return { head: [], content: (from, to) => `data: ${frame(c.tokens.slice(from, to).join(''), undefined, false)}\r\n\r\n`, tail: [`data: ${frame('', finish, true)}\r\n\r\n`] };
+      return {
+        head: [],
+        content: (from, to) => `data: ${frame(c.tokens.slice(from, to).join(''), undefined, false)}\r\n\r\n`,
+        tail: [`data: ${frame('', finish, true)}\r\n\r\n`],
+      };
     }
     // Without alt=sse the stream is one JSON array written element by element.
     let first = true;
@@ -220,11 +346,19 @@ export const geminiProfile: VendorProfile = {
       first = false;
       return s;
     };
-    return { head: [], content: (from, to) => sep() + frame(c.tokens.slice(from, to).join(''), undefined, false), tail: [`${sep()}${frame('', finish, true)}]`] };
+    return {
+      head: [],
+      content: (from, to) => sep() + frame(c.tokens.slice(from, to).join(''), undefined, false),
+      tail: [`${sep()}${frame('', finish, true)}]`],
+    };
   },
   streamError(e) {
     const [code, status, message] =
-      e.kind === 'rate_limited' ? [429, 'RESOURCE_EXHAUSTED', QUOTA_MESSAGE] : e.kind === 'overloaded' || e.kind === 'unavailable' ? [503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'] : [500, 'INTERNAL', 'An internal error has occurred.'];
+      e.kind === 'rate_limited'
+        ? [429, 'RESOURCE_EXHAUSTED', QUOTA_MESSAGE]
+        : e.kind === 'overloaded' || e.kind === 'unavailable'
+          ? [503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.']
+          : [500, 'INTERNAL', 'An internal error has occurred.'];
     return `data: ${JSON.stringify({ error: { code, message, status } })}\r\n\r\n`;
   },
   error: encodeGeminiError,
@@ -244,8 +378,12 @@ export const geminiProfile: VendorProfile = {
       2,
     ),
   rateLimitHeaders: () => ({}),
-  contentType: (stream, ctx) => (stream && ctx.meta?.alt === 'sse' ? 'text/event-stream' : 'application/json; charset=UTF-8'),
-  commonHeaders: (ctx) => ({ vary: 'Origin, X-Origin, Referer', 'server-timing': `gfet4t7; dur=${Math.round(ctx.processingMs ?? 0)}`, server: 'scaffolding on HTTPServer2' }),
+  contentType: (stream, ctx) =>
+    stream && ctx.meta?.alt === 'sse' ? 'text/event-stream' : 'application/json; charset=UTF-8',
+  commonHeaders: (ctx) => ({
+    vary: 'Origin, X-Origin, Referer',
+    'server-timing': `gfet4t7; dur=${Math.round(ctx.processingMs ?? 0)}`,
+    server: 'scaffolding on HTTPServer2',
+  }),
   keepAlive: (stream) => (stream ? ': keep-alive\r\n\r\n' : '\n'),
 };
-

@@ -27,7 +27,14 @@ describe('openai golden', () => {
 
   it('phrases a request too large for TPM as the captured 429 (§1.2)', () => {
     const tokens = limitView('tokens', 60_000, 30000, 30000, 0);
-    const e = openaiProfile.error({ kind: 'request_too_large', violation: { rule: tokens.rule, metric: 'tokens', limit: 30000, used: 0, requested: 30601 } }, [tokens], encodeContext({ org: 'acme' }));
+    const e = openaiProfile.error(
+      {
+        kind: 'request_too_large',
+        violation: { rule: tokens.rule, metric: 'tokens', limit: 30000, used: 0, requested: 30601 },
+      },
+      [tokens],
+      encodeContext({ org: 'acme' }),
+    );
     expect(e.status).toBe(429);
     expect(JSON.parse(e.body)).toEqual({
       error: {
@@ -43,7 +50,9 @@ describe('openai golden', () => {
   it('phrases insufficient_quota byte for byte (§1.2)', () => {
     const e = openaiProfile.error({ kind: 'quota_exhausted' }, [], encodeContext());
     expect(e.status).toBe(429);
-    expect(e.body).toBe('{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}');
+    expect(e.body).toBe(
+      '{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}',
+    );
   });
 
   it('answers overload with 503 service_unavailable_error / server_is_overloaded (§1.2)', () => {
@@ -54,8 +63,18 @@ describe('openai golden', () => {
 
   it('states the wait of an RPM 429 in its message and reset header', () => {
     const req = limitView('requests', 60_000, 3, 0, 20_000);
-    const e = openaiProfile.error({ kind: 'rate_limited', violation: { rule: req.rule, metric: 'requests', limit: 3, used: 3, requested: 1 }, hint: { ms: 20_000, form: 'vendor' } }, [req], encodeContext());
-    expect(JSON.parse(e.body).error.message).toBe('Rate limit reached for gpt-4o in organization org-acme on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.');
+    const e = openaiProfile.error(
+      {
+        kind: 'rate_limited',
+        violation: { rule: req.rule, metric: 'requests', limit: 3, used: 3, requested: 1 },
+        hint: { ms: 20_000, form: 'vendor' },
+      },
+      [req],
+      encodeContext(),
+    );
+    expect(JSON.parse(e.body).error.message).toBe(
+      'Rate limit reached for gpt-4o in organization org-acme on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.',
+    );
     expect(e.headers['x-ratelimit-reset-requests']).toBe('20s');
     expect(e.headers['retry-after']).toBeUndefined();
     expect(e.hintSent).toEqual({ ms: 20_000, form: 'reset-header' });
@@ -66,14 +85,23 @@ describe('azure-openai golden', () => {
   it('phrases the daily token 429 byte for byte, with retry-after and retry-after-ms (§2.2)', () => {
     const tokens = limitView('tokens', 60_000, 8000, 0, 55_000);
     const e = azureOpenAIProfile.error(
-      { kind: 'rate_limited', violation: { rule: tokens.rule, metric: 'tokens', limit: 8000, used: 8000, requested: 10 }, hint: { ms: 86_400_000, form: 'vendor' } },
+      {
+        kind: 'rate_limited',
+        violation: { rule: tokens.rule, metric: 'tokens', limit: 8000, used: 8000, requested: 10 },
+        hint: { ms: 86_400_000, form: 'vendor' },
+      },
       [tokens],
       encodeContext({ meta: { apiVersion: '2024-08-01-preview' } }),
     );
     expect(e.body).toBe(
       '{"error":{"code":"429","message":"Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-08-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 86400 seconds. Please go here: https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit."}}',
     );
-    expect(e.headers).toMatchObject({ 'retry-after': '86400', 'retry-after-ms': '86400000', 'x-ratelimit-remaining-tokens': '0', 'policy-id': 'DeploymentRatelimit-Token' });
+    expect(e.headers).toMatchObject({
+      'retry-after': '86400',
+      'retry-after-ms': '86400000',
+      'x-ratelimit-remaining-tokens': '0',
+      'policy-id': 'DeploymentRatelimit-Token',
+    });
     expect(e.hintSent).toEqual({ ms: 86_400_000, form: 'ms' });
   });
 
@@ -88,7 +116,11 @@ describe('azure-openai golden', () => {
 
 describe('anthropic golden', () => {
   it('answers 529 exactly as captured: 75 bytes, x-should-retry true, no rate-limit headers (§3.2)', () => {
-    const e = anthropicProfile.error({ kind: 'overloaded', status: 529 }, [limitView('requests', 60_000, 50, 10, 1000)], encodeContext());
+    const e = anthropicProfile.error(
+      { kind: 'overloaded', status: 529 },
+      [limitView('requests', 60_000, 50, 10, 1000)],
+      encodeContext(),
+    );
     expect(e.status).toBe(529);
     expect(e.body).toBe('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
     expect(Buffer.byteLength(e.body)).toBe(75);
@@ -105,7 +137,11 @@ describe('anthropic golden', () => {
   it('writes RFC 3339 resets for all four families (§3.1)', () => {
     const ctx = encodeContext({ now: Date.UTC(2025, 7, 21, 12, 40, 0) });
     const h = anthropicProfile.rateLimitHeaders(
-      [limitView('requests', 60_000, 1000, 999, 1000), limitView('input-tokens', 60_000, 80000, 80000, 59_000), limitView('output-tokens', 60_000, 16000, 16000, 60_000)],
+      [
+        limitView('requests', 60_000, 1000, 999, 1000),
+        limitView('input-tokens', 60_000, 80000, 80000, 59_000),
+        limitView('output-tokens', 60_000, 16000, 16000, 60_000),
+      ],
       ctx,
     );
     expect(h).toEqual({
@@ -126,15 +162,30 @@ describe('anthropic golden', () => {
   });
 
   it('sends the spend-limit 429 without retry-after, flagged in details (§3.2)', () => {
-    const e = anthropicProfile.error({ kind: 'quota_exhausted', hint: { ms: 1000, form: 'vendor' } }, [], encodeContext());
+    const e = anthropicProfile.error(
+      { kind: 'quota_exhausted', hint: { ms: 1000, form: 'vendor' } },
+      [],
+      encodeContext(),
+    );
     expect(e.status).toBe(429);
     expect(e.headers['retry-after']).toBeUndefined();
-    expect(JSON.parse(e.body).error).toMatchObject({ type: 'rate_limit_error', details: { error_code: 'enforced_spend_limit_reached' } });
+    expect(JSON.parse(e.body).error).toMatchObject({
+      type: 'rate_limit_error',
+      details: { error_code: 'enforced_spend_limit_reached' },
+    });
   });
 
   it('sends retry-after in whole seconds on a rate-limit 429', () => {
     const req = limitView('requests', 60_000, 50, 0, 1200);
-    const e = anthropicProfile.error({ kind: 'rate_limited', violation: { rule: req.rule, metric: 'requests', limit: 50, used: 50, requested: 1 }, hint: { ms: 1200, form: 'vendor' } }, [req], encodeContext());
+    const e = anthropicProfile.error(
+      {
+        kind: 'rate_limited',
+        violation: { rule: req.rule, metric: 'requests', limit: 50, used: 50, requested: 1 },
+        hint: { ms: 1200, form: 'vendor' },
+      },
+      [req],
+      encodeContext(),
+    );
     expect(e.headers['retry-after']).toBe('2');
     expect(e.hintSent).toEqual({ ms: 2000, form: 'seconds' });
     expect(JSON.parse(e.body).error.type).toBe('rate_limit_error');
@@ -145,17 +196,31 @@ describe('gemini golden', () => {
   it('rebuilds the captured free-tier 429: Help, QuotaFailure, RetryInfo "47s", no headers (§4.2)', () => {
     const daily = limitView('requests', 86_400_000, 1500, 0, 47_000);
     const e = geminiProfile.error(
-      { kind: 'rate_limited', violation: { rule: daily.rule, metric: 'requests', limit: 1500, used: 1500, requested: 1 }, hint: { ms: 46_100, form: 'vendor' } },
+      {
+        kind: 'rate_limited',
+        violation: { rule: daily.rule, metric: 'requests', limit: 1500, used: 1500, requested: 1 },
+        hint: { ms: 46_100, form: 'vendor' },
+      },
       [daily],
       encodeContext({ model: 'gemini-2.0-flash' }),
     );
     expect(e.status).toBe(429);
     expect(Object.keys(e.headers)).toEqual(['content-type']);
     const body = JSON.parse(e.body);
-    expect(body.error.message).toBe('You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.');
+    expect(body.error.message).toBe(
+      'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.',
+    );
     expect(body.error.status).toBe('RESOURCE_EXHAUSTED');
     expect(body.error.details).toEqual([
-      { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] },
+      {
+        '@type': 'type.googleapis.com/google.rpc.Help',
+        links: [
+          {
+            description: 'Learn more about Gemini API quotas',
+            url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+          },
+        ],
+      },
       {
         '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
         violations: [
@@ -173,7 +238,9 @@ describe('gemini golden', () => {
 
   it('drops RetryInfo given hint form none, as Help-only 429s were seen (§4.2)', () => {
     const e = geminiProfile.error({ kind: 'rate_limited', hint: { ms: 5000, form: 'none' } }, [], encodeContext());
-    expect(JSON.parse(e.body).error.details.map((d: { '@type': string }) => d['@type'])).not.toContain('type.googleapis.com/google.rpc.RetryInfo');
+    expect(JSON.parse(e.body).error.details.map((d: { '@type': string }) => d['@type'])).not.toContain(
+      'type.googleapis.com/google.rpc.RetryInfo',
+    );
     expect(e.hintSent).toBeUndefined();
   });
 
@@ -184,7 +251,10 @@ describe('gemini golden', () => {
 
 describe('groq golden', () => {
   it('writes RPD and TPM headers with Go durations as documented (§5.1)', () => {
-    const views = [limitView('requests', 86_400_000, 14400, 14370, 179_560), limitView('tokens', 60_000, 18000, 17997, 7660)];
+    const views = [
+      limitView('requests', 86_400_000, 14400, 14370, 179_560),
+      limitView('tokens', 60_000, 18000, 17997, 7660),
+    ];
     expect(groqProfile.rateLimitHeaders(views, encodeContext())).toEqual({
       'x-ratelimit-limit-requests': '14400',
       'x-ratelimit-remaining-requests': '14370',
@@ -198,7 +268,11 @@ describe('groq golden', () => {
   it('phrases the TPM 429 as captured, with retry-after (§5.2)', () => {
     const tokens = limitView('tokens', 60_000, 15000, 3028, 5289);
     const e = groqProfile.error(
-      { kind: 'rate_limited', violation: { rule: tokens.rule, metric: 'tokens', limit: 15000, used: 11972, requested: 4351 }, hint: { ms: 5289, form: 'vendor' } },
+      {
+        kind: 'rate_limited',
+        violation: { rule: tokens.rule, metric: 'tokens', limit: 15000, used: 11972, requested: 4351 },
+        hint: { ms: 5289, form: 'vendor' },
+      },
       [tokens],
       encodeContext({ model: 'gemma2-9b-it', org: '01hq' }),
     );
@@ -216,17 +290,23 @@ describe('groq golden', () => {
 
 describe('mistral golden', () => {
   it('answers a rate limit with the 2026 code-1300 body (§6.2)', () => {
-    expect(mistralProfile.error({ kind: 'rate_limited' }, [], encodeContext()).body).toBe('{"object":"error","message":"Rate limit exceeded","type":"rate_limited","param":null,"code":"1300"}');
+    expect(mistralProfile.error({ kind: 'rate_limited' }, [], encodeContext()).body).toBe(
+      '{"object":"error","message":"Rate limit exceeded","type":"rate_limited","param":null,"code":"1300"}',
+    );
   });
 
   it('answers capacity with 3505 service_tier_capacity_exceeded (§6.2)', () => {
     const e = mistralProfile.error({ kind: 'capacity' }, [], encodeContext());
     expect(e.status).toBe(429);
-    expect(e.body).toBe('{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}');
+    expect(e.body).toBe(
+      '{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}',
+    );
   });
 
-  it('answers with Kong\'s bare message given rateLimitBody kong (§6.2)', () => {
-    expect(mistralProfile.error({ kind: 'rate_limited' }, [], encodeContext({ options: { rateLimitBody: 'kong' } })).body).toBe('{"message":"Requests rate limit exceeded"}');
+  it("answers with Kong's bare message given rateLimitBody kong (§6.2)", () => {
+    expect(
+      mistralProfile.error({ kind: 'rate_limited' }, [], encodeContext({ options: { rateLimitBody: 'kong' } })).body,
+    ).toBe('{"message":"Requests rate limit exceeded"}');
   });
 });
 
@@ -245,7 +325,10 @@ describe('deepseek golden', () => {
 });
 
 describe('ratelimit-draft golden', () => {
-  const views = [limitView('requests', 60_000, 100, 50, 30_000), limitView('requests', 86_400_000, 1000, 900, 36_000_000)];
+  const views = [
+    limitView('requests', 60_000, 100, 50, 30_000),
+    limitView('requests', 86_400_000, 1000, 900, 36_000_000),
+  ];
 
   it('writes draft -10 Structured-Field lists (§15)', () => {
     expect(ratelimitDraftProfile.rateLimitHeaders(views, encodeContext())).toEqual({
@@ -255,7 +338,10 @@ describe('ratelimit-draft golden', () => {
   });
 
   it('writes draft -07 and -06 syntaxes on request', () => {
-    expect(ratelimitDraftProfile.rateLimitHeaders(views, encodeContext({ options: { draft: 'ietf-07' } }))).toEqual({ ratelimit: 'limit=100, remaining=50, reset=30', 'ratelimit-policy': '100;w=60, 1000;w=86400' });
+    expect(ratelimitDraftProfile.rateLimitHeaders(views, encodeContext({ options: { draft: 'ietf-07' } }))).toEqual({
+      ratelimit: 'limit=100, remaining=50, reset=30',
+      'ratelimit-policy': '100;w=60, 1000;w=86400',
+    });
     expect(ratelimitDraftProfile.rateLimitHeaders(views, encodeContext({ options: { draft: 'ietf-06' } }))).toEqual({
       'ratelimit-limit': '100',
       'ratelimit-remaining': '50',
@@ -265,9 +351,21 @@ describe('ratelimit-draft golden', () => {
   });
 
   it('answers 429 with a quota-exceeded problem and Retry-After (§15)', () => {
-    const e = ratelimitDraftProfile.error({ kind: 'rate_limited', violation: { rule: views[0]!.rule, metric: 'requests', limit: 100, used: 100, requested: 1 }, hint: { ms: 30_000, form: 'vendor' } }, views, encodeContext());
+    const e = ratelimitDraftProfile.error(
+      {
+        kind: 'rate_limited',
+        violation: { rule: views[0]!.rule, metric: 'requests', limit: 100, used: 100, requested: 1 },
+        hint: { ms: 30_000, form: 'vendor' },
+      },
+      views,
+      encodeContext(),
+    );
     expect(e.headers['content-type']).toBe('application/problem+json');
     expect(e.headers['retry-after']).toBe('30');
-    expect(JSON.parse(e.body)).toEqual({ type: 'https://iana.org/assignments/http-problem-types#quota-exceeded', title: 'Request cannot be satisfied as assigned quota has been exceeded', 'violated-policies': ['requests-60s'] });
+    expect(JSON.parse(e.body)).toEqual({
+      type: 'https://iana.org/assignments/http-problem-types#quota-exceeded',
+      title: 'Request cannot be satisfied as assigned quota has been exceeded',
+      'violated-policies': ['requests-60s'],
+    });
   });
 });

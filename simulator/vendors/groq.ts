@@ -14,26 +14,65 @@ function groqStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefine
   switch (e.kind) {
     case 'invalid_api_key':
     case 'missing_api_key':
-      return { status: 401, errorType: 'invalid_api_key', body: groqError('Invalid API Key', 'invalid_request_error', 'invalid_api_key') };
+      return {
+        status: 401,
+        errorType: 'invalid_api_key',
+        body: groqError('Invalid API Key', 'invalid_request_error', 'invalid_api_key'),
+      };
     case 'model_not_found':
-      return { status: 404, errorType: 'model_not_found', body: groqError(`The model \`${ctx.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found') };
+      return {
+        status: 404,
+        errorType: 'model_not_found',
+        body: groqError(
+          `The model \`${ctx.model}\` does not exist or you do not have access to it.`,
+          'invalid_request_error',
+          'model_not_found',
+        ),
+      };
     case 'rate_limited':
     case 'quota_exhausted': {
-      const dim = v ? dimensionText(v.metric, v.rule.windowMs, true) : e.kind === 'quota_exhausted' ? 'tokens per day (TPD)' : 'requests per minute (RPM)';
+      const dim = v
+        ? dimensionText(v.metric, v.rule.windowMs, true)
+        : e.kind === 'quota_exhausted'
+          ? 'tokens per day (TPD)'
+          : 'requests per minute (RPM)';
       const nums = v ? `: Limit ${v.limit}, Used ${v.used}, Requested ${v.requested}` : '';
       const wait = waitText ? ` Please try again in ${waitText}.` : '';
       const type = !v || v.metric === 'requests' ? 'requests' : 'tokens';
-      const tail = e.kind === 'quota_exhausted' ? ' Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing' : ' Visit https://console.groq.com/docs/rate-limits for more information.';
-      return { status: 429, errorType: 'rate_limit_exceeded', body: groqError(e.message ?? `Rate limit reached for model \`${ctx.model}\` in organization \`org_${ctx.org}\` service tier \`on_demand\` on ${dim}${nums}.${wait}${tail}`, e.kind === 'quota_exhausted' ? 'tokens' : type, 'rate_limit_exceeded') };
+      const tail =
+        e.kind === 'quota_exhausted'
+          ? ' Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing'
+          : ' Visit https://console.groq.com/docs/rate-limits for more information.';
+      return {
+        status: 429,
+        errorType: 'rate_limit_exceeded',
+        body: groqError(
+          e.message ??
+            `Rate limit reached for model \`${ctx.model}\` in organization \`org_${ctx.org}\` service tier \`on_demand\` on ${dim}${nums}.${wait}${tail}`,
+          e.kind === 'quota_exhausted' ? 'tokens' : type,
+          'rate_limit_exceeded',
+        ),
+      };
     }
     case 'server_error':
-      return { status: 500, errorType: 'internal_server_error', body: groqError(e.message ?? 'Internal Server Error', 'internal_server_error') };
+      return {
+        status: 500,
+        errorType: 'internal_server_error',
+        body: groqError(e.message ?? 'Internal Server Error', 'internal_server_error'),
+      };
     case 'overloaded':
     case 'unavailable':
     case 'capacity':
-      return { status: 503, errorType: 'service_unavailable', body: groqError(e.message ?? 'Service Unavailable', 'internal_server_error', 'service_unavailable') };
+      return {
+        status: 503,
+        errorType: 'service_unavailable',
+        body: groqError(e.message ?? 'Service Unavailable', 'internal_server_error', 'service_unavailable'),
+      };
     default:
-      return openAIStyleError(e, ctx, waitText, { name: 'Groq', rateLimitUrl: 'https://console.groq.com/docs/rate-limits' });
+      return openAIStyleError(e, ctx, waitText, {
+        name: 'Groq',
+        rateLimitUrl: 'https://console.groq.com/docs/rate-limits',
+      });
   }
 }
 
@@ -60,7 +99,11 @@ export const groqProfile: VendorProfile = {
   ],
   stream: (c, ctx, includeUsage) => {
     const mode = ctx.options.streamUsage ?? 'both';
-    return openAIStreamFrames(c, ctx, includeUsage, { extraFields: groqExtra, xGroqUsage: mode !== 'usage', usageChunk: mode !== 'x_groq' });
+    return openAIStreamFrames(c, ctx, includeUsage, {
+      extraFields: groqExtra,
+      xGroqUsage: mode !== 'usage',
+      usageChunk: mode !== 'x_groq',
+    });
   },
   error: (e, views, ctx) =>
     encodeOpenAIShapedError(e, views, ctx, {
@@ -70,7 +113,10 @@ export const groqProfile: VendorProfile = {
       style: groqStyle,
     }),
   rateLimitHeaders: (views) => xRateLimitHeaders(views, {}, 'longest'),
-  commonHeaders: (ctx) => ({ 'x-request-id': `req_01${ctx.requestId.slice(0, 24)}`, 'x-groq-region': String(ctx.options.region ?? 'us-east-1') }),
+  commonHeaders: (ctx) => ({
+    'x-request-id': `req_01${ctx.requestId.slice(0, 24)}`,
+    'x-groq-region': String(ctx.options.region ?? 'us-east-1'),
+  }),
 };
 
 function groqExtra(ctx: EncodeContext): string {

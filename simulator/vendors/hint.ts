@@ -25,7 +25,10 @@ export function writeRetryHeaders(hint: Hint, ctx: EncodeContext, headers: Heade
     case 'seconds': {
       const value = hint.raw ?? String(ceilSeconds(hint.ms));
       headers['retry-after'] = value;
-      return { ms: hint.raw !== undefined ? rawToMs(hint.raw, 'seconds', ctx.now) : ceilSeconds(hint.ms) * 1000, form: 'seconds' };
+      return {
+        ms: hint.raw !== undefined ? rawToMs(hint.raw, 'seconds', ctx.now) : ceilSeconds(hint.ms) * 1000,
+        form: 'seconds',
+      };
     }
     case 'ms': {
       const value = hint.raw ?? String(Math.ceil(hint.ms));
@@ -36,7 +39,10 @@ export function writeRetryHeaders(hint: Hint, ctx: EncodeContext, headers: Heade
       const at = ctx.now + hint.ms;
       headers['retry-after'] = hint.raw ?? formatHttpDate(at);
       const sentAt = Math.ceil(at / 1000) * 1000;
-      return { ms: hint.raw !== undefined ? rawToMs(hint.raw, 'http-date', ctx.now) : sentAt - ctx.now, form: 'http-date' };
+      return {
+        ms: hint.raw !== undefined ? rawToMs(hint.raw, 'http-date', ctx.now) : sentAt - ctx.now,
+        form: 'http-date',
+      };
     }
     default:
       return undefined;

@@ -3,11 +3,16 @@ import type { LimitView } from '../quota/quota-set.js';
 import type { Hint } from './types.js';
 
 /** Picks the view of `metric` with the shortest (or longest) window. */
-export function pickView(views: readonly LimitView[], metric: Metric, prefer: 'shortest' | 'longest' = 'shortest'): LimitView | undefined {
+export function pickView(
+  views: readonly LimitView[],
+  metric: Metric,
+  prefer: 'shortest' | 'longest' = 'shortest',
+): LimitView | undefined {
   let best: LimitView | undefined;
   for (const v of views) {
     if (v.rule.metric !== metric) continue;
-    if (!best || (prefer === 'shortest' ? v.rule.windowMs < best.rule.windowMs : v.rule.windowMs > best.rule.windowMs)) best = v;
+    if (!best || (prefer === 'shortest' ? v.rule.windowMs < best.rule.windowMs : v.rule.windowMs > best.rule.windowMs))
+      best = v;
   }
   return best;
 }
@@ -17,7 +22,12 @@ export function tightestView(views: readonly LimitView[], metrics: readonly Metr
   let best: LimitView | undefined;
   for (const v of views) {
     if (!metrics.includes(v.rule.metric)) continue;
-    if (!best || v.remaining / v.limit < best.remaining / best.limit || (v.remaining / v.limit === best.remaining / best.limit && v.resetInMs > best.resetInMs)) best = v;
+    if (
+      !best ||
+      v.remaining / v.limit < best.remaining / best.limit ||
+      (v.remaining / v.limit === best.remaining / best.limit && v.resetInMs > best.resetInMs)
+    )
+      best = v;
   }
   return best;
 }
@@ -28,7 +38,14 @@ export function tightestView(views: readonly LimitView[], metrics: readonly Metr
  */
 export function withResetHint(views: readonly LimitView[], metric: Metric, hint: Hint): LimitView[] {
   return views.map((v) =>
-    v.rule.metric === metric ? { ...v, remaining: 0, resetInMs: Math.max(0, hint.ms), ...(hint.raw !== undefined ? { rawReset: hint.raw } : {}) } : v,
+    v.rule.metric === metric
+      ? {
+          ...v,
+          remaining: 0,
+          resetInMs: Math.max(0, hint.ms),
+          ...(hint.raw !== undefined ? { rawReset: hint.raw } : {}),
+        }
+      : v,
   );
 }
 
@@ -48,8 +65,17 @@ export function windowWord(windowMs: number): { word: string; letter: string } {
 /** `requests per min (RPM)`, `tokens per day (TPD)` as OpenAI writes them; Groq spells out `minute`. */
 export function dimensionText(metric: Metric, windowMs: number, longWords = false): string {
   const { word: short, letter } = windowWord(windowMs);
-  const word = longWords ? ({ sec: 'second', min: 'minute' } as Record<string, string>)[short] ?? short : short;
-  const noun = metric === 'requests' ? 'requests' : metric === 'input-tokens' ? 'input tokens' : metric === 'output-tokens' ? 'output tokens' : metric === 'concurrency' ? 'concurrent requests' : 'tokens';
+  const word = longWords ? (({ sec: 'second', min: 'minute' } as Record<string, string>)[short] ?? short) : short;
+  const noun =
+    metric === 'requests'
+      ? 'requests'
+      : metric === 'input-tokens'
+        ? 'input tokens'
+        : metric === 'output-tokens'
+          ? 'output tokens'
+          : metric === 'concurrency'
+            ? 'concurrent requests'
+            : 'tokens';
   const abbr = metric === 'requests' ? 'R' : metric === 'input-tokens' ? 'IT' : metric === 'output-tokens' ? 'OT' : 'T';
   return letter ? `${noun} per ${word} (${abbr}P${letter})` : `${noun} per ${word}`;
 }

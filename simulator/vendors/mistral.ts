@@ -36,27 +36,60 @@ function mistralStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undef
   switch (e.kind) {
     case 'invalid_api_key':
     case 'missing_api_key':
-      return { status: 401, errorType: 'unauthorized', body: JSON.stringify({ message: 'Unauthorized', request_id: ctx.requestId }) };
+      return {
+        status: 401,
+        errorType: 'unauthorized',
+        body: JSON.stringify({ message: 'Unauthorized', request_id: ctx.requestId }),
+      };
     case 'invalid_request':
-      return { status: 422, errorType: 'invalid_request_error', body: mistralError(e.message ?? 'Invalid request', 'invalid_request_error', null) };
+      return {
+        status: 422,
+        errorType: 'invalid_request_error',
+        body: mistralError(e.message ?? 'Invalid request', 'invalid_request_error', null),
+      };
     case 'model_not_found':
-      return { status: 400, errorType: 'invalid_model', body: mistralError(`Invalid model: ${ctx.model}`, 'invalid_model', '1500') };
+      return {
+        status: 400,
+        errorType: 'invalid_model',
+        body: mistralError(`Invalid model: ${ctx.model}`, 'invalid_model', '1500'),
+      };
     case 'rate_limited':
     case 'request_too_large':
     case 'quota_exhausted':
     case 'slow_down': {
       // Kong's gateway answered per-second request limits with a bare message (2025 captures).
-      if (ctx.options.rateLimitBody === 'kong') return { status: 429, errorType: 'rate_limited', body: JSON.stringify({ message: 'Requests rate limit exceeded' }) };
+      if (ctx.options.rateLimitBody === 'kong')
+        return {
+          status: 429,
+          errorType: 'rate_limited',
+          body: JSON.stringify({ message: 'Requests rate limit exceeded' }),
+        };
       const msg = waitText ? `Rate limit exceeded. Please try again in ${waitText}.` : 'Rate limit exceeded';
       return { status: 429, errorType: 'rate_limited', body: mistralError(e.message ?? msg, 'rate_limited', '1300') };
     }
     case 'capacity':
-      return { status: 429, errorType: 'service_tier_capacity_exceeded', body: mistralError(e.message ?? 'Service tier capacity exceeded for this model.', 'service_tier_capacity_exceeded', '3505') };
+      return {
+        status: 429,
+        errorType: 'service_tier_capacity_exceeded',
+        body: mistralError(
+          e.message ?? 'Service tier capacity exceeded for this model.',
+          'service_tier_capacity_exceeded',
+          '3505',
+        ),
+      };
     case 'server_error':
-      return { status: 500, errorType: 'internal_server_error', body: mistralError(e.message ?? 'Internal server error', 'internal_server_error', null) };
+      return {
+        status: 500,
+        errorType: 'internal_server_error',
+        body: mistralError(e.message ?? 'Internal server error', 'internal_server_error', null),
+      };
     case 'overloaded':
     case 'unavailable':
-      return { status: 503, errorType: 'service_unavailable', body: mistralError(e.message ?? 'Service unavailable', 'service_unavailable', null) };
+      return {
+        status: 503,
+        errorType: 'service_unavailable',
+        body: mistralError(e.message ?? 'Service unavailable', 'service_unavailable', null),
+      };
     default:
       return openAIStyleError(e, ctx, waitText);
   }

@@ -1,7 +1,12 @@
 import type { ChatRequest, Completion, EncodeContext, ErrorSpec, Route, StreamFrames } from './types.js';
 
 /** The OpenAI error envelope. */
-export function openAIErrorBody(message: string, type: string | null, param: string | null, code: string | null): string {
+export function openAIErrorBody(
+  message: string,
+  type: string | null,
+  param: string | null,
+  code: string | null,
+): string {
   return JSON.stringify({ error: { message, type, param, code } });
 }
 
@@ -32,32 +37,51 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function parseOpenAIChat(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
-  if (!isObject(body)) return { kind: 'invalid_request', message: 'Invalid type for request body: expected an object.' };
+  if (!isObject(body))
+    return { kind: 'invalid_request', message: 'Invalid type for request body: expected an object.' };
   const model = route.model ?? body.model;
   if (typeof model !== 'string' || model === '') {
-    return { kind: 'invalid_request', message: "you must provide a model parameter", param: 'model' };
+    return { kind: 'invalid_request', message: 'you must provide a model parameter', param: 'model' };
   }
   const messages = body.messages;
-  if (messages === undefined) return { kind: 'invalid_request', message: "Missing required parameter: 'messages'.", param: 'messages' };
+  if (messages === undefined)
+    return { kind: 'invalid_request', message: "Missing required parameter: 'messages'.", param: 'messages' };
   if (!Array.isArray(messages) || messages.length === 0) {
-    return { kind: 'invalid_request', message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", param: 'messages' };
+    return {
+      kind: 'invalid_request',
+      message:
+        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      param: 'messages',
+    };
   }
   let promptText = '';
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     if (!isObject(m) || typeof m.role !== 'string') {
-      return { kind: 'invalid_request', message: `Missing required parameter: 'messages[${i}].role'.`, param: `messages[${i}].role` };
+      return {
+        kind: 'invalid_request',
+        message: `Missing required parameter: 'messages[${i}].role'.`,
+        param: `messages[${i}].role`,
+      };
     }
     const text = textOf(m.content);
     if (text === undefined) {
-      return { kind: 'invalid_request', message: `Invalid type for 'messages[${i}].content': expected one of a string or array of objects.`, param: `messages[${i}].content` };
+      return {
+        kind: 'invalid_request',
+        message: `Invalid type for 'messages[${i}].content': expected one of a string or array of objects.`,
+        param: `messages[${i}].content`,
+      };
     }
     promptText += (i ? '\n' : '') + text;
   }
   const rawMax = body.max_completion_tokens ?? body.max_tokens;
   if (rawMax !== undefined && rawMax !== null && (!Number.isInteger(rawMax) || (rawMax as number) < 1)) {
     const param = body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens';
-    return { kind: 'invalid_request', message: `Invalid '${param}': integer below minimum value. Expected a value >= 1, but got ${JSON.stringify(rawMax)} instead.`, param };
+    return {
+      kind: 'invalid_request',
+      message: `Invalid '${param}': integer below minimum value. Expected a value >= 1, but got ${JSON.stringify(rawMax)} instead.`,
+      param,
+    };
   }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     return { kind: 'invalid_request', message: "Invalid type for 'stream': expected a boolean.", param: 'stream' };
@@ -105,14 +129,21 @@ export function encodeOpenAICompletion(c: Completion, ctx: EncodeContext, flavor
  * (empty `choices`) when asked, then `data: [DONE]`.
  * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
-export function openAIStreamFrames(c: Completion, ctx: EncodeContext, includeUsage: boolean, flavor: OpenAIFlavor): StreamFrames {
+export function openAIStreamFrames(
+  c: Completion,
+  ctx: EncodeContext,
+  includeUsage: boolean,
+  flavor: OpenAIFlavor,
+): StreamFrames {
   const extra = flavor.extraFields ? `,${flavor.extraFields(ctx)}` : '';
   const withUsage = includeUsage && flavor.usageChunk !== false;
   const usageNull = withUsage ? ',"usage":null' : '';
   const prefix = `data: {"id":${JSON.stringify(c.id)},"object":"chat.completion.chunk","created":${Math.floor(c.createdAt / 1000)},"model":${JSON.stringify(c.model)}${extra},"choices":[{"index":0,"delta":`;
   const suffix = `,"logprobs":null,"finish_reason":null}]${usageNull}}\n\n`;
   const tail: string[] = [];
-  const xGroq = flavor.xGroqUsage ? `,"x_groq":{"id":${JSON.stringify(ctx.requestId)},"usage":${usageJson(c, flavor)}}` : '';
+  const xGroq = flavor.xGroqUsage
+    ? `,"x_groq":{"id":${JSON.stringify(ctx.requestId)},"usage":${usageJson(c, flavor)}}`
+    : '';
   tail.push(`${prefix}{},"logprobs":null,"finish_reason":"${c.finishReason}"}]${usageNull}${xGroq}}\n\n`);
   if (withUsage) {
     tail.push(
@@ -146,7 +177,8 @@ export function encodeOpenAIModels(names: readonly string[], ownedBy: string, cr
 /** Extracts `Authorization: Bearer <key>` (scheme case-insensitive). */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header || header.length < 8) return undefined;
-  const scheme = header.charCodeAt(0) === 66 && header.startsWith('Bearer ') ? 7 : /^\s*bearer\s+/i.exec(header)?.[0].length;
+  const scheme =
+    header.charCodeAt(0) === 66 && header.startsWith('Bearer ') ? 7 : /^\s*bearer\s+/i.exec(header)?.[0].length;
   if (scheme === undefined) return undefined;
   const token = header.slice(scheme).trim();
   return token === '' ? undefined : token;

@@ -11,7 +11,16 @@ import {
   parseOpenAIChat,
   type OpenAIFlavor,
 } from './openai-compatible.js';
-import type { Completion, EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, SimRequest, VendorProfile } from './types.js';
+import type {
+  Completion,
+  EncodeContext,
+  EncodedError,
+  ErrorSpec,
+  HeaderMap,
+  Route,
+  SimRequest,
+  VendorProfile,
+} from './types.js';
 import { formatGoDuration, randomAlnum, stableHex } from './wire-format.js';
 
 /** Cloudflare's HTML page, which is what OpenAI's edge returns on 502/504. */
@@ -49,7 +58,12 @@ const OPENAI_MESSAGES = {
  * @see https://platform.openai.com/docs/guides/rate-limits#rate-limits-in-headers
  * @see https://console.groq.com/docs/rate-limits
  */
-export function xRateLimitHeaders(views: LimitView[], headers: HeaderMap, requestsWindow: 'shortest' | 'longest', usageBased = false): HeaderMap {
+export function xRateLimitHeaders(
+  views: LimitView[],
+  headers: HeaderMap,
+  requestsWindow: 'shortest' | 'longest',
+  usageBased = false,
+): HeaderMap {
   const req = pickView(views, 'requests', requestsWindow);
   const tok = pickView(views, 'tokens', 'shortest');
   if (req) {
@@ -78,58 +92,176 @@ interface OpenAIStyleError {
 }
 
 /** Phrases every error kind in OpenAI's envelope; shared by OpenAI-compatible vendors. */
-export function openAIStyleError(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined, brand = { name: 'OpenAI', rateLimitUrl: 'https://platform.openai.com/account/rate-limits' }): OpenAIStyleError {
+export function openAIStyleError(
+  e: ErrorSpec,
+  ctx: EncodeContext,
+  waitText: string | undefined,
+  brand = { name: 'OpenAI', rateLimitUrl: 'https://platform.openai.com/account/rate-limits' },
+): OpenAIStyleError {
   const v = e.violation;
   switch (e.kind) {
     case 'invalid_api_key':
-      return { status: 401, errorType: 'invalid_api_key', body: openAIErrorBody(e.message ?? `Incorrect API key provided: ${e.maskedKey ?? '****'}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', null, 'invalid_api_key') };
+      return {
+        status: 401,
+        errorType: 'invalid_api_key',
+        body: openAIErrorBody(
+          e.message ??
+            `Incorrect API key provided: ${e.maskedKey ?? '****'}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          'invalid_request_error',
+          null,
+          'invalid_api_key',
+        ),
+      };
     case 'missing_api_key':
-      return { status: 401, errorType: 'missing_api_key', body: openAIErrorBody(OPENAI_MESSAGES.missingKey, 'invalid_request_error', null, null) };
+      return {
+        status: 401,
+        errorType: 'missing_api_key',
+        body: openAIErrorBody(OPENAI_MESSAGES.missingKey, 'invalid_request_error', null, null),
+      };
     case 'bad_json':
-      return { status: 400, errorType: 'invalid_request_error', body: openAIErrorBody(OPENAI_MESSAGES.badJson, 'invalid_request_error', null, null) };
+      return {
+        status: 400,
+        errorType: 'invalid_request_error',
+        body: openAIErrorBody(OPENAI_MESSAGES.badJson, 'invalid_request_error', null, null),
+      };
     case 'invalid_request':
-      return { status: 400, errorType: 'invalid_request_error', body: openAIErrorBody(e.message ?? 'Invalid request.', 'invalid_request_error', e.param ?? null, e.param ? 'invalid_value' : null) };
+      return {
+        status: 400,
+        errorType: 'invalid_request_error',
+        body: openAIErrorBody(
+          e.message ?? 'Invalid request.',
+          'invalid_request_error',
+          e.param ?? null,
+          e.param ? 'invalid_value' : null,
+        ),
+      };
     case 'model_not_found':
-      return { status: 404, errorType: 'model_not_found', body: openAIErrorBody(`The model \`${ctx.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found') };
+      return {
+        status: 404,
+        errorType: 'model_not_found',
+        body: openAIErrorBody(
+          `The model \`${ctx.model}\` does not exist or you do not have access to it.`,
+          'invalid_request_error',
+          null,
+          'model_not_found',
+        ),
+      };
     case 'not_found':
-      return { status: 404, errorType: 'invalid_request_error', body: openAIErrorBody(e.message ?? 'Invalid URL', 'invalid_request_error', null, null) };
+      return {
+        status: 404,
+        errorType: 'invalid_request_error',
+        body: openAIErrorBody(e.message ?? 'Invalid URL', 'invalid_request_error', null, null),
+      };
     case 'payload_too_large':
-      return { status: 413, errorType: 'request_too_large', body: openAIErrorBody('Request body too large.', 'invalid_request_error', null, 'request_too_large') };
+      return {
+        status: 413,
+        errorType: 'request_too_large',
+        body: openAIErrorBody('Request body too large.', 'invalid_request_error', null, 'request_too_large'),
+      };
     case 'rate_limited': {
       const dim = v ? dimensionText(v.metric, v.rule.windowMs) : 'requests per min (RPM)';
       const nums = v ? `: Limit ${v.limit}, Used ${v.used}, Requested ${v.requested}` : '';
       const wait = waitText ? ` Please try again in ${waitText}.` : '';
       const type = v?.metric === 'requests' || !v ? 'requests' : 'tokens';
-      return { status: 429, errorType: 'rate_limit_exceeded', body: openAIErrorBody(e.message ?? `Rate limit reached for ${ctx.model} in organization org-${ctx.org} on ${dim}${nums}.${wait} Visit ${brand.rateLimitUrl} to learn more.`, type, null, 'rate_limit_exceeded') };
+      return {
+        status: 429,
+        errorType: 'rate_limit_exceeded',
+        body: openAIErrorBody(
+          e.message ??
+            `Rate limit reached for ${ctx.model} in organization org-${ctx.org} on ${dim}${nums}.${wait} Visit ${brand.rateLimitUrl} to learn more.`,
+          type,
+          null,
+          'rate_limit_exceeded',
+        ),
+      };
     }
     case 'request_too_large': {
       const dim = v ? dimensionText(v.metric, v.rule.windowMs) : 'tokens per min (TPM)';
-      return { status: 429, errorType: 'rate_limit_exceeded', body: openAIErrorBody(`Request too large for ${ctx.model} in organization org-${ctx.org} on ${dim}: Limit ${v?.limit ?? 0}, Requested ${v?.requested ?? 0}. The input or output tokens must be reduced in order to run successfully. Visit ${brand.rateLimitUrl} to learn more.`, 'tokens', null, 'rate_limit_exceeded') };
+      return {
+        status: 429,
+        errorType: 'rate_limit_exceeded',
+        body: openAIErrorBody(
+          `Request too large for ${ctx.model} in organization org-${ctx.org} on ${dim}: Limit ${v?.limit ?? 0}, Requested ${v?.requested ?? 0}. The input or output tokens must be reduced in order to run successfully. Visit ${brand.rateLimitUrl} to learn more.`,
+          'tokens',
+          null,
+          'rate_limit_exceeded',
+        ),
+      };
     }
     case 'quota_exhausted':
-      return { status: 429, errorType: 'insufficient_quota', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.insufficientQuota, 'insufficient_quota', null, 'insufficient_quota') };
+      return {
+        status: 429,
+        errorType: 'insufficient_quota',
+        body: openAIErrorBody(
+          e.message ?? OPENAI_MESSAGES.insufficientQuota,
+          'insufficient_quota',
+          null,
+          'insufficient_quota',
+        ),
+      };
     case 'slow_down':
-      return { status: 429, errorType: 'slow_down', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.slowDown, 'rate_limit_error', null, 'slow_down') };
+      return {
+        status: 429,
+        errorType: 'slow_down',
+        body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.slowDown, 'rate_limit_error', null, 'slow_down'),
+      };
     case 'capacity':
-      return { status: 503, errorType: 'server_is_overloaded', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.overloaded, 'service_unavailable_error', null, 'server_is_overloaded') };
+      return {
+        status: 503,
+        errorType: 'server_is_overloaded',
+        body: openAIErrorBody(
+          e.message ?? OPENAI_MESSAGES.overloaded,
+          'service_unavailable_error',
+          null,
+          'server_is_overloaded',
+        ),
+      };
     case 'server_error':
-      return { status: 500, errorType: 'server_error', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.serverError, 'server_error', null, null) };
+      return {
+        status: 500,
+        errorType: 'server_error',
+        body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.serverError, 'server_error', null, null),
+      };
     case 'bad_gateway':
-      return { status: 502, errorType: 'bad_gateway', body: cloudflarePage(502, 'Bad Gateway'), contentType: 'text/html' };
+      return {
+        status: 502,
+        errorType: 'bad_gateway',
+        body: cloudflarePage(502, 'Bad Gateway'),
+        contentType: 'text/html',
+      };
     case 'timeout':
-      return { status: 504, errorType: 'gateway_timeout', body: cloudflarePage(504, 'Gateway Time-out'), contentType: 'text/html' };
+      return {
+        status: 504,
+        errorType: 'gateway_timeout',
+        body: cloudflarePage(504, 'Gateway Time-out'),
+        contentType: 'text/html',
+      };
     case 'overloaded':
     case 'unavailable':
-      return { status: 503, errorType: 'server_is_overloaded', body: openAIErrorBody(e.message ?? OPENAI_MESSAGES.overloaded, 'service_unavailable_error', null, 'server_is_overloaded') };
+      return {
+        status: 503,
+        errorType: 'server_is_overloaded',
+        body: openAIErrorBody(
+          e.message ?? OPENAI_MESSAGES.overloaded,
+          'service_unavailable_error',
+          null,
+          'server_is_overloaded',
+        ),
+      };
   }
 }
 
 /** An error inside a 200 stream, phrased as OpenAI's SSE `error` payload. */
 export function openAIStreamError(e: ErrorSpec): string {
   if (e.kind === 'overloaded' || e.kind === 'unavailable' || e.kind === 'capacity') {
-    return openAIStreamErrorFrame(e.message ?? OPENAI_MESSAGES.overloaded, 'service_unavailable_error', 'server_is_overloaded');
+    return openAIStreamErrorFrame(
+      e.message ?? OPENAI_MESSAGES.overloaded,
+      'service_unavailable_error',
+      'server_is_overloaded',
+    );
   }
-  if (e.kind === 'rate_limited') return openAIStreamErrorFrame(e.message ?? 'Rate limit reached.', 'requests', 'rate_limit_exceeded');
+  if (e.kind === 'rate_limited')
+    return openAIStreamErrorFrame(e.message ?? 'Rate limit reached.', 'requests', 'rate_limit_exceeded');
   return openAIStreamErrorFrame(e.message ?? OPENAI_MESSAGES.serverError, 'server_error', null);
 }
 
@@ -158,7 +290,8 @@ export function encodeOpenAIShapedError(
   let waitText: string | undefined;
   const violated = e.violation?.metric ?? 'requests';
   const metric = violated === 'input-tokens' || violated === 'output-tokens' ? 'tokens' : violated;
-  const resetShown = (opts.resetMetrics ?? ['requests', 'tokens']).includes(metric) && views.some((v) => v.rule.metric === metric);
+  const resetShown =
+    (opts.resetMetrics ?? ['requests', 'tokens']).includes(metric) && views.some((v) => v.rule.metric === metric);
   if (hint) {
     const form = hint.form;
     if (form === 'vendor' || form === 'reset-header') {
@@ -167,7 +300,8 @@ export function encodeOpenAIShapedError(
         sent = { ms: hint.raw !== undefined ? Number.NaN : Math.max(0, hint.ms), form: 'reset-header' };
       }
       if (form === 'vendor' && opts.messageWait) waitText = hint.raw ?? formatGoDuration(hint.ms, 3);
-      if (form === 'vendor' && opts.nativeRetryAfter) sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
+      if (form === 'vendor' && opts.nativeRetryAfter)
+        sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
     } else if (form === 'body') {
       waitText = hint.raw ?? formatGoDuration(bodyHintMs(hint, ctx), 3);
       sent = { ms: bodyHintMs(hint, ctx), form: 'body' };
@@ -177,7 +311,8 @@ export function encodeOpenAIShapedError(
   }
   const styled = (opts.style ?? openAIStyleError)(e, ctx, waitText);
   headers['content-type'] = styled.contentType ?? 'application/json';
-  if (hint?.form !== 'none' && styled.status !== 502 && styled.status !== 504) opts.rateLimitHeaders(shownViews, headers);
+  if (hint?.form !== 'none' && styled.status !== 502 && styled.status !== 504)
+    opts.rateLimitHeaders(shownViews, headers);
   if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
   return { status: e.status ?? styled.status, headers, body: styled.body, hintSent: sent, errorType: styled.errorType };
 }
@@ -193,7 +328,8 @@ export function openAICompatibleBase(prefix: string, flavor: OpenAIFlavor = {}, 
     credential: (req: SimRequest) => bearerToken(req.headers.authorization),
     parse: parseOpenAIChat,
     completion: (c: Completion, ctx: EncodeContext) => encodeOpenAICompletion(c, ctx, flavor),
-    stream: (c: Completion, ctx: EncodeContext, includeUsage: boolean) => openAIStreamFrames(c, ctx, includeUsage, flavor),
+    stream: (c: Completion, ctx: EncodeContext, includeUsage: boolean) =>
+      openAIStreamFrames(c, ctx, includeUsage, flavor),
     streamError: openAIStreamError,
     models: (names: readonly string[], ctx: EncodeContext) => encodeOpenAIModels(names, ownedBy, ctx.now),
     keepAlive: (stream: boolean) => (stream ? ': keep-alive\n\n' : '\n'),
@@ -239,7 +375,6 @@ export const openaiProfile: VendorProfile = {
     'openai-version': '2020-10-01',
   }),
 };
-
 
 const extras = new Map<string, string>();
 

@@ -12,7 +12,9 @@ function policyName(v: LimitView): string {
 
 function published(views: LimitView[], ctx: EncodeContext): LimitView[] {
   // Token quotas have no registered quota unit; they are published only when asked for.
-  return views.filter((v) => v.rule.metric === 'requests' || v.rule.metric === 'concurrency' || ctx.options.tokenPolicies === true);
+  return views.filter(
+    (v) => v.rule.metric === 'requests' || v.rule.metric === 'concurrency' || ctx.options.tokenPolicies === true,
+  );
 }
 
 function unitParam(v: LimitView): string {
@@ -33,7 +35,12 @@ function draftHeaders(views: LimitView[], headers: HeaderMap, ctx: EncodeContext
   if (list.length === 0) return headers;
   const draft = ctx.options.draft ?? 'ietf-10';
   if (draft === 'ietf-10') {
-    headers['ratelimit-policy'] = list.map((v) => `"${policyName(v)}";q=${v.limit}${v.rule.windowMs ? `;w=${Math.round(v.rule.windowMs / 1000)}` : ''}${unitParam(v)}`).join(', ');
+    headers['ratelimit-policy'] = list
+      .map(
+        (v) =>
+          `"${policyName(v)}";q=${v.limit}${v.rule.windowMs ? `;w=${Math.round(v.rule.windowMs / 1000)}` : ''}${unitParam(v)}`,
+      )
+      .join(', ');
     headers.ratelimit = list.map((v) => `"${policyName(v)}";r=${v.remaining};t=${resetSeconds(v)}`).join(', ');
     return headers;
   }
@@ -52,7 +59,11 @@ function draftHeaders(views: LimitView[], headers: HeaderMap, ctx: EncodeContext
 }
 
 function problem(type: string, title: string, violated: string[]): string {
-  return JSON.stringify({ type: `https://iana.org/assignments/http-problem-types#${type}`, title, 'violated-policies': violated });
+  return JSON.stringify({
+    type: `https://iana.org/assignments/http-problem-types#${type}`,
+    title,
+    'violated-policies': violated,
+  });
 }
 
 function encodeDraftError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext): EncodedError {
@@ -63,10 +74,14 @@ function encodeDraftError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
   if (hint) {
     if (hint.form === 'vendor') {
       // Clients MUST prefer Retry-After over RateLimit when both are present.
-      if (e.kind === 'rate_limited' || e.kind === 'unavailable' || e.kind === 'overloaded' || e.kind === 'capacity') sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
+      if (e.kind === 'rate_limited' || e.kind === 'unavailable' || e.kind === 'overloaded' || e.kind === 'capacity')
+        sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
     } else if (hint.form === 'reset-header') {
       shown = withResetHint(views, e.violation?.metric ?? 'requests', hint);
-      sent = { ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000, form: 'reset-header' };
+      sent = {
+        ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000,
+        form: 'reset-header',
+      };
     } else if (hint.form === 'seconds' || hint.form === 'ms' || hint.form === 'http-date') {
       sent = writeRetryHeaders(hint, ctx, headers);
     }
@@ -74,7 +89,12 @@ function encodeDraftError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
   if (hint?.form !== 'none') draftHeaders(shown, headers, ctx);
   if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
   const violated = e.violation ? [policyName({ rule: e.violation.rule } as LimitView)] : [];
-  if (e.kind === 'rate_limited' || e.kind === 'request_too_large' || e.kind === 'quota_exhausted' || e.kind === 'slow_down') {
+  if (
+    e.kind === 'rate_limited' ||
+    e.kind === 'request_too_large' ||
+    e.kind === 'quota_exhausted' ||
+    e.kind === 'slow_down'
+  ) {
     headers['content-type'] = 'application/problem+json';
     const body = problem('quota-exceeded', 'Request cannot be satisfied as assigned quota has been exceeded', violated);
     return { status: e.status ?? 429, headers, body, hintSent: sent, errorType: 'quota-exceeded' };

@@ -4,14 +4,7 @@ import type { Metric } from '../quota/meter.js';
 
 /** The vendors the simulator imitates. */
 export type VendorId =
-  | 'openai'
-  | 'azure-openai'
-  | 'anthropic'
-  | 'gemini'
-  | 'groq'
-  | 'mistral'
-  | 'deepseek'
-  | 'ratelimit-draft';
+  'openai' | 'azure-openai' | 'anthropic' | 'gemini' | 'groq' | 'mistral' | 'deepseek' | 'ratelimit-draft';
 
 /** Header fields of a response, lower-case names. */
 export type HeaderMap = Record<string, string>;

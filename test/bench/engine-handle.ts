@@ -22,4 +22,6 @@ for (let r = 0; r < runs + 1; r++) {
   if (r > 0) results.push(((performance.now() - t0) * 1000) / n);
 }
 results.sort((a, b) => a - b);
-console.log(`engine: ${results[Math.floor(results.length / 2)]!.toFixed(2)} µs per request (median of ${runs} runs of ${n}; min ${results[0]!.toFixed(2)}, max ${results.at(-1)!.toFixed(2)})`);
+console.log(
+  `engine: ${results[Math.floor(results.length / 2)]!.toFixed(2)} µs per request (median of ${runs} runs of ${n}; min ${results[0]!.toFixed(2)}, max ${results.at(-1)!.toFixed(2)})`,
+);

@@ -24,8 +24,32 @@ const ledger = new Ledger({ maxRows: rows });
 const t0 = performance.now();
 for (let i = 0; i < rows; i++) {
   const p = i % 4;
-  const seq = ledger.begin({ arrivalAt: 1.8e12 + i * 0.37, provider: providers[p]!, vendor: providers[p]!, key: i % 7 === 0 ? 'backup' : 'main', endpoint: 'chat', model: models[p]!, correlationId: `req-${i.toString(36)}-${(i * 2654435761) % 1e9}`, sdkRetryCount: i % 5 === 0 ? 1 : null, stream: i % 2 === 0 });
-  ledger.plan(seq, { status: i % 11 === 0 ? 429 : 200, errorType: i % 11 === 0 ? 'rate_limit_error' : null, hintMs: i % 11 === 0 ? 1000 : null, hintForm: i % 11 === 0 ? 'seconds' : null, requestsBefore: 100, requestsAfter: 99, tokensBefore: 5000, tokensAfter: 4900, emptyForMs: 0, tokensIn: 100, tokensOut: 40, faults: i % 13 === 0 ? ['storm'] : [], end: 'pending' });
+  const seq = ledger.begin({
+    arrivalAt: 1.8e12 + i * 0.37,
+    provider: providers[p]!,
+    vendor: providers[p]!,
+    key: i % 7 === 0 ? 'backup' : 'main',
+    endpoint: 'chat',
+    model: models[p]!,
+    correlationId: `req-${i.toString(36)}-${(i * 2654435761) % 1e9}`,
+    sdkRetryCount: i % 5 === 0 ? 1 : null,
+    stream: i % 2 === 0,
+  });
+  ledger.plan(seq, {
+    status: i % 11 === 0 ? 429 : 200,
+    errorType: i % 11 === 0 ? 'rate_limit_error' : null,
+    hintMs: i % 11 === 0 ? 1000 : null,
+    hintForm: i % 11 === 0 ? 'seconds' : null,
+    requestsBefore: 100,
+    requestsAfter: 99,
+    tokensBefore: 5000,
+    tokensAfter: 4900,
+    emptyForMs: 0,
+    tokensIn: 100,
+    tokensOut: 40,
+    faults: i % 13 === 0 ? ['storm'] : [],
+    end: 'pending',
+  });
   ledger.firstByteAt(seq, 1.8e12 + i * 0.37 + 120);
   ledger.finish(seq, 1.8e12 + i * 0.37 + 900, undefined, 40);
 }
@@ -36,6 +60,8 @@ const q = ledger.query({ provider: 'anthropic', status: 429, limit: 10 });
 const queryMs = performance.now() - t1;
 console.log(`machine: ${cpus()[0]!.model}, node ${process.version}`);
 console.log(`rows: ${ledger.size}`);
-console.log(`memory: ${((after - before) / 2 ** 20).toFixed(1)} MiB total, ${((after - before) / rows).toFixed(0)} bytes per row (heap + array buffers, after GC)`);
+console.log(
+  `memory: ${((after - before) / 2 ** 20).toFixed(1)} MiB total, ${((after - before) / rows).toFixed(0)} bytes per row (heap + array buffers, after GC)`,
+);
 console.log(`record: ${((elapsed * 1000) / rows).toFixed(2)} µs per row (begin + plan + firstByte + finish)`);
 console.log(`query by provider and status over all rows: ${queryMs.toFixed(1)} ms (${q.total} matches)`);

@@ -16,8 +16,17 @@ const seconds = Number(args.get('seconds') ?? 10);
 const rounds = Number(args.get('rounds') ?? 3);
 const streams = Number(args.get('streams') ?? 1000);
 
-function start(file: string, argv: string[], env: Record<string, string> = {}, execArgv: string[] = []): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(join(import.meta.dirname, 'servers', file), argv, { execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+function start(
+  file: string,
+  argv: string[],
+  env: Record<string, string> = {},
+  execArgv: string[] = [],
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(join(import.meta.dirname, 'servers', file), argv, {
+    execArgv: ['--import', 'tsx', ...execArgv],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.stdout!.once('data', (d) => resolve({ child, port: JSON.parse(String(d)).port }));
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -30,7 +39,8 @@ const ask = <T>(child: ChildProcess, msg = 'stats'): Promise<T> =>
     child.send(msg);
   });
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 interface Target {
   name: string;
@@ -40,7 +50,9 @@ interface Target {
   body: string;
 }
 
-async function openLoop(t: Target): Promise<{ p50: number; p90: number; p99: number; max: number; errors: number; achieved: number }> {
+async function openLoop(
+  t: Target,
+): Promise<{ p50: number; p90: number; p99: number; max: number; errors: number; achieved: number }> {
   const pool = new Pool(t.origin, { connections: 256, pipelining: 1 });
   const total = rate * seconds;
   const interval = 1000 / rate;
@@ -72,7 +84,14 @@ async function openLoop(t: Target): Promise<{ p50: number; p90: number; p99: num
   const elapsed = (performance.now() - t0) / 1000;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { p50: pct(latencies, 50), p90: pct(latencies, 90), p99: pct(latencies, 99), max: latencies.at(-1)!, errors, achieved: total / elapsed };
+  return {
+    p50: pct(latencies, 50),
+    p90: pct(latencies, 90),
+    p99: pct(latencies, 99),
+    max: latencies.at(-1)!,
+    errors,
+    achieved: total / elapsed,
+  };
 }
 
 const sim = await start('sim-server-slow.ts', []);
@@ -81,38 +100,94 @@ const routerConfig = {
   version: 1,
   server: { maxBodyBytes: 1048576 },
   providers: [
-    { id: 'openai', vendor: 'openai', baseUrl: `${simOrigin}/openai/v1`, keys: [{ id: 'main', env: 'BENCH_KEY' }], models: ['gpt-4o-mini'] },
-    { id: 'slow', vendor: 'openai', baseUrl: `${simOrigin}/slow/v1`, keys: [{ id: 'main', env: 'BENCH_SLOW_KEY' }], models: ['gpt-4o-mini'] },
+    {
+      id: 'openai',
+      vendor: 'openai',
+      baseUrl: `${simOrigin}/openai/v1`,
+      keys: [{ id: 'main', env: 'BENCH_KEY' }],
+      models: ['gpt-4o-mini'],
+    },
+    {
+      id: 'slow',
+      vendor: 'openai',
+      baseUrl: `${simOrigin}/slow/v1`,
+      keys: [{ id: 'main', env: 'BENCH_SLOW_KEY' }],
+      models: ['gpt-4o-mini'],
+    },
   ],
   deadline: { default: '60s' },
 };
-const router = await start('router-server.ts', [JSON.stringify(routerConfig)], { BENCH_KEY: 'sk-bench', BENCH_SLOW_KEY: 'sk-bench-slow' }, ['--expose-gc']);
-const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Write one sentence about rate limits.' }], max_tokens: 64 });
-const direct: Target = { name: 'direct to simulator', origin: simOrigin, path: '/openai/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' }, body };
-const viaRouter: Target = { name: 'through router', origin: `http://127.0.0.1:${router.port}`, path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...JSON.parse(body), model: 'openai/gpt-4o-mini' }) };
+const router = await start(
+  'router-server.ts',
+  [JSON.stringify(routerConfig)],
+  { BENCH_KEY: 'sk-bench', BENCH_SLOW_KEY: 'sk-bench-slow' },
+  ['--expose-gc'],
+);
+const body = JSON.stringify({
+  model: 'gpt-4o-mini',
+  messages: [{ role: 'user', content: 'Write one sentence about rate limits.' }],
+  max_tokens: 64,
+});
+const direct: Target = {
+  name: 'direct to simulator',
+  origin: simOrigin,
+  path: '/openai/v1/chat/completions',
+  headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+  body,
+};
+const viaRouter: Target = {
+  name: 'through router',
+  origin: `http://127.0.0.1:${router.port}`,
+  path: '/v1/chat/completions',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ ...JSON.parse(body), model: 'openai/gpt-4o-mini' }),
+};
 
-console.log(`machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load generator, router and simulator share the machine`);
-console.log(`open loop: ${rate} req/s for ${seconds}s per run, ${rounds} rounds alternating; latency from scheduled send time`);
+console.log(
+  `machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load generator, router and simulator share the machine`,
+);
+console.log(
+  `open loop: ${rate} req/s for ${seconds}s per run, ${rounds} rounds alternating; latency from scheduled send time`,
+);
 await openLoop({ ...direct });
 await openLoop({ ...viaRouter }); // warm-up
-const results: Record<string, Array<Awaited<ReturnType<typeof openLoop>>>> = { [direct.name]: [], [viaRouter.name]: [] };
+const results: Record<string, Array<Awaited<ReturnType<typeof openLoop>>>> = {
+  [direct.name]: [],
+  [viaRouter.name]: [],
+};
 for (let i = 0; i < rounds; i++) {
   for (const t of [direct, viaRouter]) {
     const r = await openLoop(t);
     results[t.name]!.push(r);
-    console.log(`  round ${i + 1} ${t.name.padEnd(20)} p50 ${r.p50.toFixed(2)} ms  p90 ${r.p90.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}  achieved ${Math.round(r.achieved)} req/s`);
+    console.log(
+      `  round ${i + 1} ${t.name.padEnd(20)} p50 ${r.p50.toFixed(2)} ms  p90 ${r.p90.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}  achieved ${Math.round(r.achieved)} req/s`,
+    );
   }
 }
-const med = (name: string, key: 'p50' | 'p99') => results[name]!.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rounds / 2)]!;
+const med = (name: string, key: 'p50' | 'p99') =>
+  results[name]!.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rounds / 2)]!;
 const addedP50 = med(viaRouter.name, 'p50') - med(direct.name, 'p50');
 const addedP99 = med(viaRouter.name, 'p99') - med(direct.name, 'p99');
-console.log(`median p50: direct ${med(direct.name, 'p50').toFixed(2)} ms, router ${med(viaRouter.name, 'p50').toFixed(2)} ms -> added ${addedP50.toFixed(2)} ms (goal < 0.5 ms)`);
-console.log(`median p99: direct ${med(direct.name, 'p99').toFixed(2)} ms, router ${med(viaRouter.name, 'p99').toFixed(2)} ms -> added ${addedP99.toFixed(2)} ms (goal < 2 ms)`);
+console.log(
+  `median p50: direct ${med(direct.name, 'p50').toFixed(2)} ms, router ${med(viaRouter.name, 'p50').toFixed(2)} ms -> added ${addedP50.toFixed(2)} ms (goal < 0.5 ms)`,
+);
+console.log(
+  `median p99: direct ${med(direct.name, 'p99').toFixed(2)} ms, router ${med(viaRouter.name, 'p99').toFixed(2)} ms -> added ${addedP99.toFixed(2)} ms (goal < 2 ms)`,
+);
 
 // Throughput: closed loop, as many requests as 50 connections can push.
 for (const t of [direct, viaRouter]) {
-  const r = await autocannon({ url: t.origin + t.path, method: 'POST', headers: t.headers, body: t.body, connections: 50, duration: 5 });
-  console.log(`throughput ${t.name.padEnd(20)} ${Math.round(r.requests.average)} req/s (autocannon, 50 connections, 5 s, ${r.non2xx} non-2xx)`);
+  const r = await autocannon({
+    url: t.origin + t.path,
+    method: 'POST',
+    headers: t.headers,
+    body: t.body,
+    connections: 50,
+    duration: 5,
+  });
+  console.log(
+    `throughput ${t.name.padEnd(20)} ${Math.round(r.requests.average)} req/s (autocannon, 50 connections, 5 s, ${r.non2xx} non-2xx)`,
+  );
 }
 
 // Memory with many concurrent streams: 120 tokens at 20 tokens/s keeps each open ~6 s.
@@ -120,9 +195,18 @@ const idle = await ask<{ rss: number; heapUsed: number }>(router.child, 'gc');
 const pool = new Pool(viaRouter.origin, { connections: streams + 10 });
 let opened = 0;
 let finished = 0;
-const streamBody = JSON.stringify({ model: 'slow/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Tell me a long story.' }] });
+const streamBody = JSON.stringify({
+  model: 'slow/gpt-4o-mini',
+  stream: true,
+  messages: [{ role: 'user', content: 'Tell me a long story.' }],
+});
 const all = Array.from({ length: streams }, async () => {
-  const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json' }, body: streamBody });
+  const res = await pool.request({
+    path: '/v1/chat/completions',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: streamBody,
+  });
   let first = true;
   for await (const _ of res.body) {
     if (first) {
@@ -134,7 +218,9 @@ const all = Array.from({ length: streams }, async () => {
 });
 while (opened < streams) await new Promise((r) => setTimeout(r, 50));
 const busy = await ask<{ rss: number; heapUsed: number }>(router.child, 'gc');
-console.log(`memory with ${streams} concurrent streams: rss ${Math.round(idle.rss / 2 ** 20)} -> ${Math.round(busy.rss / 2 ** 20)} MiB, heap ${Math.round(idle.heapUsed / 2 ** 20)} -> ${Math.round(busy.heapUsed / 2 ** 20)} MiB (${(((busy.heapUsed - idle.heapUsed) / streams) / 1024).toFixed(1)} KiB heap per stream)`);
+console.log(
+  `memory with ${streams} concurrent streams: rss ${Math.round(idle.rss / 2 ** 20)} -> ${Math.round(busy.rss / 2 ** 20)} MiB, heap ${Math.round(idle.heapUsed / 2 ** 20)} -> ${Math.round(busy.heapUsed / 2 ** 20)} MiB (${((busy.heapUsed - idle.heapUsed) / streams / 1024).toFixed(1)} KiB heap per stream)`,
+);
 await Promise.all(all);
 await pool.close();
 console.log(`streams completed: ${finished}`);

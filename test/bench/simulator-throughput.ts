@@ -29,9 +29,14 @@ interface Server {
 }
 
 function start(name: string, file: string, argv: string[] = []): Promise<Server> {
-  const child = fork(join(import.meta.dirname, 'servers', file), argv, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(join(import.meta.dirname, 'servers', file), argv, {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
-    child.stdout!.once('data', (d) => resolve({ name, child, port: JSON.parse(String(d)).port, rps: [], cpuPerReq: [] }));
+    child.stdout!.once('data', (d) =>
+      resolve({ name, child, port: JSON.parse(String(d)).port, rps: [], cpuPerReq: [] }),
+    );
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
 }
@@ -45,13 +50,22 @@ function ask<T>(child: ChildProcess): Promise<T> {
 
 async function load(s: Server, record: boolean): Promise<void> {
   await ask(s.child);
-  const r = await autocannon({ url: `http://127.0.0.1:${s.port}${BENCH_REQUEST.path}`, method: 'POST', headers: BENCH_REQUEST.headers, body: BENCH_REQUEST.body, connections, duration: seconds });
+  const r = await autocannon({
+    url: `http://127.0.0.1:${s.port}${BENCH_REQUEST.path}`,
+    method: 'POST',
+    headers: BENCH_REQUEST.headers,
+    body: BENCH_REQUEST.body,
+    connections,
+    duration: seconds,
+  });
   const { cpuUs } = await ask<{ cpuUs: number }>(s.child);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${s.name} answered ${r.non2xx} non-2xx and ${r.errors} errors`);
   if (!record) return;
   s.rps.push(r.requests.average);
   s.cpuPerReq.push(cpuUs / r.requests.total);
-  console.log(`  ${s.name.padEnd(18)} ${String(Math.round(r.requests.average)).padStart(6)} req/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms   ${(cpuUs / r.requests.total).toFixed(1)} µs CPU/req`);
+  console.log(
+    `  ${s.name.padEnd(18)} ${String(Math.round(r.requests.average)).padStart(6)} req/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms   ${(cpuUs / r.requests.total).toFixed(1)} µs CPU/req`,
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -59,16 +73,25 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // The bare servers return exactly what the simulator returns for this request.
 const clock = createFakeClock();
 const probe = createSimulator(BENCH_SCENARIO, { seed: 1, clock });
-const sample = await collectReply(probe.handle({ method: 'POST', url: BENCH_REQUEST.path, headers: BENCH_REQUEST.headers, body: BENCH_REQUEST.body }), clock);
-const simHeaders = Object.fromEntries(Object.entries(sample.headers).filter(([k]) => k !== 'content-type' && k !== 'content-length'));
+const sample = await collectReply(
+  probe.handle({ method: 'POST', url: BENCH_REQUEST.path, headers: BENCH_REQUEST.headers, body: BENCH_REQUEST.body }),
+  clock,
+);
+const simHeaders = Object.fromEntries(
+  Object.entries(sample.headers).filter(([k]) => k !== 'content-type' && k !== 'content-length'),
+);
 const servers = [
   await start('bare (same body)', 'bare-server.ts', [sample.body]),
   await start('bare (+ headers)', 'bare-server.ts', [sample.body, JSON.stringify(simHeaders)]),
   await start('simulator', 'sim-server.ts'),
 ];
 
-console.log(`machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load generator and server share the machine`);
-console.log(`load: autocannon ${connections} connections, ${seconds}s per run, ${rounds} rounds alternating; response ${Object.keys(sample.headers).length} headers, body ${Buffer.byteLength(sample.body)} bytes`);
+console.log(
+  `machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load generator and server share the machine`,
+);
+console.log(
+  `load: autocannon ${connections} connections, ${seconds}s per run, ${rounds} rounds alternating; response ${Object.keys(sample.headers).length} headers, body ${Buffer.byteLength(sample.body)} bytes`,
+);
 for (const s of servers) for (let i = 0; i < 2; i++) await load(s, false); // JIT warm-up
 for (let i = 0; i < rounds; i++) {
   console.log(`round ${i + 1}`);
@@ -77,8 +100,13 @@ for (let i = 0; i < rounds; i++) {
 const [bare, bareHeaders, sim] = servers as [Server, Server, Server];
 const stats = await ask<{ rows: number; rss: number }>(sim.child);
 console.log('medians:');
-for (const s of servers) console.log(`  ${s.name.padEnd(18)} ${String(Math.round(median(s.rps))).padStart(6)} req/s   ${median(s.cpuPerReq).toFixed(1)} µs CPU/req`);
-console.log(`ratio simulator / bare (same body):    ${(median(sim.rps) / median(bare.rps)).toFixed(2)}  (goal >= 0.80)`);
+for (const s of servers)
+  console.log(
+    `  ${s.name.padEnd(18)} ${String(Math.round(median(s.rps))).padStart(6)} req/s   ${median(s.cpuPerReq).toFixed(1)} µs CPU/req`,
+  );
+console.log(
+  `ratio simulator / bare (same body):    ${(median(sim.rps) / median(bare.rps)).toFixed(2)}  (goal >= 0.80)`,
+);
 console.log(`ratio simulator / bare (+ same headers): ${(median(sim.rps) / median(bareHeaders.rps)).toFixed(2)}`);
 console.log(`simulator ledger rows ${stats.rows}, rss ${Math.round(stats.rss / 2 ** 20)} MiB`);
 for (const s of servers) s.child.kill('SIGTERM');

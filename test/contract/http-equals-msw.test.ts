@@ -23,7 +23,8 @@ function calls(): ChatCall[] {
   for (let round = 0; round < 5; round++) {
     for (const v of VENDORS) {
       out.push(chatCall(v, { stream: round % 2 === 1, prompt: `round ${round}` }));
-      if (round === 0) out.push(chatCall(v, { key: 'sk-wrong' }), chatCall(v, { body: '{oops' }), chatCall(v, { model: 'nope' }));
+      if (round === 0)
+        out.push(chatCall(v, { key: 'sk-wrong' }), chatCall(v, { body: '{oops' }), chatCall(v, { model: 'nope' }));
     }
   }
   out.push({ method: 'GET', url: '/openai/v1/models', headers: { authorization: 'Bearer sk-openai' }, body: '' });
@@ -39,7 +40,11 @@ interface Seen {
 
 async function send(base: string, c: ChatCall): Promise<Seen> {
   try {
-    const res = await fetch(base + c.url, { method: c.method, headers: c.headers, body: c.method === 'GET' ? undefined : c.body });
+    const res = await fetch(base + c.url, {
+      method: c.method,
+      headers: c.headers,
+      body: c.method === 'GET' ? undefined : c.body,
+    });
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => {
       if (!HOP_BY_HOP.has(k)) headers[k] = v;
@@ -87,7 +92,12 @@ describe('HTTP server and msw handlers', () => {
     for (const s of [200, 400, 401, 404, 429, 503, 529, 'network-error'] as const) expect(statuses).toContain(s);
     expect(a.some((s) => s.body.includes('<stream error>') || s.body.includes('"error"'))).toBe(true);
     expect(viaMsw.ledger.size).toBe(viaHttp.ledger.size);
-    const strip = (r: { arrivalAt: number; firstByteAt: number | null; endAt: number | null }) => ({ ...r, arrivalAt: 0, firstByteAt: 0, endAt: 0 });
+    const strip = (r: { arrivalAt: number; firstByteAt: number | null; endAt: number | null }) => ({
+      ...r,
+      arrivalAt: 0,
+      firstByteAt: 0,
+      endAt: 0,
+    });
     expect([...viaMsw.ledger.rowsIterator()].map(strip)).toEqual([...viaHttp.ledger.rowsIterator()].map(strip));
   });
 });

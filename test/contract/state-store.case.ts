@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { CircuitState } from '../../router/core/circuit.js';
-import type { StateStore } from '../../router/state/state-store.js';
+import type { StateStore } from '../../router/core/state-store.js';
 
 /** The behaviour every StateStore must have; each implementation runs it. */
 export function runStateStoreContract(create: () => StateStore): void {
@@ -23,7 +23,9 @@ export function runStateStoreContract(create: () => StateStore): void {
     const s = create();
     s.compareAndSet('k', undefined, open);
     const seen = s.get('k');
-    const wins = Array.from({ length: 10 }, (_, i) => s.compareAndSet('k', seen, { state: 'half-open', leaseUntil: 9000 + i, reason: 'x', opens: 1 })).filter(Boolean);
+    const wins = Array.from({ length: 10 }, (_, i) =>
+      s.compareAndSet('k', seen, { state: 'half-open', leaseUntil: 9000 + i, reason: 'x', opens: 1 }),
+    ).filter(Boolean);
     expect(wins).toHaveLength(1);
   });
 

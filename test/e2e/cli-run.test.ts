@@ -15,7 +15,10 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [join(ROOT, 'dist/bin/throttlelab.js'), ...args], { cwd: ROOT, timeout: 60_000 });
+    const { stdout, stderr } = await exec(process.execPath, [join(ROOT, 'dist/bin/throttlelab.js'), ...args], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -26,37 +29,68 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 function captureIo(): Io & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
   const errors: string[] = [];
-  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), env: { PATH: process.env.PATH }, stop: new AbortController().signal, randomSeed: () => 1, isTTY: false, status: () => {} };
+  return {
+    lines,
+    errors,
+    out: (l) => lines.push(l),
+    err: (l) => errors.push(l),
+    env: { PATH: process.env.PATH },
+    stop: new AbortController().signal,
+    randomSeed: () => 1,
+    isTTY: false,
+    status: () => {},
+  };
 }
 
 describe('throttlelab run and report', () => {
   it('runs a broken router command, prints the verdicts, writes the report folder and exits 1', async () => {
     const out = join(tmp, 'run');
-    const r = await cli('run', 'test/fixtures/harness/429-burst.yaml', '--router-cmd', 'node --import tsx test/fixtures/routers/serve.ts passes-429', '--out', out);
+    const r = await cli(
+      'run',
+      'test/fixtures/harness/429-burst.yaml',
+      '--router-cmd',
+      'node --import tsx test/fixtures/routers/serve.ts passes-429',
+      '--out',
+      out,
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain('throttlelab run: scenario "harness-429-burst" (seed 101)');
     expect(r.stdout).toMatch(/^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429$/m);
     expect(r.stdout).toMatch(/^ {2}retry-after +PASS/m);
     expect(r.stdout).toMatch(/^verdict: FAIL \(\d+ passed, 1 failed, \d skipped\)$/m);
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
-    expect(json).toMatchObject({ schema: 'throttlelab.report/v1', tool: { name: 'throttlelab', version: TOOL_VERSION }, seed: 101, verdict: 'fail' });
+    expect(json).toMatchObject({
+      schema: 'throttlelab.report/v1',
+      tool: { name: 'throttlelab', version: TOOL_VERSION },
+      seed: 101,
+      verdict: 'fail',
+    });
     expect(json.scenario.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain('<testcase classname="throttlelab.harness-429-burst" name="no-429" time="0"><failure');
+    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain(
+      '<testcase classname="throttlelab.harness-429-burst" name="no-429" time="0"><failure',
+    );
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('| no-429 | ❌ fail |');
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('<svg');
 
     const again = await cli('report', join(out, 'report.json'), '--out', join(tmp, 'again'));
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429$/m);
-    expect(await readFile(join(tmp, 'again', 'index.html'), 'utf8')).toEqual(await readFile(join(out, 'index.html'), 'utf8'));
+    expect(await readFile(join(tmp, 'again', 'index.html'), 'utf8')).toEqual(
+      await readFile(join(out, 'index.html'), 'utf8'),
+    );
   });
 
   it('refuses a scenario without a load section, located, with exit 2', async () => {
     const file = join(tmp, 'no-load.yaml');
-    await writeFile(file, '# only a world\nversion: 1\nname: no-load\nproviders:\n  - { id: openai, vendor: openai, models: [m], keys: [{ id: main, value: sk-1 }] }\n');
+    await writeFile(
+      file,
+      '# only a world\nversion: 1\nname: no-load\nproviders:\n  - { id: openai, vendor: openai, models: [m], keys: [{ id: main, value: sk-1 }] }\n',
+    );
     const r = await cli('run', file);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`${file}:2:1 SCENARIO_MISSING_FIELD (root): throttlelab run needs a "load" section (mode, duration, rate or connections, requests)\n`);
+    expect(r.stderr).toBe(
+      `${file}:2:1 SCENARIO_MISSING_FIELD (root): throttlelab run needs a "load" section (mode, duration, rate or connections, requests)\n`,
+    );
   });
 
   it('refuses a router URL off loopback, and a report that is not one', async () => {

@@ -14,12 +14,25 @@ function captureIo(stopAfterMs?: number): Io & { lines: string[]; errors: string
   const errors: string[] = [];
   const stop = new AbortController();
   if (stopAfterMs !== undefined) setTimeout(() => stop.abort(), stopAfterMs);
-  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), env: {}, stop: stop.signal, randomSeed: () => 4242, isTTY: false, status: () => {} };
+  return {
+    lines,
+    errors,
+    out: (l) => lines.push(l),
+    err: (l) => errors.push(l),
+    env: {},
+    stop: stop.signal,
+    randomSeed: () => 4242,
+    isTTY: false,
+    status: () => {},
+  };
 }
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'dist/bin/throttlelab.js'), ...args], { cwd: ROOT, timeout: 15_000 });
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'dist/bin/throttlelab.js'), ...args], {
+      cwd: ROOT,
+      timeout: 15_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -64,7 +77,10 @@ describe('throttlelab simulate', () => {
     io.env = { SECRET_KEY: 'sk-real-secret-value' };
     const yaml = join(ROOT, 'test/fixtures/env-key.yaml');
     const { writeFile, rm } = await import('node:fs/promises');
-    await writeFile(yaml, 'version: 1\nname: env\nproviders:\n  - { id: openai, vendor: openai, models: [m], keys: [{ id: main, env: SECRET_KEY }] }\n');
+    await writeFile(
+      yaml,
+      'version: 1\nname: env\nproviders:\n  - { id: openai, vendor: openai, models: [m], keys: [{ id: main, env: SECRET_KEY }] }\n',
+    );
     try {
       expect(await simulate({ scenario: yaml }, io)).toBe(0);
     } finally {
@@ -84,7 +100,9 @@ describe('the built binary', () => {
     expect(bad.stderr).toContain('SCENARIO_INVALID_VALUE providers[0].vendor');
     const missing = await cli('simulate', 'no/such/file.yaml');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('no/such/file.yaml:1:1 SCENARIO_FILE_UNREADABLE (root): cannot read the file (ENOENT)');
+    expect(missing.stderr).toContain(
+      'no/such/file.yaml:1:1 SCENARIO_FILE_UNREADABLE (root): cannot read the file (ENOENT)',
+    );
     expect((await cli('simulate', 'scenarios/quickstart.yaml', '--host', '0.0.0.0')).code).toBe(2);
     expect((await cli('--help')).code).toBe(0);
     expect((await cli('frobnicate')).code).toBe(2);
@@ -102,12 +120,18 @@ describe('throttlelab router', () => {
   it('reports config problems located and exits 2', async () => {
     const r = await cli('router', '--config', 'docs/router.example.yaml');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^docs\/router\.example\.yaml:\d+:\d+ CONFIG_MISSING_ENV providers\[0\]\.keys\[0\]\.env: environment variable THROTTLELAB_OPENAI_API_KEY is not set/m);
+    expect(r.stderr).toMatch(
+      /^docs\/router\.example\.yaml:\d+:\d+ CONFIG_MISSING_ENV providers\[0\]\.keys\[0\]\.env: environment variable THROTTLELAB_OPENAI_API_KEY is not set/m,
+    );
   });
 
   it('serves the example config when its keys are set, for a bounded duration', async () => {
     const io = captureIo();
-    io.env = { THROTTLELAB_OPENAI_API_KEY: 'sk-a', THROTTLELAB_ANTHROPIC_API_KEY: 'sk-b', THROTTLELAB_GEMINI_API_KEY: 'sk-c' };
+    io.env = {
+      THROTTLELAB_OPENAI_API_KEY: 'sk-a',
+      THROTTLELAB_ANTHROPIC_API_KEY: 'sk-b',
+      THROTTLELAB_GEMINI_API_KEY: 'sk-c',
+    };
     const { routerCommand } = await import('../../bin/commands/router.js');
     expect(await routerCommand({ config: 'docs/router.example.yaml', port: 0, durationMs: 200, seed: 4 }, io)).toBe(0);
     const text = io.lines.join('\n');

@@ -39,7 +39,17 @@ export function row(p: Partial<LedgerRow> & { at?: number } = {}): LedgerRow {
 }
 
 /** A 429 that announced `hintMs`, answered `at`. */
-export const limited = (at: number, hintMs: number, p: Partial<LedgerRow> = {}) => row({ at, firstByteAt: T0 + at, endAt: T0 + at + 1, status: 429, errorType: 'rate_limit_exceeded', hintMs, hintForm: 'seconds', ...p });
+export const limited = (at: number, hintMs: number, p: Partial<LedgerRow> = {}) =>
+  row({
+    at,
+    firstByteAt: T0 + at,
+    endAt: T0 + at + 1,
+    status: 429,
+    errorType: 'rate_limit_exceeded',
+    hintMs,
+    hintForm: 'seconds',
+    ...p,
+  });
 
 /** What a client saw: a plain request answered 200 in 100 ms unless overridden. */
 export function outcome(p: Partial<ClientOutcome> & { at?: number } = {}): ClientOutcome {
@@ -80,4 +90,9 @@ export function world(extra = ''): Scenario {
 }
 
 /** The input every check takes. */
-export const input = (p: { rows?: LedgerRow[]; outcomes?: ClientOutcome[]; scenario?: Scenario }) => ({ rows: p.rows ?? [], outcomes: p.outcomes ?? [], scenario: p.scenario ?? world(), startedAt: T0 });
+export const input = (p: { rows?: LedgerRow[]; outcomes?: ClientOutcome[]; scenario?: Scenario }) => ({
+  rows: p.rows ?? [],
+  outcomes: p.outcomes ?? [],
+  scenario: p.scenario ?? world(),
+  startedAt: T0,
+});

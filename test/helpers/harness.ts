@@ -21,11 +21,23 @@ export async function runFixture(file: string, launcher?: RouterLauncher): Promi
   const path = file.startsWith('/') ? file : join(HARNESS_FIXTURES, file);
   const loaded = await loadRunScenarioFile(path, {});
   if (!loaded.ok) throw new Error(loaded.report);
-  return runScenario({ scenario: loaded.scenario, scenarioText: loaded.text, scenarioFile: path, seed: loaded.scenario.seed ?? 1, launcher: launcher ?? referenceLauncher(loaded.scenario) });
+  return runScenario({
+    scenario: loaded.scenario,
+    scenarioText: loaded.text,
+    scenarioFile: path,
+    seed: loaded.scenario.seed ?? 1,
+    launcher: launcher ?? referenceLauncher(loaded.scenario),
+  });
 }
 
 /** The ids of the checks that failed. */
 export const failed = (checks: readonly CheckResult[]) => checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
 
 /** A one-line-per-check digest, for failure messages. */
-export const digest = (checks: readonly CheckResult[]) => checks.map((c) => `${c.id}: ${c.verdict} — ${c.figure}${c.verdict === 'fail' ? ` ${JSON.stringify(c.evidence.slice(0, 2))}` : ''}`).join('\n');
+export const digest = (checks: readonly CheckResult[]) =>
+  checks
+    .map(
+      (c) =>
+        `${c.id}: ${c.verdict} — ${c.figure}${c.verdict === 'fail' ? ` ${JSON.stringify(c.evidence.slice(0, 2))}` : ''}`,
+    )
+    .join('\n');

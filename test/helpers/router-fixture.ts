@@ -3,9 +3,14 @@ import { Router, type RouterDeps } from '../../router/router.js';
 import type { Served } from './serve.js';
 
 /** Builds a router config whose providers are the simulator's, keys passed through env variables. */
-export function routerConfigFor(served: Served, overrides: Record<string, unknown> = {}, only?: string[]): { config: RouterConfig; env: Record<string, string> } {
+export function routerConfigFor(
+  served: Served,
+  overrides: Record<string, unknown> = {},
+  only?: string[],
+): { config: RouterConfig; env: Record<string, string> } {
   const env: Record<string, string> = {};
-  const providers = served.sim.endpoints(served.origin)
+  const providers = served.sim
+    .endpoints(served.origin)
     .filter((e) => !only || only.includes(e.id))
     .map((e) => {
       const spec = served.sim.scenario.providers.find((p) => p.id === e.id)!;
@@ -27,7 +32,12 @@ export function routerConfigFor(served: Served, overrides: Record<string, unknow
 }
 
 /** A router over the simulator's providers. */
-export function routerFor(served: Served, overrides: Record<string, unknown> = {}, deps: Partial<RouterDeps> = {}, only?: string[]): Router {
+export function routerFor(
+  served: Served,
+  overrides: Record<string, unknown> = {},
+  deps: Partial<RouterDeps> = {},
+  only?: string[],
+): Router {
   const { config, env } = routerConfigFor(served, overrides, only);
   return new Router(config, { env, seed: 3, ...deps });
 }

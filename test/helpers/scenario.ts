@@ -33,7 +33,10 @@ export interface ChatCall {
 }
 
 /** Builds a vendor-native chat request for provider `vendor` (provider id = vendor id). */
-export function chatCall(vendor: string, opts: { stream?: boolean; key?: string; model?: string; maxTokens?: number; prompt?: string; body?: string } = {}): ChatCall {
+export function chatCall(
+  vendor: string,
+  opts: { stream?: boolean; key?: string; model?: string; maxTokens?: number; prompt?: string; body?: string } = {},
+): ChatCall {
   const key = opts.key ?? `sk-${vendor}`;
   const prompt = opts.prompt ?? 'Say hello.';
   const stream = opts.stream ?? false;
@@ -44,7 +47,14 @@ export function chatCall(vendor: string, opts: { stream?: boolean; key?: string;
         method: 'POST',
         url: '/anthropic/v1/messages',
         headers: { ...json, 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-        body: opts.body ?? JSON.stringify({ model: opts.model ?? 'claude-haiku-4-5', max_tokens: opts.maxTokens ?? 64, stream, messages: [{ role: 'user', content: prompt }] }),
+        body:
+          opts.body ??
+          JSON.stringify({
+            model: opts.model ?? 'claude-haiku-4-5',
+            max_tokens: opts.maxTokens ?? 64,
+            stream,
+            messages: [{ role: 'user', content: prompt }],
+          }),
       };
     case 'gemini': {
       const model = opts.model ?? 'gemini-2.5-flash';
@@ -52,7 +62,12 @@ export function chatCall(vendor: string, opts: { stream?: boolean; key?: string;
         method: 'POST',
         url: `/gemini/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
         headers: { ...json, 'x-goog-api-key': key },
-        body: opts.body ?? JSON.stringify({ contents: [{ role: 'user', parts: [{ text: prompt }] }], generationConfig: opts.maxTokens ? { maxOutputTokens: opts.maxTokens } : undefined }),
+        body:
+          opts.body ??
+          JSON.stringify({
+            contents: [{ role: 'user', parts: [{ text: prompt }] }],
+            generationConfig: opts.maxTokens ? { maxOutputTokens: opts.maxTokens } : undefined,
+          }),
       };
     }
     case 'azure-openai':
@@ -60,16 +75,44 @@ export function chatCall(vendor: string, opts: { stream?: boolean; key?: string;
         method: 'POST',
         url: `/azure-openai/openai/deployments/${opts.model ?? 'gpt-4o-mini'}/chat/completions?api-version=2024-10-21`,
         headers: { ...json, 'api-key': key },
-        body: opts.body ?? JSON.stringify({ messages: [{ role: 'user', content: prompt }], stream, stream_options: stream ? { include_usage: true } : undefined, max_tokens: opts.maxTokens }),
+        body:
+          opts.body ??
+          JSON.stringify({
+            messages: [{ role: 'user', content: prompt }],
+            stream,
+            stream_options: stream ? { include_usage: true } : undefined,
+            max_tokens: opts.maxTokens,
+          }),
       };
     default: {
-      const path = vendor === 'groq' ? '/groq/openai/v1/chat/completions' : vendor === 'deepseek' ? '/deepseek/chat/completions' : `/${vendor}/v1/chat/completions`;
-      const model = opts.model ?? { openai: 'gpt-4o-mini', groq: 'llama-3.1-8b-instant', mistral: 'mistral-small-latest', deepseek: 'deepseek-chat', 'ratelimit-draft': 'generic-1' }[vendor];
+      const path =
+        vendor === 'groq'
+          ? '/groq/openai/v1/chat/completions'
+          : vendor === 'deepseek'
+            ? '/deepseek/chat/completions'
+            : `/${vendor}/v1/chat/completions`;
+      const model =
+        opts.model ??
+        {
+          openai: 'gpt-4o-mini',
+          groq: 'llama-3.1-8b-instant',
+          mistral: 'mistral-small-latest',
+          deepseek: 'deepseek-chat',
+          'ratelimit-draft': 'generic-1',
+        }[vendor];
       return {
         method: 'POST',
         url: path,
         headers: { ...json, authorization: `Bearer ${key}` },
-        body: opts.body ?? JSON.stringify({ model, messages: [{ role: 'user', content: prompt }], stream, stream_options: stream ? { include_usage: true } : undefined, max_tokens: opts.maxTokens }),
+        body:
+          opts.body ??
+          JSON.stringify({
+            model,
+            messages: [{ role: 'user', content: prompt }],
+            stream,
+            stream_options: stream ? { include_usage: true } : undefined,
+            max_tokens: opts.maxTokens,
+          }),
       };
     }
   }

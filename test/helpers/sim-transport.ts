@@ -11,7 +11,12 @@ export function createSimTransport(sim: Simulator): Transport {
   return {
     send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
       const url = new URL(call.url);
-      const reply = sim.handle({ method: call.method, url: url.pathname + url.search, headers: Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v])), body: call.body ?? '' });
+      const reply = sim.handle({
+        method: call.method,
+        url: url.pathname + url.search,
+        headers: Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v])),
+        body: call.body ?? '',
+      });
       const queue: Array<Uint8Array | null | Error> = [];
       let wake: (() => void) | undefined;
       const push = (item: Uint8Array | null | Error) => {
@@ -64,11 +69,15 @@ export function createSimTransport(sim: Simulator): Transport {
             push(e);
           },
         };
-        signal.addEventListener('abort', () => {
-          const e = new Error('aborted');
-          reject(e);
-          push(e);
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            const e = new Error('aborted');
+            reject(e);
+            push(e);
+          },
+          { once: true },
+        );
         try {
           playReply(reply, sink, sim.clock, signal)?.catch(() => {});
         } catch (e) {

@@ -17,7 +17,21 @@ export function encodeContext(over: Partial<EncodeContext> = {}): EncodeContext 
 }
 
 /** A limit view as a QuotaSet would describe it. */
-export function limitView(metric: QuotaRule['metric'], windowMs: number, limit: number, remaining: number, resetInMs: number): LimitView {
-  const rule: QuotaRule = { id: `${metric}/${windowMs}`, metric, limit, windowMs, algorithm: 'token-bucket', scope: 'org', sharedModels: false };
+export function limitView(
+  metric: QuotaRule['metric'],
+  windowMs: number,
+  limit: number,
+  remaining: number,
+  resetInMs: number,
+): LimitView {
+  const rule: QuotaRule = {
+    id: `${metric}/${windowMs}`,
+    metric,
+    limit,
+    windowMs,
+    algorithm: 'token-bucket',
+    scope: 'org',
+    sharedModels: false,
+  };
   return { rule, limit, remaining, resetInMs };
 }

@@ -7,7 +7,7 @@ import { digest, failed, HARNESS_FIXTURES, naiveLauncher, runFixture } from '../
 
 const fixtures = (await readdir(HARNESS_FIXTURES)).filter((f) => f.endsWith('.yaml')).sort();
 
-describe('the reference router against the broken routers\' scenarios', () => {
+describe("the reference router against the broken routers' scenarios", () => {
   it.each(fixtures)('passes %s', async (file) => {
     const run = await runFixture(file);
     expect(failed(run.checks), digest(run.checks)).toEqual([]);
@@ -20,7 +20,16 @@ describe('the reference router against the broken routers\' scenarios', () => {
 describe('routers the harness did not write', () => {
   it('spawns a router command with the providers in its environment, and judges it', async () => {
     const run = await runFixture('429-burst.yaml', (ctx) =>
-      launchCommand(ctx, { command: 'node --import tsx test/fixtures/routers/serve.ts passes-429', env: {}, readyPath: '/v1/models', startTimeout: 20_000 }, { PATH: process.env.PATH }),
+      launchCommand(
+        ctx,
+        {
+          command: 'node --import tsx test/fixtures/routers/serve.ts passes-429',
+          env: {},
+          readyPath: '/v1/models',
+          startTimeout: 20_000,
+        },
+        { PATH: process.env.PATH },
+      ),
     );
     expect(run.router).toBe('command: node --import tsx test/fixtures/routers/serve.ts passes-429');
     expect(failed(run.checks), digest(run.checks)).toEqual(['no-429']);
@@ -34,11 +43,19 @@ describe('routers the harness did not write', () => {
     });
     await router!.close();
     expect(failed(run.checks), digest(run.checks)).toEqual([]);
-    expect(run.checks.find((c) => c.id === 'stream-integrity')!.figure).toMatch(/^0 of \d+ streams ended silently \([1-9]\d* ended with an error event\)$/);
+    expect(run.checks.find((c) => c.id === 'stream-integrity')!.figure).toMatch(
+      /^0 of \d+ streams ended silently \([1-9]\d* ended with an error event\)$/,
+    );
   });
 
   it('reports a router command that never comes up, with its output', async () => {
-    const error = await runFixture('hang.yaml', (ctx) => launchCommand(ctx, { command: 'echo "boom: no config" >&2; exit 3', env: {}, readyPath: '/v1/models', startTimeout: 5000 }, { PATH: process.env.PATH })).catch((e: unknown) => e);
+    const error = await runFixture('hang.yaml', (ctx) =>
+      launchCommand(
+        ctx,
+        { command: 'echo "boom: no config" >&2; exit 3', env: {}, readyPath: '/v1/models', startTimeout: 5000 },
+        { PATH: process.env.PATH },
+      ),
+    ).catch((e: unknown) => e);
     expect(String(error)).toContain('exited with code 3 before answering');
     expect(String(error)).toContain('boom: no config');
   });

@@ -24,7 +24,11 @@ afterEach(async () => {
   [served, router, server] = [undefined, undefined, undefined];
 });
 
-const ask = (cid: string, extra: Record<string, unknown> = {}) => ({ model: 'auto', messages: [{ role: 'user', content: `hello [tl:${cid}]` }], ...extra });
+const ask = (cid: string, extra: Record<string, unknown> = {}) => ({
+  model: 'auto',
+  messages: [{ role: 'user', content: `hello [tl:${cid}]` }],
+  ...extra,
+});
 const rows = (s: Served): LedgerRow[] => [...s.sim.ledger.rowsIterator()];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -48,7 +52,11 @@ faults:
     ]);
     // The key is now closed for the announced window: the next request goes straight to anthropic.
     await router.route(ask('r2'));
-    expect(rows(served).filter((x) => x.correlationId === 'r2').map((a) => a.provider)).toEqual(['anthropic']);
+    expect(
+      rows(served)
+        .filter((x) => x.correlationId === 'r2')
+        .map((a) => a.provider),
+    ).toEqual(['anthropic']);
   });
 
   it('sends nothing to a key inside its announced wait window, then exactly one probe', async () => {
@@ -82,7 +90,11 @@ faults:
     const r = await router.route(ask('h1'));
     expect(r.kind === 'response' && r.status).toBe(200);
     expect(Date.now() - t0).toBeLessThan(1000);
-    expect(rows(served).filter((x) => x.correlationId === 'h1').map((a) => [a.provider, a.end])).toEqual([
+    expect(
+      rows(served)
+        .filter((x) => x.correlationId === 'h1')
+        .map((a) => [a.provider, a.end]),
+    ).toEqual([
       ['openai', 'client-abort'],
       ['anthropic', 'complete'],
     ]);
@@ -99,7 +111,11 @@ faults:
     expect(r.kind === 'response' && r.status).toBe(504);
     expect(took).toBeGreaterThanOrEqual(590);
     expect(took).toBeLessThan(700);
-    if (r.kind === 'response') expect(JSON.parse(r.body).error).toMatchObject({ code: 'deadline_exceeded', attempts: [{ provider: expect.any(String), outcome: 'timeout' }] });
+    if (r.kind === 'response')
+      expect(JSON.parse(r.body).error).toMatchObject({
+        code: 'deadline_exceeded',
+        attempts: [{ provider: expect.any(String), outcome: 'timeout' }],
+      });
   });
 
   it('fails over from a DeepSeek-style keep-alive hold on its first-token timer', async () => {
@@ -107,7 +123,12 @@ faults:
   - { id: deepseek, vendor: deepseek, models: [deepseek-chat], keys: [{ id: main, value: sk-ds-sim }], latency: { completionTokens: 4 } }
 faults:
   - { id: hold, kind: keep-alive, match: { provider: deepseek }, holdFor: 20s, interval: 100ms }`);
-    router = routerFor(served, { attempt: { firstTokenTimeout: '400ms' }, deadline: { default: '3s' }, aliases: { ds: ['deepseek/deepseek-chat', 'anthropic/claude-haiku-4-5'] }, routing: { weights: { cost: 0, latency: 0, reliability: 0, quality: 10, capacity: 0 } } });
+    router = routerFor(served, {
+      attempt: { firstTokenTimeout: '400ms' },
+      deadline: { default: '3s' },
+      aliases: { ds: ['deepseek/deepseek-chat', 'anthropic/claude-haiku-4-5'] },
+      routing: { weights: { cost: 0, latency: 0, reliability: 0, quality: 10, capacity: 0 } },
+    });
     (router.targets.find((t) => t.provider === 'deepseek')!.modelConfig as { quality: number }).quality = 1;
     for (const stream of [true, false]) {
       const cid = `ka-${stream}`;
@@ -116,7 +137,11 @@ faults:
       if (r.kind === 'stream') for await (const _ of r.rest) void _;
       expect(r.kind === 'stream' || (r.kind === 'response' && r.status === 200)).toBe(true);
       expect(Date.now() - t0).toBeLessThan(2500);
-      expect(rows(served).filter((x) => x.correlationId === cid).map((a) => a.provider)).toEqual(['deepseek', 'anthropic']);
+      expect(
+        rows(served)
+          .filter((x) => x.correlationId === cid)
+          .map((a) => a.provider),
+      ).toEqual(['deepseek', 'anthropic']);
     }
   });
 
@@ -131,7 +156,9 @@ faults:
     let text = r.first.join('');
     for await (const f of r.rest) text += f;
     expect(text).not.toContain('[DONE]');
-    expect(text.trimEnd().split('\n\n').at(-1)).toMatch(/^data: \{"error":\{"message":"Overloaded"|^data: \{"error":\{"message":"The server is overloaded/);
+    expect(text.trimEnd().split('\n\n').at(-1)).toMatch(
+      /^data: \{"error":\{"message":"Overloaded"|^data: \{"error":\{"message":"The server is overloaded/,
+    );
   });
 
   it('ends a silently truncated upstream stream with an error event too', async () => {
@@ -208,7 +235,9 @@ faults:
     const after = await router.route(ask('after', { model: 'openai/gpt-4o-mini' }), { deadlineMs: 300 });
     expect(after.kind === 'response' && after.status).toBe(503);
     const hint = rows(served).find((x) => x.status === 429)!;
-    expect(rows(served).filter((x) => x.arrivalAt > hint.arrivalAt && x.arrivalAt < hint.firstByteAt! + hint.hintMs!)).toEqual([]);
+    expect(
+      rows(served).filter((x) => x.arrivalAt > hint.arrivalAt && x.arrivalAt < hint.firstByteAt! + hint.hintMs!),
+    ).toEqual([]);
   });
 });
 
@@ -225,7 +254,8 @@ providers:
     (router.targets.find((t) => t.provider === 'openai')!.modelConfig as { quality: number }).quality = 1;
     await router.route(ask('warm-up'));
     for (let i = 0; i < 8; i++) await router.route(ask(`seq-${i}`));
-    for (let wave = 0; wave < 4; wave++) await Promise.all(Array.from({ length: 6 }, (_, i) => router!.route(ask(`wave-${wave}-${i}`))));
+    for (let wave = 0; wave < 4; wave++)
+      await Promise.all(Array.from({ length: 6 }, (_, i) => router!.route(ask(`wave-${wave}-${i}`))));
     const openai = rows(served).filter((x) => x.provider === 'openai');
     expect(openai.filter((x) => x.status === 429)).toEqual([]);
     // It used the provider up to its limit and sent the rest elsewhere.
@@ -243,7 +273,12 @@ describe('router server with the official openai SDK as its client', () => {
     const res = await client.chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: 'hi' }] });
     expect(res.choices[0]!.message.content!.split(' ')).toHaveLength(4);
     expect(res.usage?.completion_tokens).toBe(4);
-    const stream = await client.chat.completions.create({ model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'anthropic/claude-haiku-4-5',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage;
     for await (const chunk of stream) {
@@ -263,7 +298,11 @@ faults:
     router = routerFor(served, {}, {}, ['openai']);
     server = await startRouterServer(router, { port: 0 });
     const client = new OpenAI({ baseURL: `${server.origin}/v1`, apiKey: 'unused', maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'auto',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     const e = await (async () => {
       for await (const _ of stream) void _;
     })().catch((x: unknown) => x);

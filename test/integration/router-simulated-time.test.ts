@@ -10,14 +10,29 @@ const START = Date.UTC(2026, 5, 1);
 
 function world(faults: string, routerOverrides: Record<string, unknown> = {}) {
   const clock = createFakeClock(START);
-  const sim = createSimulator(scenarioFrom(`
+  const sim = createSimulator(
+    scenarioFrom(`
 version: 1
 name: simulated-time
 providers:
   - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-sim }], quotas: [{ metric: requests, limit: 1000, per: 1m }], latency: { completionTokens: 3 } }
 faults:
-${faults}`), { seed: 2, clock });
-  const config = RouterConfigSchema.parse({ version: 1, providers: [{ id: 'openai', vendor: 'openai', baseUrl: 'http://sim.test/openai/v1', keys: [{ id: 'main', env: 'K' }], models: ['gpt-4o-mini'] }], ...routerOverrides });
+${faults}`),
+    { seed: 2, clock },
+  );
+  const config = RouterConfigSchema.parse({
+    version: 1,
+    providers: [
+      {
+        id: 'openai',
+        vendor: 'openai',
+        baseUrl: 'http://sim.test/openai/v1',
+        keys: [{ id: 'main', env: 'K' }],
+        models: ['gpt-4o-mini'],
+      },
+    ],
+    ...routerOverrides,
+  });
   const router = new Router(config, { env: { K: 'sk-sim' }, clock, seed: 5, transport: createSimTransport(sim) });
   /** Routes a request, moving simulated time until it is answered. */
   const route = async (body: unknown) => {
@@ -33,7 +48,10 @@ const ask = { model: 'auto', messages: [{ role: 'user', content: 'hi' }] };
 
 describe('router in simulated time (one fake clock for router and simulator)', () => {
   it('waits max(server wait, backoff) when no alternative remains, then succeeds', async () => {
-    const { route, sim } = world(`  - { id: once, kind: status, match: { firstN: 1 }, status: 429, hint: { form: seconds, after: 2s } }`, { breaker: { jitterRatio: 0 } });
+    const { route, sim } = world(
+      `  - { id: once, kind: status, match: { firstN: 1 }, status: 429, hint: { form: seconds, after: 2s } }`,
+      { breaker: { jitterRatio: 0 } },
+    );
     const r = await route(ask);
     expect(r.kind === 'response' && r.status).toBe(200);
     const [first, second] = [sim.ledger.row(0)!, sim.ledger.row(1)!];
@@ -43,7 +61,10 @@ describe('router in simulated time (one fake clock for router and simulator)', (
   });
 
   it('fails fast with 503 and Retry-After when the wait does not fit the deadline', async () => {
-    const { route, sim, clock } = world(`  - { id: once, kind: status, match: { firstN: 1 }, status: 429, hint: { form: seconds, after: 20s } }`, { deadline: { default: '5s' } });
+    const { route, sim, clock } = world(
+      `  - { id: once, kind: status, match: { firstN: 1 }, status: 429, hint: { form: seconds, after: 20s } }`,
+      { deadline: { default: '5s' } },
+    );
     const r = await route(ask);
     expect(r.kind === 'response' && r.status).toBe(503);
     // The announced 20 s, plus the circuit's re-open jitter (at most 10 %).
@@ -54,7 +75,9 @@ describe('router in simulated time (one fake clock for router and simulator)', (
   });
 
   it('never retries sooner than the backoff floor after a hint-less failure', async () => {
-    const { route, sim } = world(`  - { id: flaky, kind: status, match: { firstN: 2 }, status: 500 }`, { retry: { backoff: { base: '300ms' } } });
+    const { route, sim } = world(`  - { id: flaky, kind: status, match: { firstN: 2 }, status: 500 }`, {
+      retry: { backoff: { base: '300ms' } },
+    });
     const r = await route(ask);
     expect(r.kind === 'response' && r.status).toBe(200);
     const arrivals = [...sim.ledger.rowsIterator()].map((x) => x.arrivalAt - START);
@@ -64,7 +87,10 @@ describe('router in simulated time (one fake clock for router and simulator)', (
   });
 
   it('opens the circuit after consecutive failures and answers from the deadline without hammering', async () => {
-    const { route, sim, clock } = world(`  - { id: down, kind: status, status: 503 }`, { deadline: { default: '3s' }, breaker: { openFor: '1s', jitterRatio: 0 } });
+    const { route, sim, clock } = world(`  - { id: down, kind: status, status: 503 }`, {
+      deadline: { default: '3s' },
+      breaker: { openFor: '1s', jitterRatio: 0 },
+    });
     const r = await route(ask);
     expect(r.kind === 'response' && r.status).toBe(503);
     const arrivals = [...sim.ledger.rowsIterator()].map((x) => x.arrivalAt - START);

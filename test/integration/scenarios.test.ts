@@ -8,7 +8,14 @@ const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped scenarios', () => {
   it('include the quickstart and the realistic ones', () => {
-    expect(files).toEqual(expect.arrayContaining(['quickstart.yaml', 'openai-tpm-squeeze.yaml', 'anthropic-529-storm.yaml', 'gemini-daily-quota-wall.yaml']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'quickstart.yaml',
+        'openai-tpm-squeeze.yaml',
+        'anthropic-529-storm.yaml',
+        'gemini-daily-quota-wall.yaml',
+      ]),
+    );
   });
 
   it.each(files)('%s validates with no issues', async (file) => {

@@ -116,7 +116,10 @@ faults:
 faults:
   - { id: cut, kind: stream-break, match: { provider: anthropic }, afterChunks: 3, end: error-event }`);
     const client = new Anthropic({ baseURL: `${served.origin}/anthropic`, apiKey: 'sk-ant-sim' });
-    const e = await client.messages.stream(ask).finalMessage().catch((x: unknown) => x);
+    const e = await client.messages
+      .stream(ask)
+      .finalMessage()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Anthropic.APIError);
     expect(String((e as Error).message)).toMatch(/overloaded_error|Overloaded/);
   });

@@ -89,7 +89,11 @@ faults:
   it('streams chunks and the include_usage chunk', async () => {
     served = await serve(PROVIDERS);
     const client = new OpenAI({ baseURL: `${served.origin}/openai/v1`, apiKey: 'sk-sim-openai' });
-    const stream = await client.chat.completions.create({ ...ask, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      ...ask,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | null | undefined;
     for await (const chunk of stream) {
@@ -129,7 +133,12 @@ describe('openai SDK (AzureOpenAI) against the azure-openai profile', () => {
     served = await serve(`${PROVIDERS}
 faults:
   - { id: once, kind: status, match: { provider: azure, firstN: 1 }, status: 429, hint: { after: 250ms } }`);
-    const client = new AzureOpenAI({ endpoint: `${served.origin}/azure`, apiKey: 'sk-sim-azure', apiVersion: '2024-10-21', maxRetries: 1 });
+    const client = new AzureOpenAI({
+      endpoint: `${served.origin}/azure`,
+      apiKey: 'sk-sim-azure',
+      apiVersion: '2024-10-21',
+      maxRetries: 1,
+    });
     const res = await client.chat.completions.create(ask);
     expect(res.usage!.completion_tokens).toBe(5);
     const [first, second] = [served.sim.ledger.row(0)!, served.sim.ledger.row(1)!];
@@ -145,7 +154,12 @@ faults:
     served = await serve(`${PROVIDERS}
 faults:
   - { id: wall, kind: status, match: { provider: azure }, status: 429, hint: { after: 86400s } }`);
-    const client = new AzureOpenAI({ endpoint: `${served.origin}/azure`, apiKey: 'sk-sim-azure', apiVersion: '2024-10-21', maxRetries: 0 });
+    const client = new AzureOpenAI({
+      endpoint: `${served.origin}/azure`,
+      apiKey: 'sk-sim-azure',
+      apiVersion: '2024-10-21',
+      maxRetries: 0,
+    });
     const e = await client.chat.completions.create(ask).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(OpenAI.RateLimitError);
     expect((e as Error).message).toMatch(/Please retry after 86400 seconds/);

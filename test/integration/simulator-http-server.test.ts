@@ -47,14 +47,20 @@ function rawRequest(origin: string, text: string | Buffer): Promise<string> {
 describe('simulator HTTP server', () => {
   it('never lets concurrent requests overshoot a limit', async () => {
     served = await serve(YAML);
-    const statuses = await Promise.all(Array.from({ length: 120 }, () => post(served!, chatCall('openai', { key: 'sk-openai' })).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 120 }, () => post(served!, chatCall('openai', { key: 'sk-openai' })).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(50);
     expect(statuses.filter((s) => s === 429)).toHaveLength(70);
   });
 
   it('caps DeepSeek concurrency, releasing slots as answers end', async () => {
     served = await serve(YAML);
-    const first = await Promise.all(Array.from({ length: 12 }, () => post(served!, chatCall('deepseek')).then(async (r) => (await r.text(), r.status))));
+    const first = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        post(served!, chatCall('deepseek')).then(async (r) => (await r.text(), r.status)),
+      ),
+    );
     expect(first.filter((s) => s === 200)).toHaveLength(5);
     expect(first.filter((s) => s === 429)).toHaveLength(7);
     expect((await post(served, chatCall('deepseek'))).status).toBe(200);
@@ -70,15 +76,33 @@ describe('simulator HTTP server', () => {
   it('survives hostile input and keeps serving', async () => {
     served = await serve(YAML);
     expect(await rawRequest(served.origin, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1.1 400/);
-    const binary = Buffer.concat([Buffer.from('POST /openai/v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer sk-openai\r\ncontent-length: 4\r\n\r\n'), Buffer.from([0, 0xff, 0xfe, 0x7b])]);
+    const binary = Buffer.concat([
+      Buffer.from(
+        'POST /openai/v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer sk-openai\r\ncontent-length: 4\r\n\r\n',
+      ),
+      Buffer.from([0, 0xff, 0xfe, 0x7b]),
+    ]);
     expect(await rawRequest(served.origin, binary)).toMatch(/^HTTP\/1.1 400/);
-    const bodies = ['null', '[]', '"text"', '{"model":{"a":1},"messages":"x"}', JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: [{ nested: [[[[]]]] }] }] }), '\u00ff\u00fe'];
+    const bodies = [
+      'null',
+      '[]',
+      '"text"',
+      '{"model":{"a":1},"messages":"x"}',
+      JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: [{ nested: [[[[]]]] }] }] }),
+      '\u00ff\u00fe',
+    ];
     for (const body of bodies) {
       const res = await post(served, { ...chatCall('openai'), body });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
-    for (const url of ['/openai/../../etc/passwd', '/%E0%A4%A', '/openai/v1/chat/completions?%%%', '//', '/_throttlelab/../openai']) {
+    for (const url of [
+      '/openai/../../etc/passwd',
+      '/%E0%A4%A',
+      '/openai/v1/chat/completions?%%%',
+      '//',
+      '/_throttlelab/../openai',
+    ]) {
       const res = await fetch(served.origin + url, { method: 'POST', body: '{}' }).catch(() => undefined);
       expect(res === undefined || res.status < 500).toBe(true);
     }
@@ -127,7 +151,11 @@ describe('control API', () => {
     const health = await (await fetch(`${served.origin}/_throttlelab/health`)).json();
     expect(health).toMatchObject({ status: 'ok', scenario: 'http', seed: 5, attempts: 0 });
     const { providers } = await (await fetch(`${served.origin}/_throttlelab/providers`)).json();
-    expect(providers.map((p: { baseUrl: string }) => p.baseUrl)).toEqual([`${served.origin}/openai/v1`, served.origin + '/deepseek', `${served.origin}/anthropic`]);
+    expect(providers.map((p: { baseUrl: string }) => p.baseUrl)).toEqual([
+      `${served.origin}/openai/v1`,
+      served.origin + '/deepseek',
+      `${served.origin}/anthropic`,
+    ]);
   });
 
   it('queries and exports the ledger', async () => {
@@ -140,18 +168,27 @@ describe('control API', () => {
     expect(q.rows[0]).toMatchObject({ correlationId: 'two', key: 'main' });
     expect((await fetch(`${served.origin}/_throttlelab/ledger?status=abc`)).status).toBe(400);
     const jsonl = await (await fetch(`${served.origin}/_throttlelab/ledger.jsonl`)).text();
-    const lines = jsonl.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = jsonl
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.seq)).toEqual([0, 1, 2]);
     expect(jsonl).not.toContain('sk-');
   });
 
   it('adds, lists and removes live faults, rejecting bad ones with issues', async () => {
     served = await serve(YAML);
-    const bad = await fetch(`${served.origin}/_throttlelab/faults`, { method: 'POST', body: JSON.stringify({ id: 'x', kind: 'status' }) });
+    const bad = await fetch(`${served.origin}/_throttlelab/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ id: 'x', kind: 'status' }),
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.issues.length).toBeGreaterThan(0);
     expect((await fetch(`${served.origin}/_throttlelab/faults`, { method: 'POST', body: '{nope' })).status).toBe(400);
-    const added = await fetch(`${served.origin}/_throttlelab/faults`, { method: 'POST', body: JSON.stringify({ id: 'chaos', kind: 'status', status: 503, match: { provider: 'openai' } }) });
+    const added = await fetch(`${served.origin}/_throttlelab/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ id: 'chaos', kind: 'status', status: 503, match: { provider: 'openai' } }),
+    });
     expect(added.status).toBe(201);
     expect((await post(served, chatCall('openai'))).status).toBe(503);
     const list = await (await fetch(`${served.origin}/_throttlelab/faults`)).json();

@@ -14,7 +14,9 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`),
+);
 let last = process.cpuUsage();
 process.on('message', () => {
   const u = process.cpuUsage(last);

@@ -18,5 +18,9 @@ providers:
 export const BENCH_REQUEST = {
   path: '/openai/v1/chat/completions',
   headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
-  body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Write one sentence about rate limits.' }], max_tokens: 64 }),
+  body: JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'Write one sentence about rate limits.' }],
+    max_tokens: 64,
+  }),
 };

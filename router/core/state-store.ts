@@ -1,4 +1,4 @@
-import type { CircuitState } from '../core/circuit.js';
+import type { CircuitState } from './circuit.js';
 
 /**
  * Where circuit states live. The memory store serves one process; a shared store lets replicas

@@ -7,7 +7,15 @@ export interface LimitSignal {
 }
 
 /** Where a wait hint came from. */
-export type WaitSource = 'retry-after-ms' | 'x-ms-retry-after-ms' | 'retry-after' | 'retry-after-date' | 'body' | 'message' | 'reset-header' | 'ratelimit';
+export type WaitSource =
+  | 'retry-after-ms'
+  | 'x-ms-retry-after-ms'
+  | 'retry-after'
+  | 'retry-after-date'
+  | 'body'
+  | 'message'
+  | 'reset-header'
+  | 'ratelimit';
 
 /** Everything a response said about waiting and capacity, decoded from any vendor's form. */
 export interface Signals {
