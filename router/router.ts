@@ -1,13 +1,15 @@
-import { ADAPTERS } from './adapters/registry.js';
+// Over 300 lines on purpose: the request loop, selection and waiting share one router's private
+// state; learning (engine/learn.ts), answers (engine/route-result.ts) and views live beside it.
 import type { RouterConfig } from './config/schema.js';
 import { backoffMs } from './core/backoff.js';
 import { CapacityBook } from './core/capacity.js';
 import { CircuitBook } from './core/circuit-book.js';
-import type { CircuitOptions } from './core/circuit.js';
-import { decideCircuits, type BreakerSettings, type PolicyOutcome } from './core/circuit-policy.js';
+import type { BreakerSettings } from './core/circuit-policy.js';
+import { learnFromAttempt, type LearnContext } from './engine/learn.js';
+import { breakerSettingsOf, circuitOptionsOf } from './engine/settings.js';
 import type { Clock } from './core/clock.js';
 import { systemClock } from './engine/system-clock.js';
-import { createDeadline, remainingMs, waitFits, type Deadline } from './core/deadline.js';
+import { createDeadline, waitFits, type Deadline } from './core/deadline.js';
 import { Ewma } from './core/ewma.js';
 import { Wakeup } from './core/wakeup.js';
 import { RetryBudget } from './core/retry-budget.js';
@@ -15,11 +17,20 @@ import { createRng, type Rng } from './core/rng.js';
 import { rankCandidates, type Scored } from './core/scoring.js';
 import type { AttemptOutcome, AttemptRecord, ChatRequest } from './core/types.js';
 import { runAttempt, type AttemptEnv, type AttemptResult } from './engine/attempt.js';
+import { attemptRecord } from './engine/attempt-record.js';
 import { estimateInputTokens } from './engine/estimate.js';
 import { Meter } from './engine/meter.js';
 import { DurationHistogram, renderMetrics } from './engine/metrics.js';
-import { errorResponse, type ErrorResponse } from './engine/responses.js';
-import type { TargetRuntime } from './engine/target.js';
+import { renderStateView } from './engine/state-view.js';
+import {
+  answered,
+  deadlineExceeded,
+  exhausted,
+  failWith,
+  noCapacity,
+  type RouteResult,
+} from './engine/route-result.js';
+import { buildTargets, candidateOf, type TargetRuntime } from './engine/target.js';
 import { validateChatRequest } from './engine/validate-request.js';
 import { createMemoryStore } from './state/memory-store.js';
 import type { StateStore } from './core/state-store.js';
@@ -48,17 +59,7 @@ export interface RouteOptions {
   forward?: Record<string, string>;
 }
 
-/** The router's answer: a complete response, or a stream already committed to one provider. */
-export type RouteResult =
-  | { kind: 'response'; status: number; headers: Record<string, string>; body: string; attempts: AttemptRecord[] }
-  | {
-      kind: 'stream';
-      status: 200;
-      headers: Record<string, string>;
-      first: string[];
-      rest: AsyncGenerator<string, void, undefined>;
-      attempts: AttemptRecord[];
-    };
+export type { RouteResult } from './engine/route-result.js';
 
 const NEVER = new AbortController().signal;
 
@@ -83,7 +84,7 @@ interface RequestState {
 export class Router {
   readonly config: RouterConfig;
   readonly targets: readonly TargetRuntime[];
-  private readonly byModel = new Map<string, TargetRuntime[]>();
+  private readonly byModel: Map<string, TargetRuntime[]>;
   private readonly clock: Clock;
   private readonly rng: Rng;
   private readonly transport: Transport;
@@ -95,31 +96,17 @@ export class Router {
   private readonly requests = new Map<string, number>();
   private readonly duration = new DurationHistogram();
   private readonly env: AttemptEnv;
-  private readonly circuitOptions: CircuitOptions;
   private readonly breaker: BreakerSettings;
   private readonly wakeup = new Wakeup();
+  private readonly learning: LearnContext;
 
   constructor(config: RouterConfig, deps: RouterDeps) {
     this.config = config;
     this.clock = deps.clock ?? systemClock;
     this.rng = deps.rng ?? createRng(deps.seed ?? 1);
     this.transport = deps.transport ?? createUndiciTransport();
-    this.circuitOptions = {
-      failureThreshold: config.breaker.failureThreshold,
-      openMs: config.breaker.openFor,
-      maxOpenMs: config.breaker.maxOpenFor,
-      maxBackoffMs: config.breaker.maxBackoffOpenFor,
-      jitterRatio: config.breaker.jitterRatio,
-      probeLeaseMs: config.attempt.timeout,
-    };
-    this.breaker = {
-      openForMs: config.breaker.openFor,
-      quotaOpenForMs: config.breaker.quotaOpenFor,
-      maxOpenForMs: config.breaker.maxOpenFor,
-      maxBackoffOpenForMs: config.breaker.maxBackoffOpenFor,
-      floorMs: config.retry.backoff.base,
-    };
-    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), this.circuitOptions, this.rng, () =>
+    this.breaker = breakerSettingsOf(config);
+    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), circuitOptionsOf(config), this.rng, () =>
       this.wakeup.notify(),
     );
     this.budget = new RetryBudget({
@@ -135,39 +122,16 @@ export class Router {
       firstTokenTimeoutMs: config.attempt.firstTokenTimeout,
       defaultMaxTokens: config.routing.defaultMaxTokens,
     };
-    const targets: TargetRuntime[] = [];
-    for (const p of config.providers) {
-      this.reliability.set(p.id, new Ewma(20));
-      for (const k of p.keys) {
-        const apiKey = deps.env[k.env] ?? '';
-        for (const m of p.models) {
-          const t: TargetRuntime = {
-            id: `${p.id}/${k.id}/${m.name}`,
-            provider: p.id,
-            key: k.id,
-            model: m.name,
-            providerConfig: p,
-            modelConfig: m,
-            apiKey,
-            adapter: ADAPTERS[p.vendor],
-            providerScope: `provider:${p.id}`,
-            keyScope: `key:${p.id}/${k.id}`,
-            limitScope: `limit:${p.id}/${k.id}/${m.name}`,
-            scopes: [`provider:${p.id}`, `key:${p.id}/${k.id}`, `limit:${p.id}/${k.id}/${m.name}`],
-            ttft: new Ewma(20),
-            latency: new Ewma(20),
-            disabledUntil: 0,
-          };
-          targets.push(t);
-          for (const name of [`${p.id}/${m.name}`, m.name]) {
-            const list = this.byModel.get(name) ?? [];
-            list.push(t);
-            this.byModel.set(name, list);
-          }
-        }
-      }
-    }
-    this.targets = targets;
+    this.learning = {
+      circuits: this.circuits,
+      breaker: this.breaker,
+      reliability: this.reliability,
+      meter: this.meter,
+    };
+    for (const p of config.providers) this.reliability.set(p.id, new Ewma(20));
+    const built = buildTargets(config, deps.env);
+    this.byModel = built.byModel;
+    this.targets = built.targets;
   }
 
   /** The targets a requested model name stands for: auto, an alias, `provider/model`, or a model name. */
@@ -197,22 +161,15 @@ export class Router {
 
   private async routeInner(body: unknown, options: RouteOptions, now: number): Promise<RouteResult> {
     const valid = validateChatRequest(body);
-    if (!valid.ok)
-      return this.respond(
-        errorResponse(400, 'invalid_request', 'invalid_request_error', valid.message, [], {}, valid.param),
-        [],
-      );
+    if (!valid.ok) return failWith(400, 'invalid_request', 'invalid_request_error', valid.message, [], {}, valid.param);
     const req = valid.req;
     const candidates = this.resolve(req.model);
     if (candidates.length === 0) {
-      return this.respond(
-        errorResponse(
-          404,
-          'model_not_found',
-          'invalid_request_error',
-          `The model \`${req.model}\` is not routed here. Ask for one of: ${this.modelNames().join(', ')}.`,
-          [],
-        ),
+      return failWith(
+        404,
+        'model_not_found',
+        'invalid_request_error',
+        `The model \`${req.model}\` is not routed here. Ask for one of: ${this.modelNames().join(', ')}.`,
         [],
       );
     }
@@ -231,11 +188,8 @@ export class Router {
     for (;;) {
       const t = this.clock.now();
       if (state.signal.aborted)
-        return this.respond(
-          errorResponse(499, 'client_closed', 'client_closed', 'The client closed the request.', state.attempts),
-          state.attempts,
-        );
-      if (t >= state.deadline.at) return this.deadlineError(state);
+        return failWith(499, 'client_closed', 'client_closed', 'The client closed the request.', state.attempts);
+      if (t >= state.deadline.at) return deadlineExceeded(state.deadline, state.attempts);
       if (state.attempts.length >= this.config.retry.maxAttempts)
         return this.exhausted(state, candidates, t, 'max_attempts');
       const pick = this.select(candidates, state, t);
@@ -247,14 +201,11 @@ export class Router {
         const result = await this.attempt(pick, state);
         if (result.kind !== 'failed') return this.success(pick, result, state);
         if (result.outcome.kind === 'client_error') {
-          return this.respond(
-            errorResponse(
-              result.outcome.status,
-              'upstream_rejected_request',
-              'invalid_request_error',
-              `The provider rejected the request: ${result.outcome.message}`,
-              state.attempts,
-            ),
+          return failWith(
+            result.outcome.status,
+            'upstream_rejected_request',
+            'invalid_request_error',
+            `The provider rejected the request: ${result.outcome.message}`,
             state.attempts,
           );
         }
@@ -272,7 +223,7 @@ export class Router {
       // Zero means a probe is in flight or only this request's failed targets are ready: look again after the base backoff, or when woken.
       const wait = Math.max(earliest - t, floor) || base;
       if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt))
-        return this.noCapacity(state, this.earliestAvailable(candidates, t), t);
+        return noCapacity(state.deadline, state.attempts, this.earliestAvailable(candidates, t), t);
       if (await this.wakeup.sleep(this.clock, wait, state.signal)) state.excluded.clear();
     }
   }
@@ -294,7 +245,7 @@ export class Router {
     const ranked =
       usable.length === 1
         ? [{ target: usable[0]!.id, score: 1, parts: { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 } }]
-        : this.rank(usable, state, now);
+        : this.rank(usable, state.inputTokens, state.req.max_completion_tokens ?? state.req.max_tokens ?? 256, now);
     for (const scored of ranked) {
       const target = usable.find((t) => t.id === scored.target)!;
       const probes: string[] = [];
@@ -313,22 +264,11 @@ export class Router {
     return undefined;
   }
 
-  private rank(usable: TargetRuntime[], state: RequestState, now: number): Scored[] {
-    const expectedOutput = state.req.max_completion_tokens ?? state.req.max_tokens ?? 256;
-    return rankCandidates(
-      usable.map((t) => ({
-        target: t.id,
-        costUsd:
-          (state.inputTokens * t.modelConfig.inputCostPerMTok + expectedOutput * t.modelConfig.outputCostPerMTok) / 1e6,
-        ttftMs: t.ttft.get(500),
-        latencyMs: t.latency.get(1000),
-        reliability: this.reliability.get(t.provider)!.get(1),
-        quality: t.modelConfig.quality,
-        headroom: this.capacity.headroom(t.id, now),
-      })),
-      this.config.routing.weights,
-      () => this.rng.next(),
+  private rank(usable: TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): Scored[] {
+    const candidates = usable.map((t) =>
+      candidateOf(t, inputTokens, expectedOutput, this.reliability.get(t.provider)!, this.capacity, now),
     );
+    return rankCandidates(candidates, this.config.routing.weights, () => this.rng.next());
   }
 
   private releaseProbes(pick: { probes: string[] }, now: number): void {
@@ -365,59 +305,12 @@ export class Router {
       forward: state.forward,
       admissionTokens: target.adapter.admissionTokens(state.req, state.inputTokens),
     });
-    const endedAt = result.kind === 'stream' ? result.firstContentAt : result.endedAt;
     const outcome: AttemptOutcome = result.kind === 'failed' ? result.outcome : { kind: 'ok', status: 200 };
-    const waitMs = 'waitMs' in outcome ? outcome.waitMs : undefined;
-    state.attempts.push({
-      target: target.id,
-      provider: target.provider,
-      key: target.key,
-      model: target.model,
-      startedAt,
-      endedAt,
-      outcome: outcome.kind,
-      ...('status' in outcome ? { status: outcome.status } : {}),
-      ...(waitMs !== undefined ? { waitMs } : {}),
-    });
+    state.attempts.push(attemptRecord(target, startedAt, result, outcome));
     if (result.kind !== 'stream')
       this.meter.attempt(target.id, outcome.kind, result.kind === 'json' ? result.usage : undefined);
-    this.learn(pick, outcome, result, startedAt);
+    learnFromAttempt(this.learning, pick, outcome, result, startedAt, this.clock.now());
     return result;
-  }
-
-  /** Updates statistics and target state, and applies the breaker rule (`decideCircuits`) to the attempt's circuits. */
-  private learn(
-    pick: { target: TargetRuntime; probes: string[] },
-    outcome: AttemptOutcome,
-    result: AttemptResult,
-    startedAt: number,
-  ): void {
-    const { target } = pick;
-    const now = this.clock.now();
-    const decide = (o: PolicyOutcome, at: number) =>
-      decideCircuits({
-        outcome: o,
-        scopes: target,
-        probes: pick.probes,
-        breaker: this.breaker,
-        now: at,
-        providerCircuit: this.circuits.get(target.providerScope),
-      });
-    const decision = decide(outcome, now);
-    if (decision.reliability !== undefined) this.reliability.get(target.provider)!.add(decision.reliability);
-    if (decision.disableTargetUntil !== undefined) target.disabledUntil = decision.disableTargetUntil;
-    this.circuits.apply(decision.ops, now);
-    if (result.kind === 'json') {
-      target.ttft.add(result.firstByteAt - startedAt);
-      target.latency.add(result.endedAt - startedAt);
-    } else if (result.kind === 'stream') {
-      target.ttft.add(result.firstContentAt - startedAt);
-      void result.done.then((end) => {
-        target.latency.add(end.endedAt - startedAt);
-        this.meter.attempt(target.id, end.failure ? 'stream_error' : end.aborted ? 'aborted' : 'ok', end.usage);
-        if (end.failure) this.circuits.apply(decide({ kind: 'stream_failed_late' }, end.endedAt).ops, end.endedAt);
-      });
-    }
   }
 
   private success(
@@ -425,67 +318,8 @@ export class Router {
     result: Exclude<AttemptResult, { kind: 'failed' }>,
     state: RequestState,
   ): RouteResult {
-    const { target } = pick;
-    this.meter.served(target.id);
-    const headers: Record<string, string> = {
-      'x-throttlelab-provider': target.provider,
-      'x-throttlelab-model': target.model,
-      'x-throttlelab-attempts': String(state.attempts.length),
-    };
-    if (result.kind === 'json') {
-      return {
-        kind: 'response',
-        status: 200,
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(result.body)),
-        },
-        body: result.body,
-        attempts: state.attempts,
-      };
-    }
-    return {
-      kind: 'stream',
-      status: 200,
-      headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
-      first: result.first,
-      rest: result.rest,
-      attempts: state.attempts,
-    };
-  }
-
-  private respond(e: ErrorResponse, attempts: AttemptRecord[]): RouteResult {
-    return { kind: 'response', status: e.status, headers: e.headers, body: e.body, attempts };
-  }
-
-  private deadlineError(state: RequestState): RouteResult {
-    return this.respond(
-      errorResponse(
-        504,
-        'deadline_exceeded',
-        'timeout',
-        `The request deadline of ${Math.round(state.deadline.at - state.deadline.startedAt)} ms passed after ${state.attempts.length} attempt(s).`,
-        state.attempts,
-      ),
-      state.attempts,
-    );
-  }
-
-  private noCapacity(state: RequestState, earliest: number, now: number): RouteResult {
-    const retryAfter = Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;
-    const when = retryAfter !== undefined ? ` The earliest capacity is in ${retryAfter} s.` : '';
-    return this.respond(
-      errorResponse(
-        503,
-        'no_capacity',
-        'service_unavailable',
-        `No provider has capacity before the deadline (${Math.round(remainingMs(state.deadline, now))} ms left).${when}`,
-        state.attempts,
-        retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {},
-      ),
-      state.attempts,
-    );
+    this.meter.served(pick.target.id);
+    return answered(pick.target, result, state.attempts);
   }
 
   private exhausted(
@@ -493,24 +327,8 @@ export class Router {
     candidates: TargetRuntime[],
     now: number,
     why: 'max_attempts' | 'retry_budget',
-  ): RouteResult {
-    const earliest = this.earliestAvailable(candidates, now);
-    const retryAfter = Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : 1;
-    const message =
-      why === 'retry_budget'
-        ? 'The retry budget is spent: failovers are limited to protect the providers.'
-        : `All ${state.attempts.length} attempts failed.`;
-    return this.respond(
-      errorResponse(
-        503,
-        why === 'retry_budget' ? 'retry_budget_exhausted' : 'upstream_unavailable',
-        'service_unavailable',
-        message,
-        state.attempts,
-        { 'retry-after': String(retryAfter) },
-      ),
-      state.attempts,
-    );
+  ) {
+    return exhausted(state.attempts, this.earliestAvailable(candidates, now), now, why);
   }
 
   /** Prometheus metrics. */
@@ -527,40 +345,17 @@ export class Router {
   /** Each target's circuits, capacity, statistics, usage and score, for the state view. */
   state(): unknown {
     const now = this.clock.now();
-    const nominal: RequestState = {
-      req: { model: this.config.autoModel, messages: [{ role: 'user', content: 'x'.repeat(4000) }], max_tokens: 500 },
-      stream: false,
-      deadline: createDeadline(now, 0),
-      signal: NEVER,
-      forward: {},
-      inputTokens: 1003,
-      attempts: [],
-      excluded: new Set(),
-    };
-    const ranking = this.rank([...this.targets], nominal, now);
-    return {
-      at: new Date(now).toISOString(),
+    return renderStateView({
+      now,
+      // A nominal request: ~1,000 input tokens, 500 output.
+      ranking: this.rank([...this.targets], 1003, 500, now),
+      targets: this.targets,
+      circuits: this.circuits,
+      capacity: this.capacity,
+      reliability: this.reliability,
+      meter: this.meter,
       retryBudgetRemaining: this.budget.remaining(now),
-      targets: ranking.map((r) => {
-        const t = this.targets.find((x) => x.id === r.target)!;
-        return {
-          target: t.id,
-          score: Number(r.score.toFixed(4)),
-          scoreParts: Object.fromEntries(Object.entries(r.parts).map(([k, v]) => [k, Number(v.toFixed(4))])),
-          circuits: {
-            provider: this.circuits.get(t.providerScope),
-            key: this.circuits.get(t.keyScope),
-            model: this.circuits.get(t.limitScope),
-          },
-          capacity: this.capacity.view(t.id, now),
-          ttftMs: Math.round(t.ttft.get(0)),
-          latencyMs: Math.round(t.latency.get(0)),
-          reliability: Number(this.reliability.get(t.provider)!.get(1).toFixed(4)),
-          disabledUntil: t.disabledUntil > now ? new Date(t.disabledUntil).toISOString() : null,
-          usage: this.meter.of(t.id) ?? null,
-        };
-      }),
-    };
+    });
   }
 
   /** Closes upstream connections. */

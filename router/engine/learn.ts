@@ -1,0 +1,55 @@
+import type { CircuitBook } from '../core/circuit-book.js';
+import { decideCircuits, type BreakerSettings, type PolicyOutcome } from '../core/circuit-policy.js';
+import type { Ewma } from '../core/ewma.js';
+import type { AttemptOutcome } from '../core/types.js';
+import type { AttemptResult } from './attempt.js';
+import type { Meter } from './meter.js';
+import type { TargetRuntime } from './target.js';
+
+/** What an attempt's outcome updates. */
+export interface LearnContext {
+  circuits: CircuitBook;
+  breaker: BreakerSettings;
+  reliability: ReadonlyMap<string, Ewma>;
+  meter: Meter;
+}
+
+/**
+ * Learns from one attempt: applies the breaker rule (`decideCircuits`) to its circuits, feeds the
+ * provider's reliability and the target's latency averages, and for a stream keeps learning when
+ * it ends (a stream that fails after its first token still counts against the provider).
+ */
+export function learnFromAttempt(
+  ctx: LearnContext,
+  pick: { target: TargetRuntime; probes: string[] },
+  outcome: AttemptOutcome,
+  result: AttemptResult,
+  startedAt: number,
+  now: number,
+): void {
+  const { target } = pick;
+  const decide = (o: PolicyOutcome, at: number) =>
+    decideCircuits({
+      outcome: o,
+      scopes: target,
+      probes: pick.probes,
+      breaker: ctx.breaker,
+      now: at,
+      providerCircuit: ctx.circuits.get(target.providerScope),
+    });
+  const decision = decide(outcome, now);
+  if (decision.reliability !== undefined) ctx.reliability.get(target.provider)!.add(decision.reliability);
+  if (decision.disableTargetUntil !== undefined) target.disabledUntil = decision.disableTargetUntil;
+  ctx.circuits.apply(decision.ops, now);
+  if (result.kind === 'json') {
+    target.ttft.add(result.firstByteAt - startedAt);
+    target.latency.add(result.endedAt - startedAt);
+  } else if (result.kind === 'stream') {
+    target.ttft.add(result.firstContentAt - startedAt);
+    void result.done.then((end) => {
+      target.latency.add(end.endedAt - startedAt);
+      ctx.meter.attempt(target.id, end.failure ? 'stream_error' : end.aborted ? 'aborted' : 'ok', end.usage);
+      if (end.failure) ctx.circuits.apply(decide({ kind: 'stream_failed_late' }, end.endedAt).ops, end.endedAt);
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import { remainingMs, type Deadline } from '../core/deadline.js';
+import type { AttemptRecord } from '../core/types.js';
+import type { AttemptResult } from './attempt.js';
+import { errorResponse } from './responses.js';
+import type { TargetRuntime } from './target.js';
+
+/** The router's answer: a complete response, or a stream already committed to one provider. */
+export type RouteResult =
+  | { kind: 'response'; status: number; headers: Record<string, string>; body: string; attempts: AttemptRecord[] }
+  | {
+      kind: 'stream';
+      status: 200;
+      headers: Record<string, string>;
+      first: string[];
+      rest: AsyncGenerator<string, void, undefined>;
+      attempts: AttemptRecord[];
+    };
+
+/** An error answer as a route result, with the attempts behind it. */
+export function failWith(
+  status: number,
+  code: string,
+  type: string,
+  message: string,
+  attempts: AttemptRecord[],
+  extraHeaders: Record<string, string> = {},
+  param: string | null = null,
+): RouteResult {
+  const e = errorResponse(status, code, type, message, attempts, extraHeaders, param);
+  return { kind: 'response', status: e.status, headers: e.headers, body: e.body, attempts };
+}
+
+/** Seconds until `earliest`, at least 1, for `Retry-After`; undefined when nothing will have capacity. */
+export function retryAfterSeconds(earliest: number, now: number): number | undefined {
+  return Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;
+}
+
+/** A provider's answer as the client gets it: the body or the stream, with the route's own headers. */
+export function answered(
+  target: TargetRuntime,
+  result: Exclude<AttemptResult, { kind: 'failed' }>,
+  attempts: AttemptRecord[],
+): RouteResult {
+  const headers: Record<string, string> = {
+    'x-throttlelab-provider': target.provider,
+    'x-throttlelab-model': target.model,
+    'x-throttlelab-attempts': String(attempts.length),
+  };
+  if (result.kind === 'json') {
+    const length = String(Buffer.byteLength(result.body));
+    return {
+      kind: 'response',
+      status: 200,
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': length },
+      body: result.body,
+      attempts,
+    };
+  }
+  return {
+    kind: 'stream',
+    status: 200,
+    headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+    first: result.first,
+    rest: result.rest,
+    attempts,
+  };
+}
+
+/** 504: the request's one deadline passed. */
+export function deadlineExceeded(deadline: Deadline, attempts: AttemptRecord[]): RouteResult {
+  const budgetMs = Math.round(deadline.at - deadline.startedAt);
+  const message = `The request deadline of ${budgetMs} ms passed after ${attempts.length} attempt(s).`;
+  return failWith(504, 'deadline_exceeded', 'timeout', message, attempts);
+}
+
+/** 503 + Retry-After: nothing can serve before the deadline (`earliest`: when something could). */
+export function noCapacity(deadline: Deadline, attempts: AttemptRecord[], earliest: number, now: number): RouteResult {
+  const retryAfter = retryAfterSeconds(earliest, now);
+  const left = Math.round(remainingMs(deadline, now));
+  const when = retryAfter !== undefined ? ` The earliest capacity is in ${retryAfter} s.` : '';
+  const message = `No provider has capacity before the deadline (${left} ms left).${when}`;
+  const headers: Record<string, string> = retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {};
+  return failWith(503, 'no_capacity', 'service_unavailable', message, attempts, headers);
+}
+
+/** 503 + Retry-After: the attempts or the retry budget ran out. */
+export function exhausted(
+  attempts: AttemptRecord[],
+  earliest: number,
+  now: number,
+  why: 'max_attempts' | 'retry_budget',
+): RouteResult {
+  const retryAfter = retryAfterSeconds(earliest, now) ?? 1;
+  const budget = why === 'retry_budget';
+  const message = budget
+    ? 'The retry budget is spent: failovers are limited to protect the providers.'
+    : `All ${attempts.length} attempts failed.`;
+  const code = budget ? 'retry_budget_exhausted' : 'upstream_unavailable';
+  return failWith(503, code, 'service_unavailable', message, attempts, { 'retry-after': String(retryAfter) });
+}
