@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one upstream attempt (send, classify, learn capacity, stream until
+// first content under its timeouts) is a single sequence with shared cancellation.
 import type { CallContext, StreamFailure, Translated } from '../adapters/adapter.js';
 import { errorFrame } from '../adapters/openai-chunks.js';
 import { SseReader, type SseEvent } from '../adapters/sse.js';

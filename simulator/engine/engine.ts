@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one request's whole path (route, auth, validation, faults, quota
+// admission, ledger record) reads best in one place; answers are scripted in script-answer.ts.
 import { createRng, deriveSeed, type Rng } from '../core/rng.js';
 import { Ledger, type AttemptStart } from '../ledger/ledger.js';
 import type { LedgerRow } from '../ledger/ledger-row.js';
@@ -21,6 +23,7 @@ import { Keyring, type KeyMatch } from './keyring.js';
 import { createProviderRuntime, type ProviderRuntime } from './provider-runtime.js';
 import { staticReply, type Reply } from './reply.js';
 import { sample } from './sample.js';
+import { scriptAnswer } from './script-answer.js';
 import { estimateTokens } from './tokens.js';
 import { createVocabulary, generateTokens, quoteText, type Vocabulary } from './vocabulary.js';
 
@@ -354,84 +357,21 @@ export class Engine {
     headers['content-type'] =
       profile.contentType?.(chat.stream, ctx) ??
       (chat.stream ? 'text/event-stream; charset=utf-8' : 'application/json');
-    const fault = decision.response?.spec;
-    const b = new StepBuilder();
-    let status = 200;
-    let end: LedgerRow['end'] = 'complete';
-
-    if (fault?.kind === 'hang' || fault?.kind === 'reset') {
-      if (fault.afterHeaders) b.head();
-      else status = 0;
-      end = fault.kind === 'reset' ? 'reset' : 'pending';
-      const seq = this.record(attempt, status, null, undefined, views, costs, 0, end);
-      return this.reply(seq, 200, headers, b.finish(fault.kind), provider, ticket);
-    }
-
-    if (fault?.kind === 'keep-alive') {
-      b.head();
-      const filler = profile.keepAlive(chat.stream);
-      for (let held = 0; held < fault.holdFor; held += fault.interval)
-        b.write(filler).wait(Math.min(fault.interval, fault.holdFor - held));
-      if (fault.then === 'close') {
-        const seq = this.record(attempt, 200, null, undefined, views, costs, 0, 'truncated');
-        return this.reply(seq, 200, headers, b.end(), provider, ticket);
-      }
-    }
-
-    if (!chat.stream) {
-      let body = profile.completion(completion, ctx);
-      if (fault?.kind === 'malformed') {
-        end = 'malformed';
-        if (fault.mode === 'truncated-json') body = body.slice(0, Math.floor(body.length / 2));
-        else if (fault.mode === 'garbage') body = `\u0000\u001f<html>${randomHex(rng, 24)}</htm`;
-        else if (fault.mode === 'empty') body = '';
-        else headers['content-type'] = 'text/html; charset=utf-8';
-      }
-      if (fault?.kind !== 'keep-alive') headers['content-length'] = String(Buffer.byteLength(body));
-      if (fault?.kind !== 'keep-alive') b.wait(ctx.processingMs).head();
-      else b.wait(ctx.processingMs);
-      b.write(body, count);
-      const seq = this.record(attempt, 200, null, undefined, views, costs, count, end);
-      return this.reply(seq, 200, headers, b.end(), provider, ticket);
-    }
-
-    const frames = profile.stream(completion, ctx, chat.includeUsage);
-    if (fault?.kind !== 'keep-alive') b.head();
-    b.wait(ttftMs);
-    for (const f of frames.head) b.write(f);
-    const perFrame = latency.tokensPerFrame;
-    let emitted = 0;
-    let framesSent = 0;
-    for (let from = 0; from < count; from += perFrame) {
-      const to = Math.min(count, from + perFrame);
-      if (fault?.kind === 'stream-break' && framesSent === fault.afterChunks) {
-        const planned = fault.end === 'close' ? 'truncated' : fault.end === 'reset' ? 'reset' : 'error-event';
-        if (fault.end === 'error-event') b.write(profile.streamError({ kind: fault.error as ErrorKind }, ctx));
-        const seq = this.record(
-          attempt,
-          200,
-          fault.end === 'error-event' ? fault.error : null,
-          undefined,
-          views,
-          costs,
-          emitted,
-          planned,
-        );
-        return this.reply(seq, 200, headers, fault.end === 'reset' ? b.finish('reset') : b.end(), provider, ticket);
-      }
-      if (from > 0) b.wait(msPerToken * (to - from));
-      let frame = frames.content(from, to);
-      if (fault?.kind === 'malformed' && from === 0) {
-        frame = frame.slice(0, Math.floor(frame.length / 2)) + '\n\n';
-        end = 'malformed';
-      }
-      b.write(frame, to - from);
-      emitted = to;
-      framesSent++;
-    }
-    for (const f of frames.tail) b.write(f);
-    const seq = this.record(attempt, 200, null, undefined, views, costs, count, end);
-    return this.reply(seq, 200, headers, b.end(), provider, ticket);
+    const script = scriptAnswer({
+      profile,
+      ctx,
+      chat,
+      completion,
+      headers,
+      fault: decision.response?.spec,
+      ttftMs,
+      msPerToken,
+      tokensPerFrame: latency.tokensPerFrame,
+      rng,
+    });
+    const { status, errorType, tokensOut, end } = script;
+    const seq = this.record(attempt, status, errorType, undefined, views, costs, tokensOut, end);
+    return this.reply(seq, 200, headers, script.steps, provider, ticket);
   }
 
   private reply(

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the columnar store (typed arrays per column, interned strings) and
+// its row view must change together; see docs/decisions/columnar-ledger.md.
 import type { HintForm } from '../vendors/types.js';
 import { InternTable } from './intern.js';
 import type { AttemptEnd, LedgerRow } from './ledger-row.js';

@@ -27,11 +27,9 @@ export const PositiveDuration = Duration.refine((ms) => ms > 0, {
   params: { code: 'SCENARIO_OUT_OF_RANGE' },
 });
 
-const Id = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
-    error: 'expected an id of lower-case letters, digits, "-" or "_" (at most 64 characters)',
-  });
+const Id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
+  error: 'expected an id of lower-case letters, digits, "-" or "_" (at most 64 characters)',
+});
 
 /** A random distribution of a number (ms for latencies, tokens, tokens per second). */
 export type Dist =
@@ -92,11 +90,9 @@ const Accounting = z.strictObject({
 });
 
 const Provider = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]{0,39}$/, {
-      error: 'expected a provider id of lower-case letters, digits and "-", starting with a letter',
-    }),
+  id: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, {
+    error: 'expected a provider id of lower-case letters, digits and "-", starting with a letter',
+  }),
   vendor: z.enum(VENDOR_IDS as [string, ...string[]]),
   models: z.array(z.string().min(1)).min(1),
   keys: z.array(Key).min(1),

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: a vendor profile keeps every shape of one vendor (routes, auth,
+// bodies, streams, headers, errors) in one file, the only place that vendor's wire format lives.
 import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import type {

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: one golden per vendor and shape, side by side so they read as a table.
 import { describe, expect, it } from 'vitest';
 import { encodeContext, limitView } from '../../test/helpers/vendor-context.js';
 import { anthropicProfile } from './anthropic.js';

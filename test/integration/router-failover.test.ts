@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: each failover behaviour against the simulator, sharing one setup.
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../../simulator/ledger/ledger-row.js';
