@@ -1,12 +1,8 @@
 /** @module throttlelab reference router: capacity-aware, deadline-bounded failover across LLM providers. */
 export { Router, type RouterDeps, type RouteOptions, type RouteResult } from './router.js';
+export { readDuration } from './config/duration.js';
 export { startRouterServer, type RouterServer, type RouterServerOptions } from './server/http-server.js';
-export {
-  parseRouterConfig,
-  formatConfigIssues,
-  type ConfigIssue,
-  type ParseConfigResult,
-} from './config/parse-config.js';
+export { parseRouterConfig, type ConfigIssue, type ParseConfigResult } from './config/parse-config.js';
 export { RouterConfigSchema, type RouterConfig, type ProviderConfig } from './config/schema.js';
 export type { Clock } from './core/clock.js';
 export { systemClock } from './engine/system-clock.js';

@@ -11,7 +11,7 @@ import type { Clock } from './core/clock.js';
 import { systemClock } from './engine/system-clock.js';
 import { createDeadline, waitFits, type Deadline } from './core/deadline.js';
 import { Ewma } from './core/ewma.js';
-import { Wakeup } from './core/wakeup.js';
+import { Wakeup } from './engine/wakeup.js';
 import { RetryBudget } from './core/retry-budget.js';
 import { createRng, type Rng } from './core/rng.js';
 import { rankCandidates, type Scored } from './core/scoring.js';

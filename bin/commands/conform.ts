@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { writeReportFolder, type Report } from '../../harness/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
+import { CliError } from '../errors.js';
+import { assertWritableDir } from '../output-dir.js';
 import { executeRun, prepareRun, type RouterChoice } from './run.js';
 
 /** Options of `throttlelab conform`. */
@@ -20,13 +22,20 @@ export interface ConformOptions extends RouterChoice {
  * `--router-url` names another) and writes one combined report.
  */
 export async function conform(options: ConformOptions, io: Io): Promise<ExitCode> {
-  const files = (await readdir(options.dir))
-    .filter((f) => f.endsWith('.yaml') && (!options.only || f.includes(options.only)))
-    .sort();
-  if (files.length === 0) {
-    io.err(`${options.dir}: no scenario files (*.yaml) to run.`);
-    return EXIT.BAD_INPUT;
-  }
+  const entries = await readdir(options.dir).catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === 'ENOENT' ? 'no such folder' : error.code === 'ENOTDIR' ? 'not a folder' : error.code;
+    throw new CliError(
+      'CLI_NO_SCENARIOS',
+      `--dir ${options.dir}: ${why}. Name the folder of the conformance scenarios.`,
+    );
+  });
+  const files = entries.filter((f) => f.endsWith('.yaml') && (!options.only || f.includes(options.only))).sort();
+  if (files.length === 0)
+    throw new CliError(
+      'CLI_NO_SCENARIOS',
+      `--dir ${options.dir}: no scenario files (*.yaml)${options.only ? ` whose name contains "${options.only}"` : ''}.`,
+    );
+  await assertWritableDir(options.out ?? 'reports');
   const prepared = [];
   for (const f of files) {
     const p = await prepareRun(join(options.dir, f), options, io);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { formatConfigIssues, parseRouterConfig, Router, startRouterServer } from '../../router/index.js';
+import { parseRouterConfig, Router, startRouterServer } from '../../router/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
@@ -25,7 +25,9 @@ export async function routerCommand(options: RouterCommandOptions, io: Io): Prom
   }
   const parsed = parseRouterConfig(text, io.env);
   if (!parsed.ok) {
-    io.err(formatConfigIssues(options.config, parsed.issues));
+    // Locating is the cold path: the simulator's YAML locator loads only when a config is wrong.
+    const { formatIssues, locateInYaml } = await import('../../simulator/index.js');
+    io.err(formatIssues(options.config, locateInYaml(text, parsed.issues)));
     return EXIT.BAD_INPUT;
   }
   const seed = options.seed ?? io.randomSeed();

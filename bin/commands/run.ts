@@ -15,6 +15,7 @@ import {
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
+import { assertWritableDir } from '../output-dir.js';
 import { referenceConfig, referenceLauncher } from '../reference-launcher.js';
 
 /** Where the router under test comes from, overriding the scenario's `router` section. */
@@ -126,6 +127,7 @@ export async function executeRun(
 export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode> {
   const prepared = await prepareRun(options.scenario, options, io);
   if (!prepared) return EXIT.BAD_INPUT;
+  await assertWritableDir(options.out ?? 'reports');
   const seed = options.seed ?? prepared.scenario.seed ?? io.randomSeed();
   io.out(`throttlelab run: scenario "${prepared.scenario.name}" (seed ${seed})`);
   const report = await executeRun(prepared, options.scenario, seed, io, options.simPort);

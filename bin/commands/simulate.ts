@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CliError } from '../errors.js';
 import { loadRunScenarioFile, providerVar } from '../../harness/index.js';
 import {
   createSimulator,
@@ -57,8 +58,11 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
   const scenario = loaded.scenario;
   const seed = options.seed ?? scenario.seed ?? io.randomSeed();
   const sim = createSimulator(scenario, { seed, env: io.env });
-  const ledgerFile = options.ledgerOut ? createWriteStream(options.ledgerOut) : undefined;
-  if (ledgerFile) sim.ledger.addSink((row) => ledgerFile.write(`${JSON.stringify(row)}\n`));
+  const ledgerFile = options.ledgerOut ? await openLedgerFile(options.ledgerOut, io) : undefined;
+  if (ledgerFile)
+    sim.ledger.addSink((row) => {
+      if (!ledgerFile.destroyed) ledgerFile.write(`${JSON.stringify(row)}\n`);
+    });
   const server = await startSimulatorServer(sim, {
     host: options.host,
     port: options.port,
@@ -118,4 +122,21 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
   );
   for (const line of summarizeAttempts(sim)) io.out(line);
   return EXIT.OK;
+}
+
+/** Opens `--ledger-out` before anything starts, so an unwritable path is a usage error, not a crash later. */
+async function openLedgerFile(path: string, io: Io) {
+  const handle = await open(path, 'w').catch((error: NodeJS.ErrnoException) => {
+    throw new CliError('CLI_OUTPUT_UNWRITABLE', `--ledger-out ${path}: cannot write (${error.code}).`, {
+      cause: error,
+    });
+  });
+  const stream = handle.createWriteStream();
+  let reported = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (reported) return;
+    reported = true;
+    io.err(`simulate: writing ${path} failed (${error.code ?? error.message}); later attempts are not written.`);
+  });
+  return stream;
 }

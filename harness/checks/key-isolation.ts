@@ -16,15 +16,13 @@ export function checkKeyIsolation({ rows }: CheckInput): CheckResult {
     value: foreign.length,
     unit: 'attempts',
     violations: foreign.length,
-    evidence: foreign
-      .slice(0, MAX_EVIDENCE)
-      .map((r) => ({
-        at: r.arrivalAt,
-        correlationId: r.correlationId,
-        provider: r.provider,
-        key: r.key,
-        detail: `${r.provider} received the key of ${r.key.slice('foreign:'.length)}`,
-      })),
+    evidence: foreign.slice(0, MAX_EVIDENCE).map((r) => ({
+      at: r.arrivalAt,
+      correlationId: r.correlationId,
+      provider: r.provider,
+      key: r.key,
+      detail: `${r.provider} received the key of ${r.key.slice('foreign:'.length)}`,
+    })),
     details: { unknownOrMissingKeys: unknown },
   };
 }

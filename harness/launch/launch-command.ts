@@ -47,7 +47,8 @@ export async function launchCommand(
     if (exited !== undefined)
       throw new HarnessError(
         'HARNESS_ROUTER_START_FAILED',
-        `Failed to start the router: \`${spec.command}\` exited with code ${exited} before answering. Its last output:\n${tail}`,
+        `Failed to start the router: \`${spec.command}\` exited with code ${exited} before answering.`,
+        { details: { output: tail.trimEnd() } },
       );
     try {
       const res = await fetch(origin + spec.readyPath, { signal: AbortSignal.timeout(1000) });
@@ -60,7 +61,8 @@ export async function launchCommand(
       kill(child.pid);
       throw new HarnessError(
         'HARNESS_ROUTER_START_FAILED',
-        `Failed to start the router: nothing answered ${origin}${spec.readyPath} within ${spec.startTimeout} ms. Check that it listens on $THROTTLELAB_ROUTER_PORT. Its last output:\n${tail}`,
+        `Failed to start the router: nothing answered ${origin}${spec.readyPath} within ${spec.startTimeout} ms. Check that it listens on $THROTTLELAB_ROUTER_PORT.`,
+        { details: { output: tail.trimEnd() } },
       );
     }
     await new Promise((r) => setTimeout(r, 100));

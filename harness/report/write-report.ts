@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { HarnessError } from '../errors.js';
 import type { Report } from './report.js';
 import { renderHtml } from './render-html.js';
 import { renderJunit, renderMarkdown } from './render-text.js';
@@ -27,11 +28,12 @@ export async function writeReportFolder(
 }
 
 /** Reads the reports a `report.json` holds (one run, or a conformance pack). */
-export function reportsOf(json: unknown): Report[] {
+export function reportsOf(json: unknown, file = 'the file'): Report[] {
   const j = json as { schema?: string; reports?: Report[] };
   if (j?.schema === 'throttlelab.report/v1') return [json as Report];
   if (j?.schema === 'throttlelab.reports/v1' && Array.isArray(j.reports)) return j.reports;
-  throw new Error(
-    'Failed to read the report: it is not a throttlelab report (schema throttlelab.report/v1 or throttlelab.reports/v1).',
+  throw new HarnessError(
+    'HARNESS_REPORT_INVALID',
+    `Failed to read ${file}: it is not a throttlelab report (schema throttlelab.report/v1 or throttlelab.reports/v1).`,
   );
 }

@@ -39,11 +39,9 @@ const RouterSection = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('url'),
     /** The router's OpenAI-compatible base URL, e.g. http://127.0.0.1:4000/v1 (loopback only). */
-    url: z
-      .url()
-      .refine((u) => /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), {
-        message: 'only loopback routers (127.0.0.1, ::1, localhost) may be load-tested',
-      }),
+    url: z.url().refine((u) => /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(u), {
+      message: 'only loopback routers (127.0.0.1, ::1, localhost) may be load-tested',
+    }),
   }),
 ]);
 

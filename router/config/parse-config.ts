@@ -1,48 +1,19 @@
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { RouterConfigSchema, type RouterConfig } from './schema.js';
 
-/** One located problem in a router config. */
+/**
+ * One problem in a router config, by path. The CLI locates it in the file (line and column) with
+ * the project's one YAML locator; a YAML syntax error carries its position already.
+ */
 export interface ConfigIssue {
   code: string;
   path: Array<string | number>;
   message: string;
-  line: number;
-  col: number;
-}
-
-/** `file:line:col CODE path: message`, sorted by position. */
-export function formatConfigIssues(file: string, issues: readonly ConfigIssue[]): string {
-  const path = (p: ReadonlyArray<string | number>) =>
-    p.reduce<string>(
-      (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part),
-      '',
-    ) || '(root)';
-  return [...issues]
-    .sort((a, b) => a.line - b.line || a.col - b.col)
-    .map((i) => `${file}:${i.line}:${i.col} ${i.code} ${path(i.path)}: ${i.message}`)
-    .join('\n');
-}
-
-function locate(
-  doc: Document,
-  lc: LineCounter,
-  path: ReadonlyArray<string | number>,
-  key?: string,
-): { line: number; col: number } {
-  if (key !== undefined) {
-    const map = doc.getIn(path, true);
-    if (isMap(map)) {
-      const pair = map.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
-      const node = pair?.key as Node | undefined;
-      if (node?.range) return lc.linePos(node.range[0]);
-    }
-  }
-  for (let n = path.length; n >= 0; n--) {
-    const node = (n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true)) as Node | null | undefined;
-    if (node && typeof node === 'object' && 'range' in node && node.range) return lc.linePos(node.range[0]);
-  }
-  return { line: 1, col: 1 };
+  /** Point at this key of the map at `path` rather than at the map. */
+  key?: string;
+  line?: number;
+  col?: number;
 }
 
 function codeOf(issue: z.core.$ZodIssue, missing: boolean): string {
@@ -77,7 +48,7 @@ export function parseRouterConfig(text: string, env: Readonly<Record<string, str
         code: 'CONFIG_YAML_SYNTAX',
         path: [],
         message: e.message.split('\n')[0]!,
-        ...(e.linePos?.[0] ?? { line: 1, col: 1 }),
+        ...lc.linePos(e.pos[0]),
       })),
     };
   }
@@ -89,12 +60,7 @@ export function parseRouterConfig(text: string, env: Readonly<Record<string, str
       const path = issue.path as Array<string | number>;
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys)
-          issues.push({
-            code: 'CONFIG_UNKNOWN_KEY',
-            path: [...path, key],
-            message: `unknown key "${key}"`,
-            ...locate(doc, lc, path, key),
-          });
+          issues.push({ code: 'CONFIG_UNKNOWN_KEY', path, key, message: `unknown key "${key}"` });
         continue;
       }
       const missing = valueAt(raw, path) === undefined;
@@ -105,14 +71,12 @@ export function parseRouterConfig(text: string, env: Readonly<Record<string, str
           missing && issue.code === 'invalid_type'
             ? `required field is missing (expected ${issue.expected})`
             : issue.message.replace(/^Invalid input: /, ''),
-        ...locate(doc, lc, path),
       });
     }
     return { ok: false, issues };
   }
   const config = parsed.data;
-  const push = (code: string, path: Array<string | number>, message: string) =>
-    issues.push({ code, path, message, ...locate(doc, lc, path) });
+  const push = (code: string, path: Array<string | number>, message: string) => issues.push({ code, path, message });
   const ids = new Set<string>();
   const targets = new Set<string>();
   config.providers.forEach((p, i) => {

@@ -26,10 +26,20 @@ export function locate(
   return { line: 1, col: 1 };
 }
 
-/** Locates issues found outside the YAML parser (e.g. in a section another package validates). */
+/**
+ * Locates issues found outside the scenario parser (a section another package validates, the
+ * router's config file). An issue that already has a position (a YAML syntax error) keeps it.
+ */
 export function locateInYaml(
   text: string,
-  issues: ReadonlyArray<{ code: string; path: Array<string | number>; message: string; key?: string }>,
+  issues: ReadonlyArray<{
+    code: string;
+    path: Array<string | number>;
+    message: string;
+    key?: string;
+    line?: number;
+    col?: number;
+  }>,
 ): Array<{ code: string; path: Array<string | number>; message: string; line: number; col: number }> {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc });
@@ -37,6 +47,6 @@ export function locateInYaml(
     code: i.code,
     path: i.key ? [...i.path, i.key] : i.path,
     message: i.message,
-    ...locate(doc, lc, i.path, i.key),
+    ...(i.line !== undefined && i.col !== undefined ? { line: i.line, col: i.col } : locate(doc, lc, i.path, i.key)),
   }));
 }

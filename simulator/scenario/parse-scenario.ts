@@ -60,7 +60,7 @@ export function createScenarioParser<S>(
       return {
         ok: false,
         issues: doc.errors.map((e) => {
-          const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
+          const pos = lc.linePos(e.pos[0]);
           return {
             code: 'SCENARIO_YAML_SYNTAX',
             path: [],

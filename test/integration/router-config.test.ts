@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatConfigIssues, parseRouterConfig } from './parse-config.js';
+import { parseRouterConfig, type ConfigIssue } from '../../router/index.js';
+import { formatIssues, locateInYaml } from '../../simulator/index.js';
+
+// The router reports issues by path; the CLI locates them with the simulator's YAML locator.
+const located = (text: string, issues: ConfigIssue[]) => formatIssues('router.yaml', locateInYaml(text, issues));
 
 describe('parseRouterConfig', () => {
   it('reports every problem at once, located', () => {
-    const r = parseRouterConfig(
-      `version: 1
+    const text = `version: 1
 providers:
   - id: openai
     vendor: openia
@@ -13,10 +16,9 @@ providers:
     models: [gpt-4o-mini]
     timeout: 5s
 retry: { maxAttempts: 0, backoff: { base: soon } }
-`,
-      {},
-    );
-    expect(r.ok ? 'ok' : formatConfigIssues('router.yaml', r.issues)).toMatchInlineSnapshot(`
+`;
+    const r = parseRouterConfig(text, {});
+    expect(r.ok ? 'ok' : located(text, r.issues)).toMatchInlineSnapshot(`
       "router.yaml:4:13 CONFIG_INVALID_VALUE providers[0].vendor: Invalid option: expected one of "openai"|"azure-openai"|"anthropic"|"gemini"|"groq"|"mistral"|"deepseek"|"openai-compatible"
       router.yaml:5:14 CONFIG_INVALID_VALUE providers[0].baseUrl: expected an http(s) URL
       router.yaml:8:5 CONFIG_UNKNOWN_KEY providers[0].timeout: unknown key "timeout"
@@ -26,23 +28,27 @@ retry: { maxAttempts: 0, backoff: { base: soon } }
   });
 
   it('checks cross-references and the environment after the schema passes', () => {
-    const r = parseRouterConfig(
-      `version: 1
+    const text = `version: 1
 providers:
   - { id: a, vendor: openai, baseUrl: "http://127.0.0.1:1/v1", keys: [{ id: k, env: SET }, { id: k, env: UNSET }], models: [m] }
   - { id: a, vendor: azure-openai, baseUrl: "http://127.0.0.1:1", keys: [{ id: k, env: SET }], models: [m] }
 aliases:
   fast: [a/m, b/m]
-`,
-      { SET: 'x' },
-    );
-    expect(r.ok ? 'ok' : formatConfigIssues('router.yaml', r.issues)).toMatchInlineSnapshot(`
+`;
+    const r = parseRouterConfig(text, { SET: 'x' });
+    expect(r.ok ? 'ok' : located(text, r.issues)).toMatchInlineSnapshot(`
       "router.yaml:3:98 CONFIG_DUPLICATE_ID providers[0].keys[1].id: key id "k" is used twice in provider "a"
       router.yaml:3:106 CONFIG_MISSING_ENV providers[0].keys[1].env: environment variable UNSET is not set
       router.yaml:4:5 CONFIG_MISSING_FIELD providers[1]: an azure-openai provider needs apiVersion
       router.yaml:4:11 CONFIG_DUPLICATE_ID providers[1].id: provider id "a" is used twice
       router.yaml:6:15 CONFIG_UNKNOWN_REFERENCE aliases.fast[1]: no configured target "b/m""
     `);
+  });
+
+  it('locates a YAML syntax error where it is, not at 1:1', () => {
+    const text = 'version: 1\nproviders: []\nversion: 2\n';
+    const r = parseRouterConfig(text, {});
+    expect(r.ok ? 'ok' : located(text, r.issues)).toMatchInlineSnapshot(`"router.yaml:3:1 CONFIG_YAML_SYNTAX (root): Map keys must be unique"`);
   });
 
   it('fills every default from a minimal config', () => {

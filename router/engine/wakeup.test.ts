@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeClock } from './fake-clock.js';
+import { createFakeClock } from '../core/fake-clock.js';
 import { Wakeup } from './wakeup.js';
 
 describe('Wakeup', () => {

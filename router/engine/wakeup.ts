@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { startTimer, type Clock } from './clock.js';
+import { startTimer, type Clock } from '../core/clock.js';
 
 /**
  * Wakes every request waiting for capacity when something it waits on changes (a circuit closes

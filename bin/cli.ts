@@ -1,0 +1,206 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { CliError, knownError } from './errors.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import type { Io } from './io.js';
+
+function parseSeed(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n > 4294967295)
+    throw new InvalidArgumentError('expected an integer from 0 to 4294967295.');
+  return n;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535.');
+  return n;
+}
+
+function parseHost(value: string): '127.0.0.1' | '::1' {
+  if (value !== '127.0.0.1' && value !== '::1')
+    throw new InvalidArgumentError('only loopback is allowed: 127.0.0.1 or ::1.');
+  return value;
+}
+
+function parseRouterUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:4000/v1.');
+  }
+  if (!['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) || !/^https?:$/.test(url.protocol))
+    throw new InvalidArgumentError('only loopback routers (127.0.0.1, ::1, localhost) may be load-tested.');
+  return value;
+}
+
+/** Reads a `--duration` value with the parser of the package the command loads; a bad one is a usage error. */
+export function durationArg(value: string | undefined, parse: (v: string) => number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parse(value);
+  if (ms === undefined || !(ms > 0))
+    throw new CliError('CLI_USAGE', `--duration: expected a duration such as 30s or 5m, got "${value}".`);
+  return ms;
+}
+
+function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
+  const program = new Command()
+    .name('throttlelab')
+    .description('Prove that your LLM router survives rate limits.')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.out(s.replace(/\n$/, '')),
+      writeErr: (s) => io.err(s.replace(/\n$/, '')),
+    });
+
+  program
+    .command('simulate')
+    .description('serve the simulated providers of a scenario until stopped')
+    .argument('<scenario>', 'scenario YAML file')
+    .option('--seed <n>', 'seed for every random choice (printed at start; reuse it to replay)', parseSeed)
+    .option('--port <n>', "port to listen on (default: the scenario's, else a free one)", parsePort)
+    .option('--host <addr>', 'loopback address: 127.0.0.1 or ::1', parseHost)
+    .option('--duration <d>', 'stop by itself after this long, e.g. 60s')
+    .option('--ledger-out <file>', 'stream every attempt to this JSONL file')
+    .addHelpText('after', '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m')
+    .action(
+      async (
+        scenario: string,
+        opts: { seed?: number; port?: number; host?: '127.0.0.1' | '::1'; duration?: string; ledgerOut?: string },
+      ) => {
+        const { simulate } = await import('./commands/simulate.js');
+        const { parseDuration } = await import('../simulator/index.js');
+        const durationMs = durationArg(opts.duration, parseDuration);
+        setCode(await simulate({ scenario, ...opts, durationMs }, io));
+      },
+    );
+
+  const routerOptions = (cmd: Command) =>
+    cmd
+      .option(
+        '--router-cmd <command>',
+        'start this router instead (it gets THROTTLELAB_* variables and listens on $THROTTLELAB_ROUTER_PORT)',
+      )
+      .option(
+        '--router-url <url>',
+        'use the router already running at this OpenAI-compatible base URL (loopback only)',
+        parseRouterUrl,
+      );
+
+  routerOptions(
+    program
+      .command('run')
+      .description('run a scenario against a router under load, judge it from the ledger, and write the reports')
+      .argument('<scenario>', 'scenario YAML file with a load section')
+      .option('--seed <n>', 'seed for every random choice (printed; reuse it to replay)', parseSeed)
+      .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+  )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ throttlelab run scenarios/quickstart.yaml\n  $ throttlelab run scenarios/conformance/02-429-hint-forms.yaml --router-cmd 'litellm --config litellm.yaml --port $THROTTLELAB_ROUTER_PORT'`,
+    )
+    .action(
+      async (
+        scenario: string,
+        opts: { seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string },
+      ) => {
+        const { run } = await import('./commands/run.js');
+        setCode(await run({ scenario, ...opts }, io));
+      },
+    );
+
+  routerOptions(
+    program
+      .command('conform')
+      .description('run the conformance pack against a router and write one combined report')
+      .option('--dir <dir>', 'scenario folder', 'scenarios/conformance')
+      .option('--only <text>', 'only scenarios whose file name contains this')
+      .option('--seed <n>', 'seed for every scenario', parseSeed)
+      .option('--out <dir>', 'report folder')
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+  ).action(
+    async (opts: {
+      dir: string;
+      only?: string;
+      seed?: number;
+      out?: string;
+      simPort?: number;
+      routerCmd?: string;
+      routerUrl?: string;
+    }) => {
+      const { conform } = await import('./commands/conform.js');
+      setCode(await conform(opts, io));
+    },
+  );
+
+  program
+    .command('report')
+    .description('render a saved report.json again (HTML, Markdown, JUnit) and print its verdicts')
+    .argument('<report.json>', 'a report written by run or conform')
+    .option('--out <dir>', 'folder to write to (default: beside the JSON)')
+    .action(async (file: string, opts: { out?: string }) => {
+      const { report } = await import('./commands/report.js');
+      setCode(await report({ file, out: opts.out }, io));
+    });
+
+  program
+    .command('router')
+    .description('serve the reference router (an OpenAI-compatible API) from a config file')
+    .requiredOption('--config <file>', 'router config YAML')
+    .option('--port <n>', "port to listen on (default: the config's)", parsePort)
+    .option('--host <addr>', "address to listen on (default: the config's)")
+    .option('--seed <n>', 'seed for every random choice (jitter, tie-breaks)', parseSeed)
+    .option('--duration <d>', 'stop by itself after this long')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ OPENAI_API_KEY=… ANTHROPIC_API_KEY=… throttlelab router --config router.yaml --port 8080',
+    )
+    .action(async (opts: { config: string; port?: number; host?: string; seed?: number; duration?: string }) => {
+      const { routerCommand } = await import('./commands/router.js');
+      const { readDuration } = await import('../router/index.js');
+      const durationMs = durationArg(opts.duration, readDuration);
+      setCode(await routerCommand({ ...opts, durationMs }, io));
+    });
+
+  program
+    .command('validate')
+    .description('check scenario files and report every problem with its line and column')
+    .argument('<files...>', 'scenario YAML files')
+    .action(async (files: string[]) => {
+      const { validate } = await import('./commands/validate.js');
+      setCode(await validate({ files }, io));
+    });
+  return program;
+}
+
+/**
+ * Runs the command line and returns its exit code; the one error boundary. A known error (a bad
+ * scenario, config, flag, file, port or router: the user's to fix) prints one line and exits 2;
+ * anything else is our bug: its stack is printed and the exit code is 70.
+ */
+export async function runCli(argv: readonly string[], io: Io): Promise<ExitCode> {
+  let code: ExitCode = EXIT.OK;
+  const program = buildProgram(io, (c) => (code = c));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (error) {
+    const e = error as { code?: string };
+    if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+      const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(e.code);
+      return ok ? EXIT.OK : EXIT.BAD_INPUT;
+    }
+    const known = knownError(error);
+    if (known) {
+      io.err(`throttlelab: ${known.code}: ${known.message}`);
+      if (known.detail) io.err(known.detail.replace(/^/gm, '  | '));
+      return EXIT.BAD_INPUT;
+    }
+    io.err(
+      `throttlelab: internal error; this is a bug, please report it.\n${(error as Error)?.stack ?? String(error)}`,
+    );
+    return EXIT.INTERNAL;
+  }
+}
