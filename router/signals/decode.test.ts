@@ -5,7 +5,7 @@ const NOW = Date.UTC(2025, 7, 21, 12, 40, 0);
 const h = (headers: Record<string, string>) => (name: string) => headers[name];
 
 describe('decodeSignals', () => {
-  it('reads OpenAI headers with Go-duration resets (provider-facts §1.1)', () => {
+  it('reads OpenAI headers with Go-duration resets (vendor-facts §1.1)', () => {
     const s = decodeSignals(
       'openai',
       200,

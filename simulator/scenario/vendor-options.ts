@@ -3,7 +3,7 @@ import type { VendorId } from '../vendors/types.js';
 
 /**
  * The vendor-specific switches, one strict schema per vendor. Most exist because the behaviour
- * is UNCONFIRMED in provider-facts.md, so the scenario picks it.
+ * is UNCONFIRMED in docs/vendor-facts.md, so the scenario picks it.
  */
 export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
   openai: z.strictObject({

@@ -11,7 +11,7 @@ import { openaiProfile } from './openai.js';
 import { ratelimitDraftProfile } from './ratelimit-draft.js';
 
 // Every expected value below is a real capture or documentation example quoted in
-// ../shared/reference/provider-facts.md; the section is named in each test.
+// docs/vendor-facts.md; the section is named in each test.
 
 describe('openai golden', () => {
   it('writes the rate-limit headers of the documentation example (§1.1)', () => {

@@ -48,7 +48,9 @@ aliases:
   it('locates a YAML syntax error where it is, not at 1:1', () => {
     const text = 'version: 1\nproviders: []\nversion: 2\n';
     const r = parseRouterConfig(text, {});
-    expect(r.ok ? 'ok' : located(text, r.issues)).toMatchInlineSnapshot(`"router.yaml:3:1 CONFIG_YAML_SYNTAX (root): Map keys must be unique"`);
+    expect(r.ok ? 'ok' : located(text, r.issues)).toMatchInlineSnapshot(
+      `"router.yaml:3:1 CONFIG_YAML_SYNTAX (root): Map keys must be unique"`,
+    );
   });
 
   it('fills every default from a minimal config', () => {
