@@ -28,7 +28,7 @@ export async function writeReportFolder(
 }
 
 /** Reads the reports a `report.json` holds (one run, or a conformance pack). */
-export function reportsOf(json: unknown, file = 'the file'): Report[] {
+export function reportsOf(json: unknown, file = 'the report'): Report[] {
   const j = json as { schema?: string; reports?: Report[] };
   if (j?.schema === 'throttlelab.report/v1') return [json as Report];
   if (j?.schema === 'throttlelab.reports/v1' && Array.isArray(j.reports)) return j.reports;

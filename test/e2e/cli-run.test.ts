@@ -99,7 +99,8 @@ describe('throttlelab run and report', () => {
     await writeFile(bogus, '{"hello":1}');
     const r = await cli('report', bogus);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Failed to read the report');
+    expect(r.stderr).toContain('HARNESS_REPORT_INVALID: Failed to read');
+    expect(r.stderr).toContain('bogus.json: it is not a throttlelab report');
   });
 });
 
