@@ -222,6 +222,14 @@ const faultRefs: Rule = (s, _ctx, push) => {
             message: `${p.vendor} (provider "${p.id}") has no reset headers to carry the wait; use seconds, ms, http-date, body or none`,
           });
         }
+        // RFC 9457 problem details with the draft's problem types have no member for a wait.
+        if (f.hint.form === 'body' && p.vendor === 'ratelimit-draft') {
+          push({
+            code: 'SCENARIO_UNSUPPORTED_HINT',
+            path: ['faults', i, 'hint', 'form'],
+            message: `${p.vendor} (provider "${p.id}") has no body field to carry the wait; use seconds, ms, http-date, reset-header or none`,
+          });
+        }
       }
       if (f.hint.form !== 'none' && f.hint.after === undefined && f.hint.raw === undefined) {
         push({

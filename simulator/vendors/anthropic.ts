@@ -1,5 +1,6 @@
 // Over 300 lines on purpose: a vendor profile keeps every shape of one vendor (routes, auth,
 // bodies, streams, headers, errors) in one file, the only place that vendor's wire format lives.
+import type { Metric } from '../quota/meter.js';
 import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import { pickView, tightestView, withResetHint } from './limit-views.js';
@@ -90,6 +91,9 @@ function anthropicRateLimitHeaders(views: LimitView[], headers: HeaderMap, now: 
   setFamily(headers, 'output-tokens', pickView(views, 'output-tokens'), now);
   return headers;
 }
+
+/** The metrics whose `anthropic-ratelimit-*-reset` headers exist (§3.1). */
+const RESET_FAMILIES: readonly Metric[] = ['requests', 'tokens', 'input-tokens', 'output-tokens'];
 
 function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
   const v = e.violation;
@@ -216,12 +220,17 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
     if (hint.form === 'vendor') {
       if (status === 429) sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
     } else if (hint.form === 'reset-header') {
-      const metric = e.violation?.metric ?? 'requests';
-      shown = withResetHint(views, metric, hint);
-      sent = {
-        ms: hint.raw !== undefined ? Number.NaN : Math.ceil((ctx.now + Math.max(0, hint.ms)) / 1000) * 1000 - ctx.now,
-        form: 'reset-header',
-      };
+      // The violated limit's reset carries the wait, else any limit shown; with none, nothing is sent.
+      const metric = [e.violation?.metric ?? 'requests', ...RESET_FAMILIES].find((m) =>
+        views.some((v) => v.rule.metric === m),
+      );
+      if (metric) {
+        shown = withResetHint(views, metric, hint);
+        sent = {
+          ms: hint.raw !== undefined ? Number.NaN : Math.ceil((ctx.now + Math.max(0, hint.ms)) / 1000) * 1000 - ctx.now,
+          form: 'reset-header',
+        };
+      }
       limitHeaders = true;
     } else if (hint.form === 'body') {
       // Anthropic never states a wait in its body; the message gets one so the form can be tested.
@@ -230,7 +239,7 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
         (_m, text: string) =>
           `"message":${JSON.stringify(`${text} Please try again in ${hint.raw ?? `${Math.ceil(hint.ms / 1000)}s`}.`)}`,
       );
-      sent = { ms: bodyHintMs(hint, ctx), form: 'body' };
+      sent = { ms: hint.raw !== undefined ? bodyHintMs(hint, ctx) : Math.ceil(hint.ms / 1000) * 1000, form: 'body' };
     } else if (hint.form !== 'none') {
       sent = writeRetryHeaders(hint, ctx, headers);
     }

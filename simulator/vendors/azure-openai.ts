@@ -72,6 +72,9 @@ function encodeAzureError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
       waitSeconds = hint.raw ?? String(ceilSeconds(bodyHintMs(hint, ctx)));
       sent = { ms: hint.raw !== undefined ? bodyHintMs(hint, ctx) : ceilSeconds(hint.ms) * 1000, form: 'body' };
     } else if (hint.form === 'reset-header') {
+      // Only the token reset is published (§2.1): with no token quota, or limits reported as
+      // unknown, there is nowhere to carry the wait and nothing is claimed.
+      const carried = views.some((v) => v.rule.metric === 'tokens') && ctx.options.unknownLimits !== true;
       views = views.map((v) =>
         v.rule.metric === 'tokens'
           ? {
@@ -82,10 +85,11 @@ function encodeAzureError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
             }
           : v,
       );
-      sent = {
-        ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000,
-        form: 'reset-header',
-      };
+      if (carried)
+        sent = {
+          ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000,
+          form: 'reset-header',
+        };
     } else if (hint.form !== 'none') {
       sent = writeRetryHeaders(hint, ctx, headers);
     }

@@ -41,6 +41,20 @@ function mistralStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undef
         errorType: 'unauthorized',
         body: JSON.stringify({ message: 'Unauthorized', request_id: ctx.requestId }),
       };
+    case 'bad_json':
+      // Mistral's validation 422 wraps the FastAPI detail list in its envelope (captured for
+      // extra_forbidden, §6.2); the json_invalid detail for an unparseable body is UNCONFIRMED.
+      return {
+        status: 422,
+        errorType: 'invalid_request_error',
+        body: JSON.stringify({
+          object: 'error',
+          message: { detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {} }] },
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        }),
+      };
     case 'invalid_request':
       return {
         status: 422,

@@ -292,13 +292,17 @@ export function encodeOpenAIShapedError(
   let waitText: string | undefined;
   const violated = e.violation?.metric ?? 'requests';
   const metric = violated === 'input-tokens' || violated === 'output-tokens' ? 'tokens' : violated;
-  const resetShown =
-    (opts.resetMetrics ?? ['requests', 'tokens']).includes(metric) && views.some((v) => v.rule.metric === metric);
+  const resetMetrics = opts.resetMetrics ?? ['requests', 'tokens'];
+  const shows = (m: (typeof resetMetrics)[number]) => views.some((v) => v.rule.metric === m);
+  // An explicit reset-header hint needs a reset the vendor shows: the violated metric's, else another
+  // one (Mistral shows only its token reset, docs/vendor-facts.md §6.1), as Azure does.
+  const resetMetric = resetMetrics.includes(metric) && shows(metric) ? metric : undefined;
+  const hintedMetric = resetMetric ?? (hint?.form === 'reset-header' ? resetMetrics.find(shows) : undefined);
   if (hint) {
     const form = hint.form;
     if (form === 'vendor' || form === 'reset-header') {
-      if ((form === 'reset-header' || e.kind === 'rate_limited') && resetShown) {
-        shownViews = withResetHint(views, metric, hint);
+      if ((form === 'reset-header' || e.kind === 'rate_limited') && hintedMetric) {
+        shownViews = withResetHint(views, hintedMetric, hint);
         sent = { ms: hint.raw !== undefined ? Number.NaN : Math.max(0, hint.ms), form: 'reset-header' };
       }
       if (form === 'vendor' && opts.messageWait) waitText = hint.raw ?? formatGoDuration(hint.ms, 3);
@@ -312,6 +316,15 @@ export function encodeOpenAIShapedError(
     }
   }
   const styled = (opts.style ?? openAIStyleError)(e, ctx, waitText);
+  // With no reset header to carry it, a rate-limited 429's wait is still stated in its message.
+  if (
+    sent === undefined &&
+    waitText !== undefined &&
+    hint?.form === 'vendor' &&
+    e.kind === 'rate_limited' &&
+    !e.message
+  )
+    sent = { ms: hint.raw !== undefined ? bodyHintMs(hint, ctx) : Math.ceil(hint.ms), form: 'body' };
   headers['content-type'] = styled.contentType ?? 'application/json';
   if (hint?.form !== 'none' && styled.status !== 502 && styled.status !== 504)
     opts.rateLimitHeaders(shownViews, headers);

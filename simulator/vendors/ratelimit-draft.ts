@@ -77,11 +77,14 @@ function encodeDraftError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
       if (e.kind === 'rate_limited' || e.kind === 'unavailable' || e.kind === 'overloaded' || e.kind === 'capacity')
         sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
     } else if (hint.form === 'reset-header') {
-      shown = withResetHint(views, e.violation?.metric ?? 'requests', hint);
-      sent = {
-        ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000,
-        form: 'reset-header',
-      };
+      const metric = e.violation?.metric ?? 'requests';
+      shown = withResetHint(views, metric, hint);
+      // Only a published policy carries the wait; with none for the metric, nothing is claimed.
+      if (published(views, ctx).some((v) => v.rule.metric === metric))
+        sent = {
+          ms: hint.raw !== undefined ? Number.NaN : ceilSeconds(Math.max(0, hint.ms)) * 1000,
+          form: 'reset-header',
+        };
     } else if (hint.form === 'seconds' || hint.form === 'ms' || hint.form === 'http-date') {
       sent = writeRetryHeaders(hint, ctx, headers);
     }
