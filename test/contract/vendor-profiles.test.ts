@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { VENDOR_IDS, type VendorId } from '../../simulator/index.js';
+import { chatCall } from '../helpers/scenario.js';
+import { goDurationMs, runVendorProfileContract, type VendorContract } from './vendor-profile.case.js';
+
+// Section numbers (§) refer to docs/vendor-facts.md.
+
+/** §1.2: `{"error":{"message","type","param","code"}}`, shared by the OpenAI-compatible vendors. */
+const OPENAI = z.object({
+  error: z.object({ message: z.string().min(1), type: z.string().min(1), code: z.string().nullable().optional() }),
+});
+/** §2.2: `{"error":{"code":"429","message":…}}`, the code a string and no type. */
+const AZURE = z.object({ error: z.object({ code: z.string().min(1), message: z.string().min(1) }) });
+/** §3.2: `{"type":"error","error":{"type","message"},"request_id"}`. */
+const ANTHROPIC = z.object({
+  type: z.literal('error'),
+  error: z.object({ type: z.string().min(1), message: z.string().min(1) }),
+  request_id: z.string().nullable(),
+});
+/** §4.2: google.rpc.Status, `{"error":{"code":429,"message","status":"RESOURCE_EXHAUSTED"}}`. */
+const GOOGLE = z.object({
+  error: z.object({ code: z.number().int(), message: z.string().min(1), status: z.string() }),
+});
+/** §6.2: `{"object":"error","message","type","param","code"}`; a 422's message is the detail list. */
+const MISTRAL = z.object({
+  object: z.literal('error'),
+  message: z.union([z.string().min(1), z.object({ detail: z.array(z.unknown()).min(1) })]),
+  type: z.string().min(1),
+  param: z.null(),
+  code: z.string().nullable(),
+});
+/** Mistral's gateway refuses a credential before the API sees it (simulator capture shape). */
+const MISTRAL_GATEWAY = z.object({ message: z.literal('Unauthorized'), request_id: z.string().min(1) });
+/** §15: RFC 9457 problem details with the draft's problem types. */
+const PROBLEM = z.object({
+  type: z.string().startsWith('https://iana.org/assignments/http-problem-types#'),
+  title: z.string().min(1),
+  'violated-policies': z.array(z.string()),
+});
+
+const seconds = (text: string | undefined) => (text === undefined ? undefined : Number(text) * 1000);
+
+/**
+ * Each vendor's contract. A `Record` over VendorId, so a profile registered without an entry fails
+ * type-checking, and the runner fails at run time.
+ */
+const CONTRACTS: Record<VendorId, VendorContract> = {
+  openai: {
+    model: 'gpt-4o-mini',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }, { metric: tokens, limit: 100000, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('openai', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: OPENAI },
+    wrongKey: { status: 401, envelope: OPENAI },
+    unknownModel: { status: 404, envelope: OPENAI },
+    badJson: { status: 400, envelope: OPENAI },
+    // §1.1: OpenAI's header table lists no retry-after; the wait is the reset of the spent limit.
+    quota: {
+      status: 429,
+      envelope: OPENAI,
+      hintForm: 'reset-header',
+      announced: (r) => goDurationMs(r.headers['x-ratelimit-reset-requests']),
+    },
+    rateLimitHeaders: ['x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests'],
+    requestIdHeader: 'x-request-id',
+  },
+  'azure-openai': {
+    model: 'gpt-4o-mini',
+    quotas: '[{ metric: requests, limit: 3, per: 10s }, { metric: tokens, limit: 100000, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('azure-openai', o),
+    keyHeader: 'api-key',
+    modelInPath: true,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: AZURE },
+    wrongKey: { status: 401, envelope: AZURE },
+    unknownModel: { status: 404, envelope: AZURE },
+    // Validation errors pass through from the OpenAI service in its envelope.
+    badJson: { status: 400, envelope: OPENAI },
+    // §2.1: retry-after-ms first (retry-after and the message say it too).
+    quota: { status: 429, envelope: AZURE, hintForm: 'ms', announced: (r) => Number(r.headers['retry-after-ms']) },
+    // §2.1: no request reset header; the token reset is in whole seconds.
+    rateLimitHeaders: ['x-ratelimit-remaining-requests', 'x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens'],
+    requestIdHeader: 'apim-request-id',
+  },
+  anthropic: {
+    model: 'claude-haiku-4-5',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }, { metric: input-tokens, limit: 100000, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('anthropic', o),
+    keyHeader: 'x-api-key',
+    modelInPath: false,
+    dialect: 'anthropic',
+    missingKey: { status: 401, envelope: ANTHROPIC },
+    wrongKey: { status: 401, envelope: ANTHROPIC },
+    unknownModel: { status: 404, envelope: ANTHROPIC },
+    badJson: { status: 400, envelope: ANTHROPIC },
+    // §3.1: retry-after in integer seconds on a 429.
+    quota: {
+      status: 429,
+      envelope: ANTHROPIC,
+      hintForm: 'seconds',
+      announced: (r) => seconds(r.headers['retry-after']),
+    },
+    rateLimitHeaders: [
+      'anthropic-ratelimit-requests-limit',
+      'anthropic-ratelimit-requests-remaining',
+      'anthropic-ratelimit-requests-reset',
+    ],
+    requestIdHeader: 'request-id',
+  },
+  gemini: {
+    model: 'gemini-2.5-flash',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('gemini', o),
+    keyHeader: 'x-goog-api-key',
+    modelInPath: true,
+    dialect: 'gemini',
+    // §4.2: 403 PERMISSION_DENIED without a key; an invalid key is a 400 (API_KEY_INVALID), not a 401.
+    missingKey: { status: 403, envelope: GOOGLE },
+    wrongKey: { status: 400, envelope: GOOGLE },
+    unknownModel: { status: 404, envelope: GOOGLE },
+    badJson: { status: 400, envelope: GOOGLE },
+    // §4.1: no headers at all; the wait is google.rpc.RetryInfo.retryDelay in the body.
+    quota: {
+      status: 429,
+      envelope: GOOGLE,
+      hintForm: 'body',
+      announced(r) {
+        const details: Array<{ '@type': string; retryDelay?: string }> = JSON.parse(r.body).error.details ?? [];
+        const delay = details.find((d) => d['@type'].endsWith('google.rpc.RetryInfo'))?.retryDelay;
+        return delay === undefined ? undefined : Number(delay.replace(/s$/, '')) * 1000;
+      },
+    },
+    rateLimitHeaders: [],
+    // §4.1 documents no request-id header.
+    requestIdHeader: null,
+  },
+  groq: {
+    model: 'llama-3.1-8b-instant',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }, { metric: tokens, limit: 100000, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('groq', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: OPENAI },
+    wrongKey: { status: 401, envelope: OPENAI },
+    unknownModel: { status: 404, envelope: OPENAI },
+    badJson: { status: 400, envelope: OPENAI },
+    // §5.1: retry-after in seconds, only on 429 (the message states it too).
+    quota: { status: 429, envelope: OPENAI, hintForm: 'seconds', announced: (r) => seconds(r.headers['retry-after']) },
+    rateLimitHeaders: ['x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests'],
+    requestIdHeader: 'x-request-id',
+  },
+  mistral: {
+    model: 'mistral-small-latest',
+    // §6.1: only the token window publishes a reset, so the contract spends tokens; a spent
+    // request limit announces no wait at all (§6.2, "none found").
+    quotas: '[{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: 20, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('mistral', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: MISTRAL_GATEWAY },
+    wrongKey: { status: 401, envelope: MISTRAL_GATEWAY },
+    // §6.2: an unknown model is a 400 invalid_model (code 1500), not a 404.
+    unknownModel: { status: 400, envelope: MISTRAL },
+    // §6.2: validation failures are 422s in Mistral's envelope.
+    badJson: { status: 422, envelope: MISTRAL },
+    quota: {
+      status: 429,
+      envelope: MISTRAL,
+      hintForm: 'reset-header',
+      announced: (r) => seconds(r.headers['ratelimitbysize-reset']),
+    },
+    rateLimitHeaders: ['ratelimitbysize-limit', 'ratelimitbysize-remaining', 'ratelimitbysize-reset'],
+    requestIdHeader: 'x-kong-request-id',
+  },
+  deepseek: {
+    model: 'deepseek-chat',
+    // §7.3: a per-account concurrency cap, no request or token windows.
+    quotas: '[{ metric: concurrency, limit: 3 }]',
+    admitted: 3,
+    call: (o) => chatCall('deepseek', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: OPENAI },
+    wrongKey: { status: 401, envelope: OPENAI },
+    // §7.2: no 404 in DeepSeek's list; an unknown model is a 400.
+    unknownModel: { status: 400, envelope: OPENAI },
+    badJson: { status: 400, envelope: OPENAI },
+    // §7.1: no rate-limit headers and no retry hint of any kind.
+    quota: { status: 429, envelope: OPENAI, hintForm: null, announced: (r) => seconds(r.headers['retry-after']) },
+    rateLimitHeaders: [],
+    requestIdHeader: 'x-ds-trace-id',
+  },
+  'ratelimit-draft': {
+    model: 'generic-1',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('ratelimit-draft', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: OPENAI },
+    wrongKey: { status: 401, envelope: OPENAI },
+    unknownModel: { status: 404, envelope: OPENAI },
+    badJson: { status: 400, envelope: OPENAI },
+    // §15: Retry-After on a 429, which clients must prefer over RateLimit; problem+json body.
+    quota: { status: 429, envelope: PROBLEM, hintForm: 'seconds', announced: (r) => seconds(r.headers['retry-after']) },
+    rateLimitHeaders: ['ratelimit', 'ratelimit-policy'],
+    requestIdHeader: 'x-request-id',
+  },
+};
+
+describe('vendor profile contract', () => {
+  it('has one table entry per registered vendor and no other', () => {
+    expect(Object.keys(CONTRACTS).sort()).toEqual([...VENDOR_IDS].sort());
+  });
+
+  for (const vendor of VENDOR_IDS) {
+    describe(vendor, () => {
+      runVendorProfileContract({ vendor, contract: CONTRACTS[vendor] });
+    });
+  }
+});
