@@ -111,7 +111,9 @@ faults:
     const took = Date.now() - t0;
     expect(r.kind === 'response' && r.status).toBe(504);
     expect(took).toBeGreaterThanOrEqual(590);
-    expect(took).toBeLessThan(700);
+    // Far below the 10 s attempt timeout: the deadline cut the attempt. Not tighter, so a busy
+    // machine's timer lag cannot fail it.
+    expect(took).toBeLessThan(3000);
     if (r.kind === 'response')
       expect(JSON.parse(r.body).error).toMatchObject({
         code: 'deadline_exceeded',
