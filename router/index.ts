@@ -3,7 +3,7 @@ export { Router, type RouterDeps, type RouteOptions, type RouteResult } from './
 export { readDuration } from './config/duration.js';
 export { startRouterServer, type RouterServer, type RouterServerOptions } from './server/http-server.js';
 export { parseRouterConfig, type ConfigIssue, type ParseConfigResult } from './config/parse-config.js';
-export { RouterConfigSchema, type RouterConfig, type ProviderConfig } from './config/schema.js';
+export { RouterConfigSchema, type RouterConfig, type ProviderConfig, type StoreConfig } from './config/schema.js';
 export type { Clock } from './core/clock.js';
 export { systemClock } from './engine/system-clock.js';
 export { createFakeClock, type FakeClock } from './core/fake-clock.js';
@@ -14,6 +14,10 @@ export { createUndiciTransport, type UndiciTransportOptions } from './transport/
 export type { Transport, HttpResponse } from './transport/transport.js';
 export type { HttpCall } from './adapters/adapter.js';
 export { createMemoryStore } from './state/memory-store.js';
-export type { StateStore } from './core/state-store.js';
+export { createRedisStore, type RedisStore, type RedisStoreOptions, type StoreEvent } from './state/redis-store.js';
+export { redactRedisUrl } from './state/redis-keys.js';
+export { redisUrlOf } from './state/create-store.js';
+export type { StateStore, StoreHealth, CircuitUpdate } from './core/state-store.js';
+export type { FleetFacts, FleetLink } from './core/fleet.js';
 export { decodeSignals } from './signals/decode.js';
 export type { Signals } from './core/signals.js';

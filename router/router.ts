@@ -32,8 +32,10 @@ import {
 } from './engine/route-result.js';
 import { buildTargets, candidateOf, type TargetRuntime } from './engine/target.js';
 import { validateChatRequest } from './engine/validate-request.js';
-import { createMemoryStore } from './state/memory-store.js';
+import { createStore } from './state/create-store.js';
+import type { StoreEvent } from './state/redis-store.js';
 import type { StateStore } from './core/state-store.js';
+import { createFleetLink } from './engine/fleet-link.js';
 import type { Transport } from './transport/transport.js';
 import { createUndiciTransport } from './transport/undici-transport.js';
 
@@ -46,7 +48,12 @@ export interface RouterDeps {
   /** Seed for the default Rng. */
   seed?: number;
   transport?: Transport;
+  /** The state store; by default the one the config names (memory, or Redis for a fleet), which `close()` closes. */
   store?: StateStore;
+  /** This replica's name in a fleet (lease ids, reports); only `bin/` knows the process's. */
+  replica?: string;
+  /** Hears what happens to the shared state (lost, rejoined), once per change. */
+  onStoreEvent?: (event: StoreEvent) => void;
 }
 
 /** Per-request options. */
@@ -89,6 +96,9 @@ export class Router {
   private readonly rng: Rng;
   private readonly transport: Transport;
   private readonly circuits: CircuitBook;
+  /** The state store: circuits, and the fleet's shared capacity, budget and usage. */
+  readonly store: StateStore;
+  private readonly ownsStore: boolean;
   private readonly capacity = new CapacityBook();
   private readonly budget: RetryBudget;
   private readonly meter = new Meter();
@@ -106,14 +116,22 @@ export class Router {
     this.rng = deps.rng ?? createRng(deps.seed ?? 1);
     this.transport = deps.transport ?? createUndiciTransport();
     this.breaker = breakerSettingsOf(config);
-    this.circuits = new CircuitBook(deps.store ?? createMemoryStore(), circuitOptionsOf(config), this.rng, () =>
-      this.wakeup.notify(),
-    );
+    this.ownsStore = deps.store === undefined;
+    this.store =
+      deps.store ??
+      createStore(config, {
+        env: deps.env,
+        clock: this.clock,
+        replica: deps.replica ?? 'local',
+        onEvent: deps.onStoreEvent,
+      });
+    this.circuits = new CircuitBook(this.store, circuitOptionsOf(config), this.rng, () => this.wakeup.notify());
     this.budget = new RetryBudget({
       ratio: config.retry.budget.ratio,
       minPerWindow: config.retry.budget.minPerWindow,
       windowMs: config.retry.budget.window,
     });
+    this.store.link(createFleetLink({ capacity: this.capacity, budget: this.budget, meter: this.meter }));
     this.env = {
       clock: this.clock,
       transport: this.transport,
@@ -339,6 +357,7 @@ export class Router {
       usage: this.meter.entries(),
       circuits: this.circuits.entries(),
       retryBudgetRemaining: this.budget.remaining(this.clock.now()),
+      store: this.store.health(),
     });
   }
 
@@ -355,11 +374,13 @@ export class Router {
       reliability: this.reliability,
       meter: this.meter,
       retryBudgetRemaining: this.budget.remaining(now),
+      store: this.store.health(),
     });
   }
 
-  /** Closes upstream connections. */
-  close(): Promise<void> {
-    return this.transport.close();
+  /** Closes upstream connections, and the state store if the router made it. */
+  async close(): Promise<void> {
+    await this.transport.close();
+    if (this.ownsStore) await this.store.close();
   }
 }

@@ -105,6 +105,23 @@ export function parseRouterConfig(text: string, env: Readonly<Record<string, str
       if (!targets.has(t)) push('CONFIG_UNKNOWN_REFERENCE', ['aliases', alias, i], `no configured target "${t}"`);
     });
   }
+  if (config.store.kind === 'redis') {
+    const { url, env: name } = config.store;
+    if (url !== undefined && name !== undefined)
+      push('CONFIG_INVALID_VALUE', ['store'], 'give "url" or "env" (the variable holding the URL), not both');
+    else if (url === undefined && !env[name ?? 'REDIS_URL'])
+      push(
+        'CONFIG_MISSING_ENV',
+        name !== undefined ? ['store', 'env'] : ['store'],
+        `environment variable ${name ?? 'REDIS_URL'} is not set (it holds the Redis URL; or give "url")`,
+      );
+    else if (url === undefined && !/^rediss?:\/\//.test(env[name ?? 'REDIS_URL']!))
+      push(
+        'CONFIG_INVALID_VALUE',
+        name !== undefined ? ['store', 'env'] : ['store'],
+        `environment variable ${name ?? 'REDIS_URL'} does not hold a redis:// or rediss:// URL`,
+      );
+  }
   config.server.authTokens.forEach((t, i) => {
     if (!env[t.env])
       push('CONFIG_MISSING_ENV', ['server', 'authTokens', i, 'env'], `environment variable ${t.env} is not set`);

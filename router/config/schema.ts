@@ -117,6 +117,30 @@ const Breaker = z.strictObject({
   jitterRatio: z.number().min(0).max(1).default(0.1),
 });
 
+/**
+ * Where the router keeps its state: in memory (one process), or in Redis, shared by every
+ * replica with the same `keyPrefix` so that a fleet acts as one router.
+ */
+const Store = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('memory') }),
+  z.strictObject({
+    kind: z.literal('redis'),
+    /** `redis://[[user]:password@]host:port[/db]`; prefer `env` for a URL with a password. */
+    url: z
+      .string()
+      .regex(/^rediss?:\/\//, { error: 'expected a redis:// or rediss:// URL' })
+      .optional(),
+    /** The environment variable holding the URL (default REDIS_URL when `url` is not given). */
+    env: EnvName.optional(),
+    /** Every key and channel of this fleet starts with it; replicas sharing state share it. */
+    keyPrefix: z.string().min(1).max(200).default('throttlelab:'),
+    /** A Redis command slower than this counts as Redis being out of reach: the router serves on local state. */
+    timeout: Duration.default(250),
+    /** Capacity, in-flight, retry-budget and usage reports are batched this often (circuits are written at once). */
+    flushEvery: Duration.default(20),
+  }),
+]);
+
 /** The router's config file. */
 export const RouterConfigSchema = z.strictObject({
   version: z.literal(1),
@@ -140,7 +164,9 @@ export const RouterConfigSchema = z.strictObject({
   breaker: Breaker.default(parse(Breaker)),
   /** Request headers passed on to providers (correlation ids). */
   forwardHeaders: z.array(z.string().min(1)).default(['x-throttlelab-correlation-id']),
+  store: Store.default({ kind: 'memory' }),
 });
 
 export type RouterConfig = z.output<typeof RouterConfigSchema>;
 export type ProviderConfig = RouterConfig['providers'][number];
+export type StoreConfig = RouterConfig['store'];

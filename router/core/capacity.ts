@@ -1,3 +1,4 @@
+import type { SharedLimit, SharedLimits } from './fleet.js';
 import type { LimitSignal, Signals } from './signals.js';
 
 interface Limit {
@@ -16,6 +17,9 @@ export interface CapacityEntry {
   inFlight: number;
   /** Estimated tokens of those requests. */
   reservedTokens: number;
+  /** Requests the other replicas of the fleet have in flight, and their tokens (as they last said). */
+  remoteInFlight: number;
+  remoteTokens: number;
 }
 
 /** A target's capacity as the state view shows it. */
@@ -23,6 +27,8 @@ export interface CapacityView {
   requestsRemaining: number | null;
   tokensRemaining: number | null;
   inFlight: number;
+  /** In flight across the fleet (this replica's and what the others last said). */
+  fleetInFlight: number;
   availableAt: number;
   headroom: number;
 }
@@ -34,6 +40,20 @@ const REFILL_SAFETY = 1.05;
 function toLimit(s: LimitSignal | undefined, now: number, previous: Limit | undefined): Limit | undefined {
   if (!s || s.remaining === undefined) return previous;
   return { limit: s.limit ?? previous?.limit, remaining: s.remaining, resetAt: s.resetAt ?? now, observedAt: now };
+}
+
+const toShared = (l: Limit | undefined): SharedLimit | undefined =>
+  l && { limit: l.limit ?? null, remaining: l.remaining, resetAt: l.resetAt, observedAt: l.observedAt };
+
+// Another replica's observation replaces ours only if it is newer.
+function newer(mine: Limit | undefined, theirs: SharedLimit | undefined): Limit | undefined {
+  if (!theirs || (mine && mine.observedAt >= theirs.observedAt)) return mine;
+  return {
+    limit: theirs.limit ?? undefined,
+    remaining: theirs.remaining,
+    resetAt: theirs.resetAt,
+    observedAt: theirs.observedAt,
+  };
 }
 
 function estimate(l: Limit, refill: Signals['refill'], now: number): number {
@@ -58,11 +78,14 @@ function whenAvailable(l: Limit, refill: Signals['refill'], need: number, now: n
  */
 export class CapacityBook {
   private readonly entries = new Map<string, CapacityEntry>();
+  /** Targets whose limits this replica observed since the fleet last heard. */
+  private readonly observed = new Set<string>();
+  private heldChanged = false;
 
   private entry(target: string): CapacityEntry {
     let e = this.entries.get(target);
     if (!e) {
-      e = { refill: 'unknown', inFlight: 0, reservedTokens: 0 };
+      e = { refill: 'unknown', inFlight: 0, reservedTokens: 0, remoteInFlight: 0, remoteTokens: 0 };
       this.entries.set(target, e);
     }
     return e;
@@ -74,6 +97,7 @@ export class CapacityBook {
     e.refill = s.refill;
     e.requests = toLimit(s.requests, now, e.requests);
     e.tokens = toLimit(s.tokens, now, e.tokens);
+    if (s.requests?.remaining !== undefined || s.tokens?.remaining !== undefined) this.observed.add(target);
   }
 
   /** Holds one request and its estimated tokens while it is in flight. */
@@ -81,12 +105,51 @@ export class CapacityBook {
     const e = this.entry(target);
     e.inFlight++;
     e.reservedTokens += tokens;
+    this.heldChanged = true;
   }
 
   release(target: string, tokens: number): void {
     const e = this.entry(target);
     e.inFlight = Math.max(0, e.inFlight - 1);
     e.reservedTokens = Math.max(0, e.reservedTokens - tokens);
+    this.heldChanged = true;
+  }
+
+  /** The limits observed since the last call, for the fleet. */
+  takeObserved(): Array<[string, SharedLimits]> {
+    const out: Array<[string, SharedLimits]> = [];
+    for (const target of this.observed) {
+      const e = this.entries.get(target)!;
+      out.push([target, { requests: toShared(e.requests), tokens: toShared(e.tokens), refill: e.refill }]);
+    }
+    this.observed.clear();
+    return out;
+  }
+
+  /** Another replica's observation of a target's limits; kept where it is newer than ours. */
+  adopt(target: string, shared: SharedLimits): void {
+    const e = this.entry(target);
+    const requests = newer(e.requests, shared.requests);
+    const tokens = newer(e.tokens, shared.tokens);
+    if (requests !== e.requests || tokens !== e.tokens) e.refill = shared.refill;
+    e.requests = requests;
+    e.tokens = tokens;
+  }
+
+  /** This replica's requests in flight per target (whole), when they changed since the last call or `always`. */
+  takeHeld(always: boolean): Array<[string, number, number]> | undefined {
+    if (!this.heldChanged && !always) return undefined;
+    this.heldChanged = false;
+    const out: Array<[string, number, number]> = [];
+    for (const [target, e] of this.entries) if (e.inFlight > 0) out.push([target, e.inFlight, e.reservedTokens]);
+    return out;
+  }
+
+  /** What the other replicas hold in flight at `target`, summed. */
+  setRemoteHeld(target: string, requests: number, tokens: number): void {
+    const e = this.entry(target);
+    e.remoteInFlight = requests;
+    e.remoteTokens = tokens;
   }
 
   /** The earliest time a request costing `tokens` fits, by what the vendor last said. */
@@ -94,8 +157,8 @@ export class CapacityBook {
     const e = this.entries.get(target);
     if (!e) return now;
     let at = now;
-    if (e.requests) at = Math.max(at, whenAvailable(e.requests, e.refill, 1 + e.inFlight, now));
-    if (e.tokens) at = Math.max(at, whenAvailable(e.tokens, e.refill, tokens + e.reservedTokens, now));
+    if (e.requests) at = Math.max(at, whenAvailable(e.requests, e.refill, 1 + e.inFlight + e.remoteInFlight, now));
+    if (e.tokens) at = Math.max(at, whenAvailable(e.tokens, e.refill, tokens + e.reservedTokens + e.remoteTokens, now));
     return at;
   }
 
@@ -105,8 +168,8 @@ export class CapacityBook {
     if (!e) return 1;
     let h = 1;
     for (const [l, held] of [
-      [e.requests, e.inFlight],
-      [e.tokens, e.reservedTokens],
+      [e.requests, e.inFlight + e.remoteInFlight],
+      [e.tokens, e.reservedTokens + e.remoteTokens],
     ] as const) {
       if (!l || l.limit === undefined || l.limit <= 0) continue;
       h = Math.min(h, Math.max(0, (estimate(l, e.refill, now) - held) / l.limit));
@@ -121,6 +184,7 @@ export class CapacityBook {
       requestsRemaining: est(e?.requests),
       tokensRemaining: est(e?.tokens),
       inFlight: e?.inFlight ?? 0,
+      fleetInFlight: e ? e.inFlight + e.remoteInFlight : 0,
       availableAt: this.availableAt(target, 0, now),
       headroom: this.headroom(target, now),
     };

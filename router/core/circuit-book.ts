@@ -18,18 +18,41 @@ export interface ProbeLease {
 }
 
 /**
+ * How long a won lease waits for a request of this replica to use it before any replica may take
+ * it again: a replica that won it but has no traffic for the target must not block the fleet for
+ * a whole probe lease.
+ */
+const CLAIM_MS = 1000;
+
+/**
  * The circuits of all scopes (`provider:<id>` for overload and failures, `key:<provider>/<key>`
  * for quota walls and rejected keys, `limit:<provider>/<key>/<model>` for rate limits; see
- * `decideCircuits`), kept in a StateStore so that probe leases are exclusive.
+ * `decideCircuits`), kept in a StateStore so that probe leases are exclusive across the fleet.
+ *
+ * When a window ends, the first request that wants the scope asks the store for its lease. A
+ * store that decides at once (memory, or Redis while unreachable) lets that request probe; a shared
+ * store answers later, so the request fails over (or waits, woken when the answer comes) and
+ * the lease, if this replica won it, goes to the next request that wants the scope. No request
+ * waits on the store.
  */
 export class CircuitBook {
-  /** `onChange` runs after any circuit changes state (not when a probe takes its lease). */
+  /** Scopes whose lease this replica is asking the fleet for. */
+  private readonly claiming = new Set<string>();
+  /** Leases won and not yet taken by a request, by scope. */
+  private readonly won = new Map<string, string>();
+  /** Leases a request of this replica is probing with, by scope. */
+  private readonly held = new Map<string, string>();
+  private leases = 0;
+
+  /** `onChange` runs after any circuit changes state here or on another replica, and when a lease is won. */
   constructor(
     private readonly store: StateStore,
     private readonly options: CircuitOptions,
     private readonly rng: Rng,
     private readonly onChange: () => void = () => {},
-  ) {}
+  ) {
+    store.onRemoteChange(() => onChange());
+  }
 
   get(key: string): CircuitState {
     return this.store.get(key) ?? CLOSED;
@@ -51,31 +74,73 @@ export class CircuitBook {
 
   /** Whether a request could pass `key` now (without taking a lease). */
   isPassable(key: string, now: number): boolean {
+    if (this.claiming.has(key)) return false;
     const s = this.get(key);
+    if (s.state === 'half-open' && s.lease !== undefined && this.won.get(key) === s.lease) return true;
     return (
       s.state === 'closed' || (s.state === 'open' && now >= s.until) || (s.state === 'half-open' && now >= s.leaseUntil)
     );
   }
 
-  /** Admits a request through `key`, taking the probe lease when the circuit is half-open; undefined if refused. */
+  /**
+   * Admits a request through `key`; `probe` when it takes the lease of a circuit whose window
+   * ended. Undefined when refused, or while the fleet decides who probes.
+   */
   pass(key: string, now: number): { probe: boolean } | undefined {
-    const current = this.store.get(key);
-    const decision = admit(current ?? CLOSED, now, this.options);
+    const s = this.get(key);
+    const won = this.won.get(key);
+    if (won !== undefined) {
+      this.won.delete(key);
+      if (s.state === 'half-open' && s.lease === won) return this.take(key, won, now);
+    }
+    if (this.claiming.has(key)) return undefined;
+    const decision = admit(s, now, this.options);
     if (!decision.allowed) return undefined;
     if (!decision.probe) return { probe: false };
-    return this.store.compareAndSet(key, current, decision.next) ? { probe: true } : undefined;
+    const lease = `${this.store.replica}#${++this.leases}`;
+    const claimUntil = now + Math.min(CLAIM_MS, this.options.probeLeaseMs);
+    const result = this.store.lease(key, (current) => {
+      const d = admit(current, now, this.options);
+      return d.allowed && d.probe && d.next.state === 'half-open'
+        ? { ...d.next, leaseUntil: claimUntil, lease }
+        : undefined;
+    });
+    if (result === true) return this.take(key, lease, now);
+    if (result === false) return undefined;
+    this.claiming.add(key);
+    result.then(
+      (ok) => {
+        this.claiming.delete(key);
+        if (ok) this.won.set(key, lease);
+        this.onChange();
+      },
+      () => {
+        this.claiming.delete(key);
+        this.onChange();
+      },
+    );
+    return undefined;
+  }
+
+  /** A request takes a won lease: it holds it for as long as an attempt may take. */
+  private take(key: string, lease: string, now: number): { probe: true } {
+    this.held.set(key, lease);
+    const until = now + this.options.probeLeaseMs;
+    this.store.update(key, (s) =>
+      s.state === 'half-open' && s.lease === lease && s.leaseUntil < until ? { ...s, leaseUntil: until } : s,
+    );
+    return { probe: true };
+  }
+
+  /** Whether an attempt that took `key`'s lease still holds it (another may have taken it after it expired). */
+  private owns(s: CircuitState, lease: string | undefined): boolean {
+    return s.state !== 'half-open' || s.lease === undefined || s.lease === lease;
   }
 
   private update(key: string, f: (s: CircuitState) => CircuitState): void {
-    for (let i = 0; i < 8; i++) {
-      const current = this.store.get(key);
-      const next = f(current ?? CLOSED);
-      if (next === (current ?? CLOSED)) return;
-      if (this.store.compareAndSet(key, current, next)) {
-        this.onChange();
-        return;
-      }
-    }
+    const before = this.store.get(key);
+    this.store.update(key, f);
+    if (this.store.get(key) !== before) this.onChange();
   }
 
   /** Opens `key` until `until` (extending, never shortening). */
@@ -85,18 +150,27 @@ export class CircuitBook {
 
   /** Records a hint-less failure; `probe` when the attempt held `key`'s probe lease. */
   failure(key: string, now: number, reason: string, probe = false): void {
-    this.update(key, (s) => recordFailure(s, now, reason, this.options, this.rng, probe));
+    const lease = probe ? this.held.get(key) : undefined;
+    if (probe) this.held.delete(key);
+    this.update(key, (s) => recordFailure(s, now, reason, this.options, this.rng, probe && this.owns(s, lease)));
   }
 
-  /** Records a success; only the probe closes an open or half-open circuit. */
+  /** Records a success; only the probe closes a half-open circuit. */
   success(key: string, probe = false): void {
-    this.update(key, (s) => recordSuccess(s, probe));
+    const lease = probe ? this.held.get(key) : undefined;
+    if (probe) this.held.delete(key);
+    this.update(key, (s) => recordSuccess(s, probe && this.owns(s, lease)));
   }
 
   /** Gives back a half-open probe lease untested, so that the next request may probe at once. */
   release(key: string, now: number): void {
-    const s = this.get(key);
-    if (s.state === 'half-open') this.open(key, now, now, s.reason);
+    const lease = this.held.get(key);
+    this.held.delete(key);
+    this.update(key, (s) =>
+      s.state === 'half-open' && this.owns(s, lease)
+        ? { state: 'open', until: now, reason: s.reason, opens: s.opens }
+        : s,
+    );
   }
 
   /** Applies the operations `decideCircuits` returned, in order. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   admit,
   CLOSED,
+  joinCircuit,
   openCircuit,
   recordFailure,
   recordSuccess,
@@ -90,5 +91,20 @@ describe('circuit', () => {
     s = recordFailure(s, 0, 'e', o, rng);
     expect(s).toMatchObject({ state: 'open', until: 1000 });
     expect(recordSuccess({ state: 'closed', failures: 2 })).toEqual(CLOSED);
+  });
+
+  it('keeps a window announced while the probe was out, given the probe succeeds', () => {
+    const reopened: CircuitState = { state: 'open', until: 9000, reason: 'rate limited', opens: 2 };
+    expect(recordSuccess(reopened, true)).toBe(reopened);
+  });
+
+  it('brings back a later window a replica learnt alone, and otherwise takes the fleet’s state', () => {
+    const fleet: CircuitState = { state: 'open', until: 5000, reason: 'a', opens: 1 };
+    const later: CircuitState = { state: 'open', until: 8000, reason: 'b', opens: 3 };
+    expect(joinCircuit(fleet, later, 1000)).toEqual({ state: 'open', until: 8000, reason: 'b', opens: 3 });
+    expect(joinCircuit(CLOSED, later, 1000)).toMatchObject({ state: 'open', until: 8000 });
+    expect(joinCircuit(later, fleet, 1000)).toBe(later);
+    expect(joinCircuit(fleet, later, 9000)).toBe(fleet);
+    expect(joinCircuit(CLOSED, CLOSED, 0)).toBe(CLOSED);
   });
 });

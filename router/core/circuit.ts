@@ -4,7 +4,7 @@ import type { Rng } from './rng.js';
 export type CircuitState =
   | { state: 'closed'; failures: number }
   | { state: 'open'; until: number; reason: string; opens: number }
-  | { state: 'half-open'; leaseUntil: number; reason: string; opens: number };
+  | { state: 'half-open'; leaseUntil: number; reason: string; opens: number; lease?: string };
 
 /** Breaker settings. */
 export interface CircuitOptions {
@@ -75,11 +75,12 @@ export function recordFailure(
  * Records a success: resets the failure count, and a successful probe closes a half-open circuit.
  * A success of an attempt that was not the probe cannot close an open or half-open circuit: it
  * started before the circuit opened (a stream finishing after a 429 announced a wait) and proves
- * nothing about the window.
+ * nothing about the window. Nor can the probe's success close a circuit re-opened while it was
+ * out: that window was announced later than the probe was sent.
  */
 export function recordSuccess(s: CircuitState, probe = false): CircuitState {
   if (s.state === 'closed') return s.failures === 0 ? s : CLOSED;
-  return probe ? CLOSED : s;
+  return probe && s.state === 'half-open' ? CLOSED : s;
 }
 
 /**
@@ -101,6 +102,18 @@ export function admit(s: CircuitState, now: number, o: CircuitOptions): Admissio
       if (now < s.leaseUntil) return { allowed: false, retryAt: s.leaseUntil };
       return { allowed: true, probe: true, next: { ...s, leaseUntil: now + o.probeLeaseMs } };
   }
+}
+
+/**
+ * What a replica that served on its own while the shared store was away brings back: the fleet's
+ * state, unless this replica knows of a window open later than anything the fleet has (absolute
+ * expiries only extend).
+ */
+export function joinCircuit(fleet: CircuitState, local: CircuitState, now: number): CircuitState {
+  if (local.state !== 'open' || local.until <= now) return fleet;
+  if (fleet.state === 'open' && fleet.until >= local.until) return fleet;
+  const opens = Math.max(local.opens, fleet.state === 'closed' ? 0 : fleet.opens);
+  return { state: 'open', until: local.until, reason: local.reason, opens };
 }
 
 /** When a refused request could next be admitted (for Retry-After and waits). */

@@ -14,6 +14,22 @@ export interface TargetUsage {
 /** Usage per provider, key and model, every attempt included (failed and partial ones too). */
 export class Meter {
   private readonly targets = new Map<string, TargetUsage>();
+  /** Counts since the fleet last heard, per target and counter (`attempts.ok`, `promptTokens`, …). */
+  private readonly unreported = new Map<string, Record<string, number>>();
+
+  private count(target: string, field: string, n: number): void {
+    if (n === 0) return;
+    let c = this.unreported.get(target);
+    if (!c) this.unreported.set(target, (c = {}));
+    c[field] = (c[field] ?? 0) + n;
+  }
+
+  /** The counts since the last call, for the fleet's totals. */
+  takeUnreported(): Array<[string, Record<string, number>]> {
+    const out = [...this.unreported];
+    this.unreported.clear();
+    return out;
+  }
 
   private get(target: string): TargetUsage {
     let u = this.targets.get(target);
@@ -27,15 +43,22 @@ export class Meter {
   attempt(target: string, outcome: AttemptOutcome['kind'], usage?: Usage): void {
     const u = this.get(target);
     u.attempts[outcome] = (u.attempts[outcome] ?? 0) + 1;
+    this.count(target, `attempts.${outcome}`, 1);
     if (usage) {
       u.promptTokens += usage.promptTokens;
       u.completionTokens += usage.completionTokens;
-      if (usage.estimated) u.estimatedTokens += usage.promptTokens + usage.completionTokens;
+      this.count(target, 'promptTokens', usage.promptTokens);
+      this.count(target, 'completionTokens', usage.completionTokens);
+      if (usage.estimated) {
+        u.estimatedTokens += usage.promptTokens + usage.completionTokens;
+        this.count(target, 'estimatedTokens', usage.promptTokens + usage.completionTokens);
+      }
     }
   }
 
   served(target: string): void {
     this.get(target).served++;
+    this.count(target, 'served', 1);
   }
 
   entries(): IterableIterator<[string, TargetUsage]> {

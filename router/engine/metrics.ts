@@ -1,3 +1,4 @@
+import type { StoreHealth } from '../core/state-store.js';
 import type { TargetUsage } from './meter.js';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -34,6 +35,7 @@ export function renderMetrics(input: {
   usage: Iterable<[string, TargetUsage]>;
   circuits: Iterable<[string, { state: string }]>;
   retryBudgetRemaining: number;
+  store: StoreHealth;
 }): string {
   const lines: string[] = [];
   lines.push(
@@ -83,5 +85,27 @@ export function renderMetrics(input: {
     '# TYPE throttlelab_router_retry_budget_remaining gauge',
   );
   lines.push(`throttlelab_router_retry_budget_remaining ${input.retryBudgetRemaining}`);
+  const st = input.store;
+  const store = `store="${st.kind}"`;
+  lines.push(
+    '# HELP throttlelab_router_shared_state Whether state is shared with the fleet (1) or the router serves on local state (0).',
+    '# TYPE throttlelab_router_shared_state gauge',
+    `throttlelab_router_shared_state{${store}} ${st.shared ? 1 : 0}`,
+    '# HELP throttlelab_router_shared_state_fallbacks_total Times the router fell back to local state (store slow, down or restarted empty).',
+    '# TYPE throttlelab_router_shared_state_fallbacks_total counter',
+    `throttlelab_router_shared_state_fallbacks_total{${store}} ${st.fallbacks}`,
+    '# HELP throttlelab_router_shared_state_rejoins_total Times the router rejoined the fleet after a fallback.',
+    '# TYPE throttlelab_router_shared_state_rejoins_total counter',
+    `throttlelab_router_shared_state_rejoins_total{${store}} ${st.rejoins}`,
+    '# HELP throttlelab_router_shared_state_errors_total Store commands that failed or timed out.',
+    '# TYPE throttlelab_router_shared_state_errors_total counter',
+    `throttlelab_router_shared_state_errors_total{${store}} ${st.errors}`,
+    '# HELP throttlelab_router_shared_state_pending_writes Circuit changes waiting to reach the store.',
+    '# TYPE throttlelab_router_shared_state_pending_writes gauge',
+    `throttlelab_router_shared_state_pending_writes{${store}} ${st.pendingWrites}`,
+    '# HELP throttlelab_router_shared_state_peers Other replicas heard from in the last few seconds.',
+    '# TYPE throttlelab_router_shared_state_peers gauge',
+    `throttlelab_router_shared_state_peers{${store}} ${st.peers}`,
+  );
   return `${lines.join('\n')}\n`;
 }

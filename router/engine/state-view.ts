@@ -2,6 +2,7 @@ import type { CapacityBook } from '../core/capacity.js';
 import type { CircuitBook } from '../core/circuit-book.js';
 import type { Ewma } from '../core/ewma.js';
 import type { Scored } from '../core/scoring.js';
+import type { StoreHealth } from '../core/state-store.js';
 import type { Meter } from './meter.js';
 import type { TargetRuntime } from './target.js';
 
@@ -16,6 +17,7 @@ export interface StateViewInput {
   reliability: ReadonlyMap<string, Ewma>;
   meter: Meter;
   retryBudgetRemaining: number;
+  store: StoreHealth;
 }
 
 const round4 = (v: number) => Number(v.toFixed(4));
@@ -26,6 +28,7 @@ export function renderStateView(v: StateViewInput): unknown {
   return {
     at: new Date(v.now).toISOString(),
     retryBudgetRemaining: v.retryBudgetRemaining,
+    store: v.store,
     targets: v.ranking.map((r) => {
       const t = byId.get(r.target)!;
       return {

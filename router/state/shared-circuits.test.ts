@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { CLOSED, openCircuit, recordFailure, type CircuitOptions, type CircuitState } from '../core/circuit.js';
+import { SharedCircuits, type CircuitBackend } from './shared-circuits.js';
+
+const o: CircuitOptions = {
+  failureThreshold: 3,
+  openMs: 1000,
+  maxOpenMs: 60_000,
+  maxBackoffMs: 8000,
+  jitterRatio: 0,
+  probeLeaseMs: 5000,
+};
+const rng = { next: () => 0 };
+const open = (until: number) => (s: CircuitState) => openCircuit(s, until, 0, 'rate limited', o, rng);
+const fail = (s: CircuitState) => recordFailure(s, 0, 'server error', o, rng);
+
+/** Redis as the shared cache sees it: compare-and-set, numbered writes, and a channel to every replica. */
+function fakeRedis() {
+  const values = new Map<string, string>();
+  const replicas: SharedCircuits[] = [];
+  let seq = 0;
+  let down = false;
+  const backend: CircuitBackend = {
+    async cas(scope, expected, state) {
+      await new Promise((r) => setTimeout(r, 1));
+      if (down) throw new Error('connect ECONNREFUSED');
+      const current = values.get(scope) ?? '';
+      if (current !== expected) return { ok: false, value: current };
+      const value = `${++seq}|${state}`;
+      values.set(scope, value);
+      setTimeout(() => replicas.forEach((r) => r.onMessage(scope, value)), 1);
+      return { ok: true, value };
+    },
+  };
+  return {
+    values,
+    set down(v: boolean) {
+      down = v;
+    },
+    replica(now = () => 0) {
+      const events = { changed: [] as string[], failures: [] as unknown[] };
+      const r = new SharedCircuits(
+        backend,
+        now,
+        (scope) => events.changed.push(scope),
+        (e) => {
+          events.failures.push(e);
+          r.leave();
+        },
+      );
+      r.rejoin(new Map(values));
+      replicas.push(r);
+      return Object.assign(r, { events });
+    },
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+describe('SharedCircuits', () => {
+  it('applies a change at once and writes it for the fleet in the background', async () => {
+    const redis = fakeRedis();
+    const [a, b] = [redis.replica(), redis.replica()];
+    a.update('s', open(5000));
+    expect(a.get('s')).toMatchObject({ until: 5000 });
+    expect(b.get('s')).toBeUndefined();
+    await settle();
+    expect(b.get('s')).toMatchObject({ until: 5000 });
+    expect(b.events.changed).toEqual(['s']);
+    expect(redis.values.get('s')).toMatch(/^1\|\{"state":"open"/);
+  });
+
+  it('applies a change again to the newer state when another replica wrote first', async () => {
+    const redis = fakeRedis();
+    const [a, b] = [redis.replica(), redis.replica()];
+    a.update('s', fail);
+    b.update('s', fail);
+    await settle();
+    expect(a.get('s')).toEqual({ state: 'closed', failures: 2 });
+    expect(b.get('s')).toEqual({ state: 'closed', failures: 2 });
+    expect(a.pendingWrites() + b.pendingWrites()).toBe(0);
+  });
+
+  it('ignores news older than what it already has', async () => {
+    const redis = fakeRedis();
+    const a = redis.replica();
+    a.onMessage('s', `5|${JSON.stringify({ state: 'open', until: 9000, reason: 'x', opens: 1 })}`);
+    a.onMessage('s', `4|${JSON.stringify(CLOSED)}`);
+    expect(a.get('s')).toMatchObject({ until: 9000 });
+  });
+
+  it('serves alone while the fleet is out of reach, deciding leases at once', async () => {
+    const redis = fakeRedis();
+    const a = redis.replica();
+    redis.down = true;
+    a.update('s', open(1000));
+    await settle();
+    expect(a.events.failures).toHaveLength(1);
+    a.update('t', open(2000));
+    expect(a.get('t')).toMatchObject({ until: 2000 });
+    expect(a.pendingWrites()).toBe(0);
+    const lease = (s: CircuitState) =>
+      s.state === 'open' ? { ...s, state: 'half-open' as const, leaseUntil: 5000 } : undefined;
+    expect(a.lease('s', lease)).toBe(true);
+  });
+
+  it('writes back on rejoining only the windows the fleet did not know, and takes the fleet’s state otherwise', async () => {
+    const redis = fakeRedis();
+    const a = redis.replica(() => 100);
+    redis.down = true;
+    a.update('later', open(8000));
+    a.update('expired', open(50));
+    a.update('fleet-knows-more', open(3000));
+    await settle();
+    redis.down = false;
+    const newer = `7|${JSON.stringify({ state: 'open', until: 6000, reason: 'y', opens: 1 })}`;
+    const pushed = a.rejoin(new Map([['fleet-knows-more', newer]]));
+    expect(pushed).toBe(1);
+    expect(a.get('fleet-knows-more')).toMatchObject({ until: 6000 });
+    expect(a.get('expired')).toBeUndefined();
+    await settle();
+    expect(redis.values.get('later')).toMatch(/"until":8000/);
+    expect(redis.values.has('expired')).toBe(false);
+  });
+
+  it('drops the answer to a write sent before the link was lost', async () => {
+    const redis = fakeRedis();
+    const a = redis.replica();
+    a.update('s', open(5000));
+    a.leave();
+    await settle();
+    expect(a.pendingWrites()).toBe(0);
+    expect(a.get('s')).toMatchObject({ until: 5000 });
+  });
+});

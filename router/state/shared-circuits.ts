@@ -1,0 +1,254 @@
+import { CLOSED, joinCircuit, type CircuitState } from '../core/circuit.js';
+import type { CircuitUpdate } from '../core/state-store.js';
+
+/** The one atomic operation a shared store needs for circuits: compare-and-set on a stored value. */
+export interface CircuitBackend {
+  /**
+   * Sets `scope` to `state` if its stored value is still `expected` ('' for none), publishing the
+   * change to the fleet; answers the value stored afterwards either way.
+   */
+  cas(scope: string, expected: string, state: string, ttlMs: number): Promise<{ ok: boolean; value: string }>;
+}
+
+interface Entry {
+  /** The state this replica acts on: the fleet's, with this replica's unsent changes applied. */
+  state: CircuitState | undefined;
+  /** The fleet's value as last seen (`<seq>|<json>`), '' for none. */
+  value: string;
+  seq: number;
+  /** Changes applied here and not yet in the fleet's state, in order. */
+  pending: CircuitUpdate[];
+  /** Changed here while the fleet was out of reach. */
+  dirty: boolean;
+  /** Work on this scope (writes, leases) runs one at a time, in order. */
+  chain: Promise<void>;
+  draining: boolean;
+}
+
+/** Past its window, a circuit's record is kept this long, then Redis forgets it. */
+const RETAIN_MS = 3_600_000;
+/** More changes than this waiting on one scope means the store is not keeping up: serve locally. */
+const MAX_PENDING = 256;
+const MAX_TRIES = 8;
+
+/** Reads a stored circuit value: `<seq>|<state as JSON>`. Anything else reads as no state. */
+export function readStored(value: string): { seq: number; state: CircuitState | undefined } {
+  const bar = value.indexOf('|');
+  const seq = Number(value.slice(0, bar));
+  if (bar < 0 || !Number.isSafeInteger(seq)) return { seq: 0, state: undefined };
+  try {
+    const s = JSON.parse(value.slice(bar + 1)) as CircuitState;
+    const ok =
+      (s.state === 'closed' && typeof s.failures === 'number') ||
+      (s.state === 'open' && typeof s.until === 'number' && typeof s.opens === 'number') ||
+      (s.state === 'half-open' && typeof s.leaseUntil === 'number' && typeof s.opens === 'number');
+    return { seq, state: ok ? s : undefined };
+  } catch {
+    return { seq, state: undefined };
+  }
+}
+
+function ttlOf(s: CircuitState, now: number): number {
+  const end = s.state === 'open' ? s.until : s.state === 'half-open' ? s.leaseUntil : now;
+  return Math.ceil(Math.max(0, end - now) + RETAIN_MS);
+}
+
+const fold = (fs: readonly CircuitUpdate[], s: CircuitState | undefined) =>
+  fs.reduce<CircuitState>((acc, f) => f(acc), s ?? CLOSED);
+
+/**
+ * Circuits shared by a fleet: a local cache that answers every read at once, kept current by
+ * the fleet's change messages. A change applies here at once and is written in the background by
+ * compare-and-set against the value last seen; when another replica changed the circuit first, the
+ * change (a pure function) is applied again to the newer value. Probe leases go through the same
+ * compare-and-set, so exactly one replica wins each. While the fleet is out of reach everything
+ * is local, and a rejoin brings back what only this replica knew (windows only extend).
+ */
+export class SharedCircuits {
+  private readonly entries = new Map<string, Entry>();
+  private shared = false;
+  /** Bumped whenever the link is lost or re-established, so that answers to older work are dropped. */
+  private generation = 0;
+
+  constructor(
+    private readonly backend: CircuitBackend,
+    private readonly now: () => number,
+    private readonly onRemoteChange: (scope: string) => void,
+    private readonly onFailure: (error: unknown) => void,
+  ) {}
+
+  private entry(scope: string): Entry {
+    let e = this.entries.get(scope);
+    if (!e) {
+      e = {
+        state: undefined,
+        value: '',
+        seq: 0,
+        pending: [],
+        dirty: false,
+        chain: Promise.resolve(),
+        draining: false,
+      };
+      this.entries.set(scope, e);
+    }
+    return e;
+  }
+
+  get(scope: string): CircuitState | undefined {
+    return this.entries.get(scope)?.state;
+  }
+
+  *list(): IterableIterator<[string, CircuitState]> {
+    for (const [scope, e] of this.entries) if (e.state) yield [scope, e.state];
+  }
+
+  /** Changes waiting to reach the fleet. */
+  pendingWrites(): number {
+    let n = 0;
+    for (const e of this.entries.values()) n += e.pending.length;
+    return n;
+  }
+
+  update(scope: string, f: CircuitUpdate): void {
+    const e = this.entry(scope);
+    const current = e.state ?? CLOSED;
+    const next = f(current);
+    if (next === current) return;
+    e.state = next;
+    if (!this.shared) {
+      e.dirty = true;
+      return;
+    }
+    e.pending.push(f);
+    if (e.pending.length > MAX_PENDING) return this.onFailure(new Error('writes are not keeping up'));
+    if (!e.draining) {
+      e.draining = true;
+      this.enqueue(e, () => this.drain(scope, e));
+    }
+  }
+
+  lease(scope: string, f: (s: CircuitState) => CircuitState | undefined): boolean | Promise<boolean> {
+    const e = this.entry(scope);
+    if (!this.shared) {
+      const next = f(e.state ?? CLOSED);
+      if (next === undefined) return false;
+      e.state = next;
+      e.dirty = true;
+      return true;
+    }
+    if (f(e.state ?? CLOSED) === undefined) return false;
+    return new Promise((resolve) => this.enqueue(e, () => this.casLease(scope, e, f).then(resolve)));
+  }
+
+  /** Takes in a change another replica (or this one) made, as the fleet announced it. */
+  onMessage(scope: string, value: string): void {
+    const { seq, state } = readStored(value);
+    const e = this.entry(scope);
+    if (seq <= e.seq) return;
+    e.value = value;
+    e.seq = seq;
+    const before = e.state;
+    e.state = e.pending.length > 0 ? fold(e.pending, state) : state;
+    if (JSON.stringify(before) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
+  }
+
+  /** The fleet is out of reach: everything is local from now on, until `rejoin`. */
+  leave(): void {
+    if (!this.shared) return;
+    this.shared = false;
+    this.generation++;
+    for (const e of this.entries.values()) {
+      if (e.pending.length > 0) e.dirty = true;
+      e.pending = [];
+      e.draining = false;
+      e.chain = Promise.resolve();
+    }
+  }
+
+  /**
+   * Back in the fleet: `stored` is every circuit the fleet has. Its states replace the local ones,
+   * except where this replica knows of a window open later; those are written back. Returns how
+   * many were written back.
+   */
+  rejoin(stored: ReadonlyMap<string, string>): number {
+    this.generation++;
+    this.shared = true;
+    const now = this.now();
+    let pushed = 0;
+    for (const scope of new Set([...this.entries.keys(), ...stored.keys()])) {
+      const e = this.entry(scope);
+      const value = stored.get(scope) ?? '';
+      const { seq, state } = readStored(value);
+      const local = e.state;
+      Object.assign(e, { value, seq, state, pending: [], dirty: false, draining: false, chain: Promise.resolve() });
+      if (local && joinCircuit(state ?? CLOSED, local, now) !== (state ?? CLOSED)) {
+        this.update(scope, (s) => joinCircuit(s, local, now));
+        pushed++;
+      }
+      if (JSON.stringify(local) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
+    }
+    return pushed;
+  }
+
+  private enqueue(e: Entry, work: () => Promise<void>): void {
+    const generation = this.generation;
+    e.chain = e.chain.then(() => (generation === this.generation ? work() : undefined));
+  }
+
+  /** Writes a scope's pending changes: applied to the fleet's value, again after each conflict. */
+  private async drain(scope: string, e: Entry): Promise<void> {
+    const generation = this.generation;
+    for (let tries = 0; e.pending.length > 0 && tries < MAX_TRIES; tries++) {
+      const fs = [...e.pending];
+      const base = readStored(e.value).state;
+      const next = fold(fs, base);
+      if (base !== undefined && JSON.stringify(next) === JSON.stringify(base)) {
+        e.pending.splice(0, fs.length);
+        continue;
+      }
+      let answer: { ok: boolean; value: string };
+      try {
+        answer = await this.backend.cas(scope, e.value, JSON.stringify(next), ttlOf(next, this.now()));
+      } catch (error) {
+        if (generation === this.generation) this.onFailure(error);
+        return;
+      }
+      if (generation !== this.generation) return;
+      if (answer.ok) e.pending.splice(0, fs.length);
+      this.seen(scope, e, answer.value);
+      if (answer.ok) tries = -1;
+    }
+    e.draining = false;
+    if (e.pending.length > 0) this.onFailure(new Error(`circuit ${scope} kept changing under this replica`));
+  }
+
+  private async casLease(scope: string, e: Entry, f: (s: CircuitState) => CircuitState | undefined): Promise<boolean> {
+    const generation = this.generation;
+    for (let tries = 0; tries < MAX_TRIES; tries++) {
+      const next = f(readStored(e.value).state ?? CLOSED);
+      if (next === undefined) return false;
+      let answer: { ok: boolean; value: string };
+      try {
+        answer = await this.backend.cas(scope, e.value, JSON.stringify(next), ttlOf(next, this.now()));
+      } catch (error) {
+        if (generation === this.generation) this.onFailure(error);
+        return false;
+      }
+      if (generation !== this.generation) return false;
+      this.seen(scope, e, answer.value);
+      if (answer.ok) return true;
+    }
+    return false;
+  }
+
+  /** Records the fleet's value as a write answered it; the state here is that plus what is still pending. */
+  private seen(scope: string, e: Entry, value: string): void {
+    const { seq } = readStored(value);
+    // '' is no record at all (expired, or Redis came back empty); an older value is news already had.
+    if (value === '' || seq >= e.seq) [e.value, e.seq] = [value, value === '' ? 0 : seq];
+    const before = e.state;
+    const fleet = readStored(e.value).state;
+    e.state = e.pending.length > 0 ? fold(e.pending, fleet) : fleet;
+    if (JSON.stringify(before) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
+  }
+}
