@@ -49,6 +49,7 @@ const USER_HARNESS_CODES: ReadonlySet<HarnessErrorCode> = new Set([
   'HARNESS_ROUTER_START_FAILED',
   'HARNESS_REPORT_INVALID',
   'HARNESS_SCENARIO_INVALID',
+  'HARNESS_REDIS_UNAVAILABLE',
 ]);
 
 // System calls whose failures are the environment's (a port taken, a folder not writable, a host

@@ -8,6 +8,8 @@ export type HarnessErrorCode =
   | 'HARNESS_REPORT_INVALID'
   /** A scenario that cannot be run as given (no load section, say). */
   | 'HARNESS_SCENARIO_INVALID'
+  /** A fleet run needs a redis-server the harness could not start. */
+  | 'HARNESS_REDIS_UNAVAILABLE'
   | 'HARNESS_INTERNAL';
 
 const BRAND = Symbol.for('throttlelab.harness.error');

@@ -1,5 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { parseRouterConfig, Router, startRouterServer } from '../../router/index.js';
+import { hostname } from 'node:os';
+import {
+  parseRouterConfig,
+  redactRedisUrl,
+  redisUrlOf,
+  Router,
+  startRouterServer,
+  type StoreEvent,
+} from '../../router/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
@@ -10,6 +18,23 @@ export interface RouterCommandOptions {
   host?: string;
   seed?: number;
   durationMs?: number;
+}
+
+/** The variable naming a replica of a fleet (set by `throttlelab run` for each replica it starts). */
+export const REPLICA_VAR = 'THROTTLELAB_ROUTER_REPLICA';
+
+/** How long a router with a shared store waits to join its fleet before serving on local state. */
+const JOIN_WAIT_MS = 3000;
+
+/** One line per change of the shared state's reachability: said once, not per failed reconnection. */
+export function storeEventLine(e: StoreEvent): string {
+  if (e.kind === 'joined')
+    return e.rejoin
+      ? `router: rejoined the fleet through ${e.url}; wrote back ${e.pushed} circuit${e.pushed === 1 ? '' : 's'} opened meanwhile`
+      : `router: sharing state with the fleet through ${e.url} (key prefix "${e.prefix}")`;
+  return e.atStart
+    ? `router: shared state at ${e.url} is unreachable (${e.reason}); serving on local state until it answers`
+    : `router: lost the shared state at ${e.url} (${e.reason}); serving on local state until it returns`;
 }
 
 /** Serves the reference router from a config file until stopped. */
@@ -31,7 +56,15 @@ export async function routerCommand(options: RouterCommandOptions, io: Io): Prom
     return EXIT.BAD_INPUT;
   }
   const seed = options.seed ?? io.randomSeed();
-  const router = new Router(parsed.config, { env: io.env, seed });
+  const replica = (io.env[REPLICA_VAR] || `${hostname()}-${process.pid}`).replace(/[^A-Za-z0-9._:-]/g, '_');
+  const router = new Router(parsed.config, {
+    env: io.env,
+    seed,
+    replica,
+    onStoreEvent: (e) => (e.kind === 'left' ? io.err(storeEventLine(e)) : io.out(storeEventLine(e))),
+  });
+  const store = router.store as { joined?: (ms: number) => Promise<boolean> };
+  if (store.joined) await store.joined(JOIN_WAIT_MS);
   const tokens = parsed.config.server.authTokens.map((t) => io.env[t.env]!).filter(Boolean);
   const server = await startRouterServer(router, {
     host: options.host,
@@ -44,6 +77,12 @@ export async function routerCommand(options: RouterCommandOptions, io: Io): Prom
     `  OpenAI-compatible API: ${server.origin}/v1   state: ${server.origin}/state   metrics: ${server.origin}/metrics`,
   );
   io.out(`  models: ${router.modelNames().join(', ')}`);
+  const st = parsed.config.store;
+  io.out(
+    st.kind === 'redis'
+      ? `  state: shared through ${redactRedisUrl(redisUrlOf(st, io.env) ?? '')} as replica "${replica}" (key prefix "${st.keyPrefix}")`
+      : '  state: in memory (this process only)',
+  );
   io.out(
     `  ${router.targets.length} targets; keys read from ${[...new Set(parsed.config.providers.flatMap((p) => p.keys.map((k) => `$${k.env}`)))].join(', ')}`,
   );

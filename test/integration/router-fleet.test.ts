@@ -1,0 +1,141 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkRetryAfter } from '../../harness/checks/retry-after.js';
+import { checkSingleProbe } from '../../harness/checks/single-probe.js';
+import type { Router } from '../../router/router.js';
+import type { RedisStore } from '../../router/state/redis-store.js';
+import { startRedisServer, type RedisServer } from '../../harness/fleet/redis-server.js';
+import type { LedgerRow } from '../../simulator/index.js';
+import { dropPrefix, SHARED_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { routerFor } from '../helpers/router-fixture.js';
+import { scenarioFrom } from '../helpers/scenario.js';
+import { serve, type Served } from '../helpers/serve.js';
+
+// Two reference routers in one process, each with its own store, as two replicas behind a load
+// balancer; the simulator's ledger is the evidence. A 429 with a 1.5 s wait reaches one replica.
+
+const WAIT_MS = 1500;
+const SIM = `
+version: 1
+name: router-fleet
+providers:
+  - id: openai
+    vendor: openai
+    models: [gpt-4o-mini]
+    keys: [{ id: main, value: sk-sim-openai }]
+    latency: { completionTokens: 4 }
+faults:
+  - { id: burst, kind: status, status: 429, at: 300ms, match: { firstN: 1 }, hint: { form: ms, after: ${WAIT_MS}ms } }
+`;
+
+let served: Served | undefined;
+let routers: Router[] = [];
+let redis: RedisServer | undefined;
+const prefixes: string[] = [];
+afterEach(async () => {
+  await Promise.all(routers.map((r) => r.close()));
+  await served?.close();
+  await redis?.close();
+  for (const p of prefixes.splice(0)) await dropPrefix(SHARED_REDIS_URL, p);
+  [served, routers, redis] = [undefined, [], undefined];
+});
+
+async function fleet(store: 'memory' | 'redis', url = SHARED_REDIS_URL): Promise<Router[]> {
+  const keyPrefix = uniquePrefix('router-fleet');
+  prefixes.push(keyPrefix);
+  const config = {
+    deadline: { default: '4s' },
+    store: store === 'redis' ? { kind: 'redis', url, keyPrefix, timeout: '200ms' } : { kind: 'memory' },
+  };
+  routers = ['a', 'b'].map((replica, i) => routerFor(served!, config, { replica, seed: 10 + i }));
+  for (const r of routers) await (r.store as Partial<RedisStore>).joined?.(5000);
+  return routers;
+}
+
+/**
+ * Sends `count` requests, one every `everyMs`, alternating between the replicas; returns their
+ * statuses and the worst event-loop stall while they ran.
+ */
+async function drive(replicas: Router[], count: number, everyMs: number, during?: (i: number) => void) {
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
+  const answers: Array<Promise<number>> = [];
+  for (let i = 0; i < count; i++) {
+    during?.(i);
+    const id = `fleet-${i}`;
+    answers.push(
+      replicas[i % replicas.length]!.route(
+        { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: `hello [tl:${id}]` }] },
+        { forward: { 'x-throttlelab-correlation-id': id } },
+      ).then((r) => (r.kind === 'stream' ? 200 : r.status)),
+    );
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  const statuses = await Promise.all(answers);
+  lag.disable();
+  return { statuses, lagMs: lag.max / 1e6 };
+}
+
+/**
+ * The retry-after and single-probe verdicts on the ledger, and the attempts inside the window. A
+ * request sent before its replica could read the news of the 429 is in flight, not a violation:
+ * the grace is 50 ms plus the worst event-loop stall measured during the run (everything shares
+ * one loop here, and a busy machine can hold the news back that long).
+ */
+function judge(rows: readonly LedgerRow[], lagMs: number) {
+  const grace = 50 + lagMs;
+  const scenario = scenarioFrom(
+    `${SIM}\nload: { rate: 1, duration: 1s }\nexpect: { retryAfter: { inFlightGrace: ${Math.ceil(grace)}ms } }`,
+  );
+  const limited = rows.find((r) => r.status === 429)!;
+  const end = limited.firstByteAt! + WAIT_MS;
+  const inside = rows.filter((r) => r.arrivalAt > limited.firstByteAt! + grace && r.arrivalAt < end - 10);
+  const after = rows.filter((r) => r.arrivalAt >= end - 10).sort((x, y) => x.arrivalAt - y.arrivalAt);
+  const firstAnswer = after[0]?.firstByteAt ?? Infinity;
+  return {
+    retryAfter: checkRetryAfter({ rows, outcomes: [], scenario }),
+    singleProbe: checkSingleProbe({ rows, outcomes: [], scenario }),
+    inside: inside.length,
+    herd: after.filter((r) => r.arrivalAt < firstAnswer).length,
+  };
+}
+
+describe('two router replicas sharing state through Redis', () => {
+  it('keeps every replica out of a window one replica was told of, and sends exactly one probe when it ends', async () => {
+    served = await serve(SIM);
+    const { statuses, lagMs } = await drive(await fleet('redis'), 40, 60);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const v = judge(served.sim.ledger.query({}).rows, lagMs);
+    expect(v.inside).toBe(0);
+    expect(v.herd).toBe(1);
+    expect(v.retryAfter.verdict).toBe('pass');
+    expect(v.singleProbe).toMatchObject({ verdict: 'pass', value: 1 });
+  });
+
+  it('lets the other replica walk into the window when each keeps its state in memory (the checks see it)', async () => {
+    served = await serve(SIM);
+    const { lagMs } = await drive(await fleet('memory'), 40, 60);
+    const v = judge(served.sim.ledger.query({}).rows, lagMs);
+    expect(v.inside).toBeGreaterThan(0);
+    expect(v.retryAfter.verdict).toBe('fail');
+  });
+
+  it('answers every request while Redis goes down and comes back empty, then shares again', async () => {
+    redis = await startRedisServer();
+    served = await serve(SIM);
+    const replicas = await fleet('redis', redis.url);
+    const outage: Array<Promise<void>> = [];
+    const { statuses } = await drive(replicas, 50, 50, (i) => {
+      if (i === 12) outage.push(redis!.stop({ keepData: false }));
+      if (i === 30) outage.push(Promise.all(outage).then(() => redis!.start()));
+    });
+    await Promise.all(outage);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    for (const r of replicas) {
+      await expect.poll(() => r.store.health().shared, { timeout: 5000 }).toBe(true);
+      expect(r.store.health()).toMatchObject({ fallbacks: 1, rejoins: 1 });
+      expect(r.metrics()).toMatch(/throttlelab_router_shared_state\{store="redis"\} 1/);
+      expect(r.metrics()).toMatch(/throttlelab_router_shared_state_fallbacks_total\{store="redis"\} 1/);
+    }
+  });
+});
