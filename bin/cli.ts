@@ -22,6 +22,11 @@ function parseHost(value: string): '127.0.0.1' | '::1' {
   return value;
 }
 
+function parseStore(value: string): 'memory' | 'redis' {
+  if (value !== 'memory' && value !== 'redis') throw new InvalidArgumentError('expected memory or redis.');
+  return value;
+}
+
 function parseRouterUrl(value: string): string {
   let url: URL;
   try {
@@ -86,6 +91,11 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
         '--router-url <url>',
         'use the router already running at this OpenAI-compatible base URL (loopback only)',
         parseRouterUrl,
+      )
+      .option(
+        '--store <memory|redis>',
+        "a fleet's store instead of the scenario's (memory: each replica on its own, to see what sharing buys)",
+        parseStore,
       );
 
   routerOptions(
@@ -104,7 +114,14 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     .action(
       async (
         scenario: string,
-        opts: { seed?: number; out?: string; simPort?: number; routerCmd?: string; routerUrl?: string },
+        opts: {
+          seed?: number;
+          out?: string;
+          simPort?: number;
+          routerCmd?: string;
+          routerUrl?: string;
+          store?: 'memory' | 'redis';
+        },
       ) => {
         const { run } = await import('./commands/run.js');
         setCode(await run({ scenario, ...opts }, io));
@@ -116,6 +133,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .command('conform')
       .description('run the conformance pack against a router and write one combined report')
       .option('--dir <dir>', 'scenario folder', 'scenarios/conformance')
+      .option('--fleet', "run the pack's fleet group (<dir>/fleet): router replicas judged as one router")
       .option('--only <text>', 'only scenarios whose file name contains this')
       .option('--seed <n>', 'seed for every scenario', parseSeed)
       .option('--out <dir>', 'report folder')
@@ -123,6 +141,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
   ).action(
     async (opts: {
       dir: string;
+      fleet?: boolean;
+      store?: 'memory' | 'redis';
       only?: string;
       seed?: number;
       out?: string;

@@ -7,17 +7,20 @@ type Issue = { code: string; path: Array<string | number>; message: string };
 export function referenceConfig(
   scenario: Scenario,
   baseUrls: Record<string, string>,
-): { ok: true; config: RouterConfig } | { ok: false; issues: Issue[] } {
+): { ok: true; config: RouterConfig; raw: Record<string, unknown> } | { ok: false; issues: Issue[] } {
   const spec = scenario.router;
   const extra = spec.kind === 'reference' ? spec.config : {};
-  for (const bad of ['version', 'providers'].filter((k) => k in extra)) {
+  for (const bad of ['version', 'providers', 'store'].filter((k) => k in extra)) {
     return {
       ok: false,
       issues: [
         {
           code: 'SCENARIO_INVALID_VALUE',
           path: ['router', 'config', bad],
-          message: `"${bad}" is set by throttlelab from the scenario's providers; remove it`,
+          message:
+            bad === 'store'
+              ? 'the store is set by router.store (memory or redis; throttlelab starts the Redis); remove it'
+              : `"${bad}" is set by throttlelab from the scenario's providers; remove it`,
         },
       ],
     };
@@ -30,8 +33,9 @@ export function referenceConfig(
     keys: p.keys.map((k) => ({ id: k.id, env: keyVar(p.id, k.id) })),
     models: p.models,
   }));
-  const parsed = RouterConfigSchema.safeParse({ version: 1, ...extra, providers });
-  if (parsed.success) return { ok: true, config: parsed.data };
+  const raw = { version: 1, ...extra, providers };
+  const parsed = RouterConfigSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, config: parsed.data, raw };
   return {
     ok: false,
     issues: parsed.error.issues.map((i) => ({

@@ -11,7 +11,7 @@ export {
 } from './scenario/schema.js';
 export { parseRunScenario, loadRunScenarioFile } from './scenario/parse-run-scenario.js';
 export { runScenario, type RunData, type RunOptions } from './run-scenario.js';
-export type { RouterLauncher, RouterLaunch, LaunchContext } from './launch/launcher.js';
+export type { RouterLauncher, RouterLaunch, LaunchContext, FleetContext } from './launch/launcher.js';
 export {
   providerEnv,
   envName,
@@ -19,7 +19,13 @@ export {
   keyVar,
   routerVariableNames,
   ROUTER_PORT_VAR,
+  ROUTER_REPLICA_VAR,
+  REDIS_URL_VAR,
 } from './launch/provider-env.js';
+export { launchFleet } from './fleet/launch-fleet.js';
+export { isFleet, type FleetSummary } from './fleet/fleet-run.js';
+export { startRedisServer, type RedisServer } from './fleet/redis-server.js';
+export type { RedisFaultRecord } from './fleet/redis-faults.js';
 export { launchCommand, freePort } from './launch/launch-command.js';
 export { launchUrl } from './launch/launch-url.js';
 export type { LoadProgress } from './load/open-loop.js';

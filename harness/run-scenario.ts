@@ -4,8 +4,9 @@ import { overallVerdict, runChecks } from './checks/run-checks.js';
 import type { CheckResult } from './checks/types.js';
 import type { LedgerRow } from '../simulator/index.js';
 import type { ClientOutcome } from './load/client-outcome.js';
-import { runClosedLoop } from './load/closed-loop.js';
-import { runOpenLoop, type LoadProgress } from './load/open-loop.js';
+import type { LoadProgress } from './load/open-loop.js';
+import { runLoad } from './fleet/fleet-load.js';
+import { prepareFleet, type FleetSummary } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
 import { createSimulator } from '../simulator/index.js';
@@ -31,6 +32,10 @@ export interface RunData {
   rows: LedgerRow[];
   checks: CheckResult[];
   verdict: 'pass' | 'fail';
+  /** A fleet run: its replicas, store, spread and Redis faults. */
+  fleet?: FleetSummary;
+  /** Files holding the router's output (a fleet's: one per replica). */
+  routerLogs?: string[];
 }
 
 /** Options for `runScenario`. */
@@ -47,6 +52,12 @@ export interface RunOptions {
   simPort?: number;
   /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged. */
   signal?: AbortSignal;
+}
+
+function requestsPerReplica(outcomes: readonly ClientOutcome[], replicas: number): number[] {
+  const counts = new Array<number>(replicas).fill(0);
+  for (const o of outcomes) if (o.replica !== undefined) counts[o.replica] = (counts[o.replica] ?? 0) + 1;
+  return counts;
 }
 
 /**
@@ -66,22 +77,30 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       const k = scenario.providers.find((p) => p.id === provider)?.keys.find((x) => x.id === key);
       return k?.value ?? (k?.env !== undefined ? o.env?.[k.env] : undefined);
     };
-    const routerEnv = providerEnv(endpoints, server.origin, keyValue);
-    const router = await o.launcher({ endpoints, simOrigin: server.origin, seed: o.seed, env: routerEnv });
+    const runId = `r${o.seed.toString(36)}`;
+    const fleet = await prepareFleet(scenario, o.seed, runId);
     let loadStartedAt = 0;
     let loadEndedAt = 0;
     let result: { outcomes: ClientOutcome[]; dropped: number };
+    let router: Awaited<ReturnType<RouterLauncher>> | undefined;
     try {
-      const runId = `r${o.seed.toString(36)}`;
+      const routerEnv = { ...providerEnv(endpoints, server.origin, keyValue), ...fleet.env };
+      router = await o.launcher({
+        endpoints,
+        simOrigin: server.origin,
+        seed: o.seed,
+        env: routerEnv,
+        ...(fleet.context ? { fleet: fleet.context } : {}),
+      });
+      fleet.startFaults(sim.startedAt);
       const plan = createRequestPlanner(scenario.load, o.seed, runId, routerEnv);
       loadStartedAt = systemClock.now();
-      result =
-        scenario.load.mode === 'open'
-          ? await runOpenLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal)
-          : await runClosedLoop(scenario.load, { baseUrl: router.baseUrl }, plan, systemClock, o.onProgress, o.signal);
+      const target = fleet.target(router);
+      result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
       loadEndedAt = systemClock.now();
     } finally {
-      await router.stop();
+      await router?.stop();
+      await fleet.stop();
     }
     // Attempts the router abandoned end at the simulator a moment later; give them that moment.
     for (let i = 0; i < 20 && sim.ledger.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 50));
@@ -103,6 +122,10 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       rows,
       checks,
       verdict: overallVerdict(checks),
+      ...(fleet.context
+        ? { fleet: fleet.summary(requestsPerReplica(result.outcomes, router.replicas?.length ?? 1)) }
+        : {}),
+      ...(router.logs?.length ? { routerLogs: router.logs } : {}),
     };
   } finally {
     await server.close();

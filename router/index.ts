@@ -18,6 +18,7 @@ export { createRedisStore, type RedisStore, type RedisStoreOptions, type StoreEv
 export { redactRedisUrl } from './state/redis-keys.js';
 export { redisUrlOf } from './state/create-store.js';
 export type { StateStore, StoreHealth, CircuitUpdate } from './core/state-store.js';
+export type { CircuitState } from './core/circuit.js';
 export type { FleetFacts, FleetLink } from './core/fleet.js';
 export { decodeSignals } from './signals/decode.js';
 export type { Signals } from './core/signals.js';

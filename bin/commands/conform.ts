@@ -5,11 +5,13 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { CliError } from '../errors.js';
 import { assertWritableDir } from '../output-dir.js';
-import { executeRun, prepareRun, type RouterChoice } from './run.js';
+import { executeRun, keepLogs, prepareRun, type RouterChoice } from './run.js';
 
 /** Options of `throttlelab conform`. */
 export interface ConformOptions extends RouterChoice {
   dir: string;
+  /** Run the pack's fleet group (`<dir>/fleet`): replicas judged as one router. */
+  fleet?: boolean;
   seed?: number;
   out?: string;
   /** Run only scenarios whose file name contains this. */
@@ -21,7 +23,8 @@ export interface ConformOptions extends RouterChoice {
  * Runs the conformance pack against one router (the reference router unless `--router-cmd` or
  * `--router-url` names another) and writes one combined report.
  */
-export async function conform(options: ConformOptions, io: Io): Promise<ExitCode> {
+export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> {
+  const options = given.fleet ? { ...given, dir: join(given.dir, 'fleet') } : given;
   const entries = await readdir(options.dir).catch((error: NodeJS.ErrnoException) => {
     const why = error.code === 'ENOENT' ? 'no such folder' : error.code === 'ENOTDIR' ? 'not a folder' : error.code;
     throw new CliError(
@@ -43,12 +46,15 @@ export async function conform(options: ConformOptions, io: Io): Promise<ExitCode
     prepared.push({ file: join(options.dir, f), p });
   }
   const reports: Report[] = [];
+  const logs: Array<[string, string[]]> = [];
   for (const { file, p } of prepared) {
     const seed = options.seed ?? p.scenario.seed ?? io.randomSeed();
     io.out(`→ ${p.scenario.name} (seed ${seed})`);
-    const report = await executeRun(p, file, seed, io, options.simPort);
+    const run = await executeRun(p, file, seed, io, options.simPort);
+    const report = run.report;
     if (io.stop.aborted) break;
     reports.push(report);
+    if (run.logs.length > 0) logs.push([report.scenario.name, run.logs]);
     const failed = report.checks.filter((c) => c.verdict === 'fail');
     const summary = `${report.load.sent} requests, ${Object.entries(report.load.byStatus)
       .map(([k, v]) => `${v}×${k}`)
@@ -61,6 +67,7 @@ export async function conform(options: ConformOptions, io: Io): Promise<ExitCode
   }
   const dir = options.out ?? join('reports', `conformance-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, reports);
+  for (const [name, files] of logs) await keepLogs(files, join(dir, 'logs', name));
   const passed = reports.filter((r) => r.verdict === 'pass').length;
   io.out(`conformance: ${passed} of ${reports.length} scenarios pass against ${reports[0]!.router}`);
   io.out(`report: ${paths.html}`);

@@ -1,7 +1,10 @@
-import { join } from 'node:path';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import {
   buildReport,
+  isFleet,
   launchCommand,
+  launchFleet,
   launchUrl,
   loadRunScenarioFile,
   renderVerdictTable,
@@ -9,6 +12,7 @@ import {
   writeReportFolder,
   type LoadProgress,
   type Report,
+  type LaunchContext,
   type RouterLauncher,
   type RunScenario as Scenario,
 } from '../../harness/index.js';
@@ -16,12 +20,49 @@ import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { assertWritableDir } from '../output-dir.js';
-import { referenceConfig, referenceLauncher } from '../reference-launcher.js';
+import { referenceConfig } from '../reference-launcher.js';
+import { launcherForReference } from '../reference-fleet.js';
 
 /** Where the router under test comes from, overriding the scenario's `router` section. */
 export interface RouterChoice {
   routerCmd?: string;
   routerUrl?: string;
+  /** A fleet's store, overriding the scenario's (memory shows what a fleet without shared state does). */
+  store?: 'memory' | 'redis';
+}
+
+type CommandSpec = Parameters<typeof launchCommand>[1];
+
+/** A router command, run once, or once per replica of a fleet (each with its own log file). */
+function commandLauncher(spec: CommandSpec, baseEnv: Io['env']): RouterLauncher {
+  return (ctx: LaunchContext) => {
+    const fleet = ctx.fleet;
+    if (!fleet) return launchCommand(ctx, spec, baseEnv);
+    return launchFleet(
+      ctx,
+      fleet.replicas,
+      (i, c) => launchCommand(c, { ...spec, logFile: join(fleet.logDir, `replica-${i}.log`) }, baseEnv),
+      `${fleet.replicas} replicas of command: ${spec.command}${fleet.store === 'redis' ? ' (THROTTLELAB_REDIS_URL given)' : ''}`,
+    );
+  };
+}
+
+/** Applies `--store` and `--router-url` to a scenario's fleet, saying what changes. */
+export function fleetChoice(scenario: Scenario, choice: RouterChoice, note: (line: string) => void): Scenario {
+  let s = scenario;
+  if (choice.store && s.router.kind !== 'url') s = { ...s, router: { ...s.router, store: choice.store } };
+  const dropped = (why: string) => {
+    if (s.redisFaults.length > 0)
+      note(`note: redis faults ${s.redisFaults.map((f) => f.id).join(', ')} not played: ${why}`);
+    s = { ...s, redisFaults: [] };
+  };
+  if (choice.routerUrl && isFleet(s.router)) {
+    note(
+      `note: --router-url names one running router: the scenario's fleet (${'replicas' in s.router ? s.router.replicas : 1} replicas) is not started; point it at your load balancer to judge a fleet`,
+    );
+    dropped('no Redis is started for a router that is already running');
+  } else if (s.router.kind !== 'url' && s.router.store === 'memory') dropped('the replicas keep their state in memory');
+  return s;
 }
 
 /** Options of `throttlelab run`. */
@@ -43,7 +84,8 @@ export async function prepareRun(
     io.err(loaded.report);
     return undefined;
   }
-  const { scenario, text } = loaded;
+  const { text } = loaded;
+  const scenario = fleetChoice(loaded.scenario, choice, io.err);
   if (!scenario.load) {
     io.err(
       formatIssues(
@@ -63,23 +105,42 @@ export async function prepareRun(
     return {
       scenario,
       text,
-      launcher: (ctx) =>
-        launchCommand(
-          ctx,
-          { command: choice.routerCmd!, env: {}, readyPath: '/v1/models', startTimeout: 30_000 },
-          io.env,
-        ),
+      launcher: commandLauncher(
+        { command: choice.routerCmd, env: {}, readyPath: '/v1/models', startTimeout: 30_000 },
+        io.env,
+      ),
     };
-  if (choice.routerUrl) return { scenario, text, launcher: () => launchUrl(choice.routerUrl!) };
+  if (choice.routerUrl) {
+    const url = choice.routerUrl;
+    return { scenario: { ...scenario, router: { kind: 'url', url } }, text, launcher: () => launchUrl(url) };
+  }
   const r = scenario.router;
-  if (r.kind === 'command') return { scenario, text, launcher: (ctx) => launchCommand(ctx, r, io.env) };
+  if (r.kind === 'command') return { scenario, text, launcher: commandLauncher(r, io.env) };
   if (r.kind === 'url') return { scenario, text, launcher: () => launchUrl(r.url) };
   const checked = referenceConfig(scenario, {});
   if (!checked.ok) {
     io.err(formatIssues(file, locateInYaml(text, checked.issues)));
     return undefined;
   }
-  return { scenario, text, launcher: referenceLauncher(scenario) };
+  return { scenario, text, launcher: launcherForReference(scenario, io.env) };
+}
+
+/** Copies a run's router logs (a fleet's: one per replica) into `dir`. */
+export async function keepLogs(logs: readonly string[], dir: string): Promise<string[]> {
+  if (logs.length === 0) return [];
+  await mkdir(dir, { recursive: true });
+  const kept: string[] = [];
+  for (const f of logs) {
+    const to = join(dir, basename(f));
+    if (
+      await copyFile(f, to).then(
+        () => true,
+        () => false,
+      )
+    )
+      kept.push(to);
+  }
+  return kept;
 }
 
 /** A progress line: elapsed time, request rate and outcomes so far. */
@@ -99,7 +160,7 @@ export async function executeRun(
   seed: number,
   io: Io,
   simPort?: number,
-): Promise<Report> {
+): Promise<{ report: Report; logs: string[] }> {
   const total = prepared.scenario.load!.duration;
   let lastPrinted = 0;
   const data = await runScenario({
@@ -120,7 +181,7 @@ export async function executeRun(
     },
   });
   io.status('');
-  return buildReport(data);
+  return { report: buildReport(data), logs: data.routerLogs ?? [] };
 }
 
 /** Runs a scenario against a router under load, judges it, writes the reports; exit 0 pass, 1 fail, 2 bad input. */
@@ -130,10 +191,13 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   await assertWritableDir(options.out ?? 'reports');
   const seed = options.seed ?? prepared.scenario.seed ?? io.randomSeed();
   io.out(`throttlelab run: scenario "${prepared.scenario.name}" (seed ${seed})`);
-  const report = await executeRun(prepared, options.scenario, seed, io, options.simPort);
+  const { report, logs } = await executeRun(prepared, options.scenario, seed, io, options.simPort);
   io.out(renderVerdictTable(report));
   const dir = options.out ?? join('reports', `${report.scenario.name}-${report.startedAt.replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, [report]);
-  io.out(`report: ${paths.html} (also report.json, junit.xml, summary.md in ${dir})`);
+  const kept = await keepLogs(logs, dir);
+  io.out(
+    `report: ${paths.html} (also report.json, junit.xml, summary.md${kept.length ? `, ${kept.map((f) => basename(f)).join(', ')}` : ''} in ${dir})`,
+  );
   return report.verdict === 'pass' ? EXIT.OK : EXIT.CHECK_FAILED;
 }

@@ -1,4 +1,5 @@
 import { attemptsByRequest, type CheckInput, type CheckResult } from './types.js';
+import { fleetViewOf } from './fleet-view.js';
 
 /** Upstream attempts per client request, and extra attempts (retries and failovers) as a share of requests. */
 export function checkAmplification({ outcomes, rows, scenario }: CheckInput): CheckResult {
@@ -17,6 +18,19 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
     (r) => r.endpoint === 'chat' && (r.correlationId === null || !ids.has(r.correlationId)),
   ).length;
   const mean = outcomes.length ? total / outcomes.length : 0;
+  // In a fleet, the same figures per replica: one replica retrying hard shows even when the fleet's mean is fine.
+  const fleet = fleetViewOf(outcomes);
+  const byReplica = fleet
+    ? Array.from({ length: fleet.replicas }, (_, replica) => {
+        const mine = outcomes.filter((o) => o.replica === replica);
+        const n = mine.reduce((sum, o) => sum + (attempts.get(o.id)?.length ?? 0), 0);
+        return {
+          replica,
+          requests: mine.length,
+          attemptsPerRequest: mine.length ? Number((n / mine.length).toFixed(3)) : 0,
+        };
+      })
+    : undefined;
   const share = outcomes.length ? Math.max(0, total - outcomes.length) / outcomes.length : 0;
   const ok = mean <= maxAttemptsPerRequest && share <= maxRetryShare;
   return {
@@ -37,6 +51,12 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
             detail: `${mean.toFixed(2)} attempts per request on average; request ${worstId} took ${worst}`,
           },
         ],
-    details: { attempts: total, requests: outcomes.length, maxPerRequest: worst, unattributedAttempts: unattributed },
+    details: {
+      attempts: total,
+      requests: outcomes.length,
+      maxPerRequest: worst,
+      unattributedAttempts: unattributed,
+      ...(byReplica ? { byReplica } : {}),
+    },
   };
 }

@@ -9,6 +9,7 @@ import {
   type Evidence,
 } from './types.js';
 import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './windows.js';
+import { fleetViewOf, replicaName } from './fleet-view.js';
 
 /**
  * Once a provider announced a wait, no attempt on that scope (key and model, or key) arrived
@@ -19,7 +20,8 @@ import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './wind
  * next attempt is never forgiven, since the router had read the answer before sending it. Each
  * early attempt counts once, against the wait that ends last among those it broke.
  */
-export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
+export function checkRetryAfter({ rows, scenario, outcomes }: CheckInput): CheckResult {
+  const fleet = fleetViewOf(outcomes);
   const { tolerance, inFlightGrace, scope } = scenario.expect.retryAfter;
   const windows = deriveWindows(rows, scope);
   const byScope = attemptsByScope(rows, scope);
@@ -53,8 +55,13 @@ export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
   }
   const early = [...found.values()].sort((x, y) => x.a.arrivalAt - y.a.arrivalAt);
   let worst = 0;
+  // In a fleet: who sent each early attempt, and whether the wait had been announced to another replica.
+  let crossReplica = 0;
   for (const { a, w, by } of early) {
     worst = Math.max(worst, by);
+    const sender = fleet?.of(a.correlationId);
+    const told = fleet?.of(w.correlationId);
+    if (fleet && sender !== told) crossReplica++;
     if (evidence.length < MAX_EVIDENCE)
       evidence.push({
         at: a.arrivalAt,
@@ -62,7 +69,7 @@ export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
         provider: a.provider,
         key: a.key,
         model: a.model,
-        detail: `arrived ${Math.round(by)} ms before the end of a ${Math.round(w.hintMs)} ms wait announced by attempt #${w.seq} (${w.hintForm})`,
+        detail: `arrived ${Math.round(by)} ms before the end of a ${Math.round(w.hintMs)} ms wait announced by attempt #${w.seq} (${w.hintForm})${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}`,
       });
   }
   return {
@@ -80,6 +87,9 @@ export function checkRetryAfter({ rows, scenario }: CheckInput): CheckResult {
     threshold: `tolerance ${tolerance} ms, in-flight grace ${inFlightGrace} ms, scope ${scope}`,
     violations: early.length,
     evidence,
-    details: { windows: windows.length },
+    details: {
+      windows: windows.length,
+      ...(fleet ? { fleet: { replicas: fleet.replicas, earlyFromAnotherReplica: crossReplica } } : {}),
+    },
   };
 }

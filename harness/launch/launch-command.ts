@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { HarnessError } from '../errors.js';
 import type { LaunchContext, RouterLaunch } from './launcher.js';
@@ -23,7 +24,15 @@ export function freePort(): Promise<number> {
  */
 export async function launchCommand(
   ctx: LaunchContext,
-  spec: { command: string; cwd?: string; env: Record<string, string>; readyPath: string; startTimeout: number },
+  spec: {
+    command: string;
+    cwd?: string;
+    env: Record<string, string>;
+    readyPath: string;
+    startTimeout: number;
+    /** Also write everything the router prints to this file. */
+    logFile?: string;
+  },
   baseEnv: Readonly<Record<string, string | undefined>>,
 ): Promise<RouterLaunch> {
   const port = await freePort();
@@ -34,8 +43,12 @@ export async function launchCommand(
     detached: true,
   });
   let tail = '';
+  const log = spec.logFile !== undefined ? createWriteStream(spec.logFile) : undefined;
+  log?.on('error', () => {});
+  child.once('close', () => log?.end());
   const keep = (d: Buffer) => {
     tail = (tail + d.toString()).slice(-4000);
+    log?.write(d);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
@@ -70,6 +83,7 @@ export async function launchCommand(
   return {
     baseUrl: `${origin}/v1`,
     description: `command: ${spec.command}`,
+    ...(spec.logFile !== undefined ? { logs: [spec.logFile] } : {}),
     async stop() {
       if (exited !== undefined) return;
       kill(child.pid, 'SIGTERM');

@@ -6,6 +6,10 @@ export interface RouterLaunch {
   baseUrl: string;
   /** How the report names it. */
   description: string;
+  /** A fleet: each replica's base URL (the first is `baseUrl`). */
+  replicas?: string[];
+  /** Files holding the router's output (a fleet's: one per replica), kept with the report. */
+  logs?: string[];
   stop(): Promise<void>;
 }
 
@@ -16,6 +20,20 @@ export interface LaunchContext {
   seed: number;
   /** `THROTTLELAB_*` variables naming every provider's base URL, vendor, models and keys. */
   env: Record<string, string>;
+  /** A fleet run: what to start and where its state and logs go. */
+  fleet?: FleetContext;
+}
+
+/** What a launcher needs to start a fleet. */
+export interface FleetContext {
+  replicas: number;
+  store: 'memory' | 'redis';
+  /** The run's Redis (also in `env` as THROTTLELAB_REDIS_URL) when the store is redis. */
+  redisUrl?: string;
+  /** A key prefix for this run's keys in Redis. */
+  keyPrefix: string;
+  /** A folder for the replicas' logs. */
+  logDir: string;
 }
 
 /** Starts (or reaches) the router under test. */

@@ -28,6 +28,14 @@ export const SIMULATOR_URL_VAR = `${PREFIX}_SIMULATOR_URL`;
 export const PROVIDERS_VAR = `${PREFIX}_PROVIDERS`;
 /** The port a launched router must listen on. */
 export const ROUTER_PORT_VAR = `${PREFIX}_ROUTER_PORT`;
+/** A fleet replica's name (`replica-0`, …), set for each replica the harness starts. */
+export const ROUTER_REPLICA_VAR = `${PREFIX}_ROUTER_REPLICA`;
+/** The Redis a fleet shares state through (a URL, and its host and port for configs that want them). */
+export const REDIS_URL_VAR = `${PREFIX}_REDIS_URL`;
+export const REDIS_HOST_VAR = `${PREFIX}_REDIS_HOST`;
+export const REDIS_PORT_VAR = `${PREFIX}_REDIS_PORT`;
+/** A key prefix for this run's keys in that Redis. */
+export const REDIS_PREFIX_VAR = `${PREFIX}_REDIS_PREFIX`;
 
 /** Every variable name `providerEnv` can set for these providers, for validating references to them. */
 export function routerVariableNames(

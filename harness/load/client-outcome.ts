@@ -24,6 +24,8 @@ export interface ClientOutcome {
   /** `x-throttlelab-provider`, when the router names who served. */
   servedBy: string | null;
   retryAfter: string | null;
+  /** Which replica of a fleet the request was sent to (absent for a single router). */
+  replica?: number;
 }
 
 /** Scans an OpenAI-compatible SSE body for content, usage, its terminator and error events. */

@@ -5,10 +5,12 @@ import { readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.
 import type { PlannedRequest } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
-/** Where a load is sent: the router's OpenAI-compatible base URL. */
+/** Where a load is sent: the router's OpenAI-compatible base URL, or a fleet's, one per replica. */
 export interface LoadTarget {
   /** e.g. `http://127.0.0.1:8080/v1`. */
   baseUrl: string;
+  /** A fleet: each replica's base URL, and which replica request `n` goes to. */
+  replicas?: { baseUrls: readonly string[]; pick(n: number): number };
 }
 
 /** Live counts for a progress display. */
@@ -40,12 +42,17 @@ export async function runOpenLoop(
   onProgress?: (p: LoadProgress) => void,
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
-  const url = new URL(target.baseUrl.replace(/\/+$/, '') + '/chat/completions');
-  const pool = new Pool(url.origin, {
-    connections: Math.min(load.maxInFlight, 2048),
-    pipelining: 1,
-    keepAliveTimeout: 30_000,
-  });
+  const urls = (target.replicas?.baseUrls ?? [target.baseUrl]).map(
+    (b) => new URL(b.replace(/\/+$/, '') + '/chat/completions'),
+  );
+  const pools = urls.map(
+    (url) =>
+      new Pool(url.origin, {
+        connections: Math.ceil(Math.min(load.maxInFlight, 2048) / urls.length),
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+      }),
+  );
   const outcomes: ClientOutcome[] = [];
   const byStatus: Record<string, number> = {};
   const pending = new Set<Promise<void>>();
@@ -66,7 +73,9 @@ export async function runOpenLoop(
     1000,
   );
 
-  const send = async (p: PlannedRequest, scheduledAt: number) => {
+  const send = async (p: PlannedRequest, scheduledAt: number, replica: number | undefined) => {
+    const url = urls[replica ?? 0]!;
+    const pool = pools[replica ?? 0]!;
     const sentAt = clock.now();
     const out: ClientOutcome = {
       id: p.id,
@@ -84,6 +93,7 @@ export async function runOpenLoop(
       usage: null,
       servedBy: null,
       retryAfter: null,
+      ...(replica !== undefined ? { replica } : {}),
     };
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), p.deadlineMs + clientGraceMs(p.deadlineMs));
@@ -155,15 +165,16 @@ export async function runOpenLoop(
       dropped++;
       continue;
     }
+    const replica = target.replicas?.pick(n);
     const p = plan(n++);
     sent++;
-    const task = send(p, due).finally(() => pending.delete(task));
+    const task = send(p, due, replica).finally(() => pending.delete(task));
     pending.add(task);
   }
   await Promise.all(pending);
   signal?.removeEventListener('abort', interrupt);
   clearInterval(tick);
   onProgress?.({ elapsedMs: clock.now() - start, sent, done: outcomes.length, inFlight: 0, dropped, byStatus });
-  await pool.close();
+  await Promise.all(pools.map((pool) => pool.close()));
   return { outcomes, dropped };
 }

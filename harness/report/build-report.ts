@@ -83,6 +83,7 @@ export function buildReport(data: RunData): Report {
     },
     seed: data.seed,
     router: data.router,
+    ...(data.fleet ? { fleet: data.fleet } : {}),
     verdict: data.verdict,
     startedAt: new Date(data.startedAt).toISOString(),
     durationMs: Math.round(data.endedAt - data.startedAt),

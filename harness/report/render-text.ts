@@ -1,3 +1,4 @@
+import { fleetLine } from '../fleet/fleet-line.js';
 import type { Report } from './report.js';
 
 const VERDICT = { pass: 'PASS', fail: 'FAIL', skip: 'skip' } as const;
@@ -15,6 +16,7 @@ export function renderVerdictTable(r: Report): string {
     `answers: ${Object.entries(r.load.byStatus)
       .map(([k, v]) => `${v}×${k}`)
       .join(', ')}; latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
+    ...(r.fleet ? [fleetLine(r.fleet)] : []),
     '',
     ...pad([['check', 'verdict', 'figure'], ...r.checks.map((c) => [c.id, VERDICT[c.verdict], c.figure])]),
     '',
@@ -41,6 +43,7 @@ export function renderMarkdown(reports: readonly Report[]): string {
       `### ${r.verdict === 'pass' ? '✅' : '❌'} ${r.scenario.name}`,
       '',
       `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
+      ...(r.fleet ? ['', fleetLine(r.fleet)] : []),
       '',
     );
     out.push('| check | verdict | figure |', '|---|---|---|');

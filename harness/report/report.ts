@@ -1,4 +1,5 @@
 import type { CheckResult } from '../checks/types.js';
+import type { FleetSummary } from '../fleet/fleet-run.js';
 
 /** Latency figures in ms. */
 export interface LatencySummary {
@@ -28,6 +29,8 @@ export interface Report {
   scenario: { name: string; description?: string; file: string; sha256: string };
   seed: number;
   router: string;
+  /** A fleet run: replicas, store, spread, requests per replica and the Redis faults played. */
+  fleet?: FleetSummary;
   verdict: 'pass' | 'fail';
   startedAt: string;
   durationMs: number;

@@ -6,13 +6,20 @@ import {
   type Rule,
   type ScenarioParser,
 } from '../../simulator/index.js';
+import { FLEET_RULES, worldView } from '../fleet/fleet-spec.js';
 import { RUN_RULES } from './rules.js';
 import { RunScenarioSchema, type RunScenario } from './schema.js';
 
+// The simulator's rules see only the faults it plays, each where it sits in the file.
+const WORLD_RULES: ReadonlyArray<Rule<RunScenario>> = (SCENARIO_RULES as ReadonlyArray<Rule<RunScenario>>).map(
+  (rule) => (s, ctx, push) => rule(worldView(s), ctx, push),
+);
+
 /** Parses a whole scenario file (world and run sections), every problem located. */
 export const parseRunScenario: ScenarioParser<RunScenario> = createScenarioParser(RunScenarioSchema, [
-  ...(SCENARIO_RULES as ReadonlyArray<Rule<RunScenario>>),
+  ...WORLD_RULES,
   ...RUN_RULES,
+  ...(FLEET_RULES as ReadonlyArray<Rule<RunScenario>>),
 ]);
 
 /** Reads and validates a whole scenario file; a missing file is reported like any other problem. */

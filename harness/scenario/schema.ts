@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CountDist, NonNegativeDuration, PositiveDuration, SCENARIO_WORLD_SHAPE } from '../../simulator/index.js';
+import { FLEET_FIELDS, RUN_FAULTS, splitFaults } from '../fleet/fleet-spec.js';
 
 /** The checks a run can evaluate, in report order. */
 export const CHECK_IDS = [
@@ -25,6 +26,7 @@ const RouterSection = z.discriminatedUnion('kind', [
     kind: z.literal('reference'),
     /** Reference-router config fields (deadline, retry, breaker, routing, aliases…); providers come from the simulator. */
     config: z.record(z.string(), z.unknown()).default({}),
+    ...FLEET_FIELDS,
   }),
   z.strictObject({
     kind: z.literal('command'),
@@ -35,6 +37,7 @@ const RouterSection = z.discriminatedUnion('kind', [
     /** Path polled until it answers, to know the router is up. */
     readyPath: z.string().startsWith('/').default('/v1/models'),
     startTimeout: PositiveDuration.default(30_000),
+    ...FLEET_FIELDS,
   }),
   z.strictObject({
     kind: z.literal('url'),
@@ -135,14 +138,18 @@ const Expect = z.strictObject({
  * `faults`), and for a run the router under test, the load and the expectations. Files without a
  * load can still be simulated.
  */
-export const RunScenarioSchema = z.strictObject({
-  ...SCENARIO_WORLD_SHAPE,
-  /** The router under test (`throttlelab run`); the reference router by default. */
-  router: RouterSection.default({ kind: 'reference', config: {} }),
-  /** The traffic a run sends; required by `throttlelab run`. */
-  load: Load.optional(),
-  expect: Expect.default(Expect.parse({})),
-});
+export const RunScenarioSchema = z
+  .strictObject({
+    ...SCENARIO_WORLD_SHAPE,
+    /** The simulator's faults, and `redis` faults the harness plays on a fleet's Redis. */
+    faults: RUN_FAULTS,
+    /** The router under test (`throttlelab run`); the reference router by default. */
+    router: RouterSection.default(RouterSection.parse({ kind: 'reference' })),
+    /** The traffic a run sends; required by `throttlelab run`. */
+    load: Load.optional(),
+    expect: Expect.default(Expect.parse({})),
+  })
+  .transform(splitFaults);
 
 export type RunScenario = z.output<typeof RunScenarioSchema>;
 export type LoadSpec = NonNullable<RunScenario['load']>;

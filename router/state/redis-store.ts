@@ -165,6 +165,8 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
     joining = true;
     try {
       await cmd.set(keys.replica(o.replica), '1', 'PX', heartbeatMs * 5);
+      // Loaded now, the script's first use is one round trip, not a NOSCRIPT answer and a second.
+      await cmd.script('LOAD', CAS_SCRIPT);
       const stored = await readCircuits();
       const limits = await cmd.hgetall(keys.limits);
       if (closed) return;

@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fleetChoice } from '../../bin/commands/run.js';
+import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const exec = promisify(execFile);
+const tmp = await mkdtemp(join(tmpdir(), 'throttlelab-fleet-'));
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [join(ROOT, 'dist/bin/throttlelab.js'), ...args], {
+      cwd: ROOT,
+      timeout: 90_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('throttlelab conform --fleet', () => {
+  it('runs the fleet group of a pack against replicas of the reference router, keeping each replica’s log', async () => {
+    // A pack of one small fleet scenario (the shipped ones are judged in test/integration/harness-fleet.test.ts).
+    const pack = join(tmp, 'pack');
+    await mkdir(join(pack, 'fleet'), { recursive: true });
+    await writeFile(
+      join(pack, 'fleet', 'tiny.yaml'),
+      `version: 1
+name: fleet-tiny
+seed: 5
+providers:
+  - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-sim-tiny }], latency: { completionTokens: 4 } }
+router: { kind: reference, replicas: 2, store: redis }
+load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
+`,
+    );
+    const out = join(tmp, 'fleet');
+    const r = await cli('conform', '--dir', pack, '--fleet', '--out', out);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('→ fleet-tiny (seed 5)');
+    expect(r.stdout).toContain(
+      'conformance: 1 of 1 scenarios pass against 2 replicas of the reference router sharing state through Redis',
+    );
+    const logs = join(out, 'logs', 'fleet-tiny');
+    expect((await readdir(logs)).sort()).toEqual(['replica-0.log', 'replica-1.log']);
+    expect(await readFile(join(logs, 'replica-1.log'), 'utf8')).toMatch(
+      /router: sharing state with the fleet through redis:\/\/127\.0\.0\.1:\d+ \(key prefix "throttlelab:r[0-9a-z]+:"\)/,
+    );
+    const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(json.fleet).toMatchObject({ replicas: 2, store: 'redis', spread: 'round-robin', requests: [20, 20] });
+  }, 60_000);
+
+  it('refuses a store it does not know, with exit 2', async () => {
+    const r = await cli('run', 'scenarios/conformance/fleet/03-redis-down.yaml', '--store', 'nowhere');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "option '--store <memory|redis>' argument 'nowhere' is invalid. expected memory or redis.",
+    );
+  });
+
+  it('says which Redis faults it cannot play when the replicas keep their state in memory, or run elsewhere', async () => {
+    const loaded = await loadRunScenarioFile(join(ROOT, 'scenarios/conformance/fleet/03-redis-down.yaml'));
+    if (!loaded.ok) throw new Error(loaded.report);
+    const notes: string[] = [];
+    const memory = fleetChoice(loaded.scenario, { store: 'memory' }, (l) => notes.push(l));
+    expect(memory.router).toMatchObject({ kind: 'reference', replicas: 3, store: 'memory' });
+    expect(memory.redisFaults).toEqual([]);
+    const url = fleetChoice(loaded.scenario, { routerUrl: 'http://127.0.0.1:4000/v1' }, (l) => notes.push(l));
+    expect(url.redisFaults).toEqual([]);
+    expect(notes).toEqual([
+      'note: redis faults redis-down not played: the replicas keep their state in memory',
+      "note: --router-url names one running router: the scenario's fleet (3 replicas) is not started; point it at your load balancer to judge a fleet",
+      'note: redis faults redis-down not played: no Redis is started for a router that is already running',
+    ]);
+  });
+});

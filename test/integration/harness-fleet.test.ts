@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../harness/checks/run-checks.js';
+import type { CheckResult } from '../../harness/checks/types.js';
+import type { RunData } from '../../harness/run-scenario.js';
+import { digest, failed } from '../helpers/harness.js';
+import { runFleetScenario } from '../helpers/fleet.js';
+
+// The fleet group of the conformance pack: three reference-router replicas, each a process of its
+// own, judged as one router from the simulator's ledger (the providers see every replica). These
+// runs take 7 to 13 s of load each.
+
+/**
+ * The in-flight grace a run is judged with: the scenario's (100 ms, the fleet's propagation bound),
+ * plus the worst stall the harness measured of itself during the run. On a machine too busy to run
+ * the replicas on time, news of a wait reaches them late by about that much; that is the machine,
+ * not the router.
+ */
+const graceOf = (run: RunData & { lagMs: number }) => Math.ceil(100 + run.lagMs);
+
+/** The checks, with retry-after and single-probe judged again at `graceOf(run)`. */
+function judged(run: RunData & { lagMs: number }): CheckResult[] {
+  const retryAfter = { ...run.scenario.expect.retryAfter, inFlightGrace: graceOf(run) };
+  const input = {
+    outcomes: run.outcomes,
+    rows: run.rows,
+    scenario: { ...run.scenario, expect: { ...run.scenario.expect, retryAfter } },
+    startedAt: run.startedAt,
+  };
+  return run.checks.map((c) => (c.id === 'retry-after' || c.id === 'single-probe' ? CHECKS[c.id](input) : c));
+}
+
+/**
+ * For every wait a provider announced: which replica was told, which replicas had client requests
+ * while it lasted, how many attempts reached its scope inside it (after `graceMs` for attempts
+ * already on their way), and how many arrived at its end before the first answer (the herd).
+ */
+function waits(run: RunData, graceMs: number) {
+  const replicaOf = new Map(run.outcomes.map((o) => [o.id, o.replica]));
+  const chat = run.rows.filter((r) => r.endpoint === 'chat');
+  const scope = (r: (typeof chat)[number]) => `${r.provider}/${r.key}/${r.model}`;
+  return chat
+    .filter((w) => w.hintMs !== null && w.hintMs > 0 && w.firstByteAt !== null)
+    .map((w) => {
+      const start = w.firstByteAt!;
+      const end = start + w.hintMs!;
+      const same = chat.filter((r) => scope(r) === scope(w)).sort((a, b) => a.arrivalAt - b.arrivalAt);
+      const after = same.filter((r) => r.arrivalAt >= end - 10);
+      const firstAnswer = after[0]?.firstByteAt ?? Infinity;
+      return {
+        told: replicaOf.get(w.correlationId ?? ''),
+        busyReplicas: new Set(run.outcomes.filter((o) => o.sentAt > start && o.sentAt < end).map((o) => o.replica))
+          .size,
+        inside: same.filter((r) => r.seq !== w.seq && r.arrivalAt > start + graceMs && r.arrivalAt < end - 10).length,
+        herd: after.filter((r) => r.arrivalAt < firstAnswer).length,
+        judgedEnd: after.length > 0,
+      };
+    });
+}
+
+const verdictOf = (checks: readonly CheckResult[], id: string) => checks.find((c) => c.id === id)?.verdict;
+
+describe('three reference-router replicas sharing state through Redis, judged as one router', () => {
+  it('keeps every replica out of a wait one replica was told of, and sends one probe when it ends', async () => {
+    const run = await runFleetScenario('01-429-burst-one-replica.yaml');
+    expect(failed(judged(run)), digest(judged(run))).toEqual([]);
+    const [w, ...more] = waits(run, graceOf(run));
+    expect(more).toEqual([]);
+    expect(w).toMatchObject({ inside: 0, herd: 1, judgedEnd: true, busyReplicas: 3 });
+    expect(run.outcomes.every((o) => o.status === 200)).toBe(true);
+    expect(new Set(run.outcomes.map((o) => o.replica))).toEqual(new Set([0, 1, 2]));
+    expect(run.routerLogs).toHaveLength(3);
+  });
+
+  it('holds the quiet replicas too when one replica takes most of the traffic, and probes once', async () => {
+    const run = await runFleetScenario('02-window-end-under-load.yaml');
+    expect(failed(judged(run)), digest(judged(run))).toEqual([]);
+    const all = waits(run, graceOf(run));
+    expect(all.length).toBeGreaterThanOrEqual(1);
+    for (const w of all) expect(w).toMatchObject({ inside: 0, busyReplicas: 3 });
+    expect(all.some((w) => w.judgedEnd && w.herd === 1)).toBe(true);
+    expect(run.fleet).toMatchObject({ spread: 'skewed', skew: 0.8 });
+    expect(run.fleet!.requests![0]).toBeGreaterThan(run.fleet!.requests![1]! + run.fleet!.requests![2]!);
+  });
+
+  it('costs no client request while Redis is down for 5 s, and shares again once it is back', async () => {
+    const run = await runFleetScenario('03-redis-down.yaml');
+    expect(failed(judged(run)), digest(judged(run))).toEqual([]);
+    expect(run.outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    const [down] = run.fleet!.redisFaults;
+    expect(down).toMatchObject({ id: 'redis-down', mode: 'down' });
+    expect(down!.ended! - down!.began!).toBeGreaterThanOrEqual(5000);
+    const all = waits(run, graceOf(run));
+    expect(all).toHaveLength(2);
+    for (const w of all) expect(w).toMatchObject({ inside: 0, busyReplicas: 3 });
+  });
+
+  it('costs no client request when Redis restarts empty mid-wait, and keeps honouring that wait', async () => {
+    const run = await runFleetScenario('04-redis-restarted-empty.yaml');
+    expect(failed(judged(run)), digest(judged(run))).toEqual([]);
+    expect(run.outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    expect(run.fleet!.redisFaults[0]).toMatchObject({ id: 'redis-wiped', mode: 'restart', ended: expect.any(Number) });
+    const all = waits(run, graceOf(run));
+    expect(all).toHaveLength(2);
+    for (const w of all) expect(w).toMatchObject({ inside: 0, busyReplicas: 3 });
+  });
+});
+
+describe('the same fleet scenarios with each replica keeping its state in memory', () => {
+  it.each(['01-429-burst-one-replica.yaml', '02-window-end-under-load.yaml'])(
+    'fails retry-after or single-probe on %s: the other replicas walk into the wait',
+    async (file) => {
+      const run = await runFleetScenario(file, 'memory');
+      expect(run.fleet?.store).toBe('memory');
+      // Failing even at the widened grace: these attempts are not news arriving late.
+      const checks = judged(run);
+      expect([verdictOf(checks, 'retry-after'), verdictOf(checks, 'single-probe')], digest(checks)).toContain('fail');
+      expect(waits(run, graceOf(run)).some((w) => w.inside > 0)).toBe(true);
+      const retryAfter = run.checks.find((c) => c.id === 'retry-after')!;
+      expect(retryAfter.evidence[0]?.detail).toMatch(/; sent by replica \d, the wait was announced to replica \d$/);
+    },
+  );
+});
