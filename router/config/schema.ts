@@ -136,7 +136,7 @@ const Store = z.discriminatedUnion('kind', [
     keyPrefix: z.string().min(1).max(200).default('throttlelab:'),
     /** A Redis command slower than this counts as Redis being out of reach: the router serves on local state. */
     timeout: Duration.default(250),
-    /** Capacity, in-flight, retry-budget and usage reports are batched this often (circuits are written at once). */
+    /** Capacity, in-flight and retry-budget news is published this often (circuits are written at once). */
     flushEvery: Duration.default(20),
   }),
 ]);

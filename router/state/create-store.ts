@@ -39,7 +39,6 @@ export function createStore(config: RouterConfig, deps: StoreDeps): StateStore {
     clock: deps.clock,
     timeoutMs: store.timeout,
     flushMs: store.flushEvery,
-    budgetRetainMs: 2 * config.retry.budget.window,
     onEvent: deps.onEvent,
   });
 }

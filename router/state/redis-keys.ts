@@ -14,8 +14,6 @@ export function redisKeys(prefix: string) {
     seq: `${prefix}seq`,
     /** Hash: target → the latest limits a replica observed (JSON). */
     limits: `${prefix}limits`,
-    /** Hash per retry-budget bucket: requests, extras. */
-    budget: (bucketStart: number) => `${prefix}budget:${bucketStart}`,
     /** Hash per target: the fleet's usage counters. */
     usage: (target: string) => `${prefix}usage:${target}`,
     /** A replica's presence; when it vanishes, Redis lost its data (restarted empty or flushed). */

@@ -22,18 +22,22 @@ export interface RedisStoreOptions {
   clock: Clock;
   /** A command slower than this counts as Redis being out of reach. */
   timeoutMs: number;
-  /** Capacity, in-flight, budget and usage reports are batched this often. */
+  /** Capacity, in-flight and retry-budget news is published this often (one PUBLISH, when there is news). */
   flushMs: number;
-  /** How often a replica says it is alive (with its in-flight counts whole); default 1 s. */
+  /**
+   * How often a replica says it is alive (with its in-flight counts whole) and writes the latest
+   * limits and its usage counts to Redis, where the fleet's totals live; default 1 s.
+   */
   heartbeatMs?: number;
-  /** How long retry-budget buckets are kept in Redis (twice the budget's window). */
-  budgetRetainMs: number;
   onEvent?: (event: StoreEvent) => void;
 }
 
 /** A Redis store, and a way to wait until it has joined the fleet. */
 export interface RedisStore extends StateStore {
-  /** Resolves true once state is shared, false if that has not happened within `timeoutMs`. */
+  /**
+   * Resolves true once state is shared; false if Redis cannot be reached at all (the first attempt
+   * failed) or state is not shared within `timeoutMs`.
+   */
   joined(timeoutMs: number): Promise<boolean>;
 }
 
@@ -51,12 +55,13 @@ function reasonOf(error: unknown): string {
 /**
  * A StateStore shared by a fleet through Redis. Reads never leave the process: circuits are
  * cached and kept current by the fleet's channel; circuit changes and probe leases are written at
- * once by compare-and-set in Lua; capacity observations, in-flight counts, retry-budget counts and
- * usage are batched every `flushMs`. When Redis is slow (a command takes longer than `timeoutMs`),
- * down, or comes back empty, the replica serves on its local state, says so once through
- * `onEvent` and in `health()`, and rejoins as soon as Redis answers again, writing back the open
- * windows only it knew of. Nothing queues while Redis is away: writes are not retried, batches
- * wait in the books (bounded by the number of targets), commands fail at once.
+ * once by compare-and-set in Lua. Capacity observations, in-flight counts and retry-budget counts
+ * are published in one message every `flushMs` when there is news; the latest limits and the usage
+ * counts are written to Redis with each heartbeat. When Redis is slow (a command takes longer than
+ * `timeoutMs`), down, or comes back empty, the replica serves on its local state, says so once
+ * through `onEvent` and in `health()`, and rejoins as soon as Redis answers again, writing back the
+ * open windows only it knew of. Nothing queues while Redis is away: writes are not retried, news
+ * waits in the books (bounded by the number of targets), commands fail at once.
  */
 export function createRedisStore(o: RedisStoreOptions): RedisStore {
   const keys = redisKeys(o.keyPrefix);
@@ -87,6 +92,9 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
   let lastError: string | undefined;
   let joining = false;
   let flushing = false;
+  // What the next heartbeat writes to Redis: the latest limits per target, and usage counted since.
+  const limitsToStore = new Map<string, FleetFacts['limits'][number][1]>();
+  const usageToStore = new Map<string, Record<string, number>>();
   let closed = false;
   let joinWaiters: Array<(ok: boolean) => void> = [];
 
@@ -131,6 +139,9 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
     } else if (!everJoined && !announcedAtStart) {
       announcedAtStart = true;
       emit({ kind: 'left', url: shownUrl, reason, atStart: true });
+      // Nobody waits for a join that just failed: the replica starts on local state now.
+      for (const resolve of joinWaiters) resolve(false);
+      joinWaiters = [];
     }
   }
 
@@ -196,32 +207,43 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
     }
   }
 
-  async function flush(full: boolean): Promise<void> {
+  /**
+   * Publishes this replica's news (limits, in-flight counts, budget counts) in one message; with
+   * `store`, also writes the latest limits (for replicas that join later) and the usage counted
+   * since the last write (the fleet's totals) to Redis. One round trip either way.
+   */
+  async function flush(full: boolean, store = full): Promise<void> {
     if (!shared || !link || flushing || closed) return;
     const facts = link.collect(full);
-    if (isEmptyReport(facts)) return;
-    flushing = true;
-    const p = cmd.pipeline();
-    if (facts.limits.length > 0) {
-      p.hset(keys.limits, Object.fromEntries(facts.limits.map(([t, l]) => [t, JSON.stringify(l)])));
-      p.pexpire(keys.limits, DAY);
-    }
-    for (const [start, requests, extras] of facts.budget) {
-      const key = keys.budget(start);
-      if (requests) p.hincrby(key, 'requests', requests);
-      if (extras) p.hincrby(key, 'extras', extras);
-      p.pexpire(key, o.budgetRetainMs);
-    }
-    for (const [target, counters] of facts.usage) {
-      const key = keys.usage(target);
-      for (const [field, n] of Object.entries(counters)) p.hincrby(key, field, n);
-      p.pexpire(key, 7 * DAY);
+    for (const [target, limits] of facts.limits) limitsToStore.set(target, limits);
+    for (const [target, counts] of facts.usage) {
+      const sum = usageToStore.get(target) ?? {};
+      for (const [field, n] of Object.entries(counts)) sum[field] = (sum[field] ?? 0) + n;
+      usageToStore.set(target, sum);
     }
     const report: Report = { r: o.replica };
     if (facts.limits.length > 0) report.l = facts.limits;
     if (facts.held !== undefined) report.h = facts.held;
     if (facts.budget.length > 0) report.b = facts.budget;
-    if (report.l || report.h || report.b) p.publish(keys.channel, JSON.stringify(report));
+    const news = report.l !== undefined || report.h !== undefined || report.b !== undefined;
+    const writes = store && (limitsToStore.size > 0 || usageToStore.size > 0);
+    if (!news && !writes) return;
+    flushing = true;
+    const p = cmd.pipeline();
+    if (news) p.publish(keys.channel, JSON.stringify(report));
+    if (writes) {
+      if (limitsToStore.size > 0) {
+        p.hset(keys.limits, Object.fromEntries([...limitsToStore].map(([t, l]) => [t, JSON.stringify(l)])));
+        p.pexpire(keys.limits, DAY);
+      }
+      for (const [target, counters] of usageToStore) {
+        const key = keys.usage(target);
+        for (const [field, n] of Object.entries(counters)) p.hincrby(key, field, n);
+        p.pexpire(key, 7 * DAY);
+      }
+      limitsToStore.clear();
+      usageToStore.clear();
+    }
     try {
       const results = (await p.exec()) ?? [];
       const failed = results.find(([e]) => e);

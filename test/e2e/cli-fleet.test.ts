@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fleetChoice } from '../../bin/commands/run.js';
+import { routerCommand } from '../../bin/commands/router.js';
+import type { Io } from '../../bin/io.js';
+import { freePort } from '../../harness/launch/launch-command.js';
+import { dropPrefix, SHARED_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -79,5 +83,65 @@ load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
       "note: --router-url names one running router: the scenario's fleet (3 replicas) is not started; point it at your load balancer to judge a fleet",
       'note: redis faults redis-down not played: no Redis is started for a router that is already running',
     ]);
+  });
+});
+
+function captureIo(env: Record<string, string>): Io & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return {
+    lines,
+    errors,
+    out: (l) => lines.push(l),
+    err: (l) => errors.push(l),
+    env,
+    stop: new AbortController().signal,
+    randomSeed: () => 1,
+    isTTY: false,
+    status: () => {},
+  };
+}
+
+describe('throttlelab router with a Redis store', () => {
+  const config = async (prefix: string) => {
+    const file = join(tmp, `router-${prefix.replace(/\W/g, '')}.yaml`);
+    await writeFile(
+      file,
+      `version: 1
+providers:
+  - { id: openai, vendor: openai, baseUrl: http://127.0.0.1:9/v1, keys: [{ id: main, env: KEY }], models: [gpt-4o-mini] }
+store: { kind: redis, env: FLEET_REDIS, keyPrefix: "${prefix}" }
+`,
+    );
+    return file;
+  };
+
+  it('says it shares state with the fleet, and as which replica', async () => {
+    const prefix = uniquePrefix('cli');
+    const io = captureIo({ KEY: 'sk-x', FLEET_REDIS: SHARED_REDIS_URL, THROTTLELAB_ROUTER_REPLICA: 'replica-7' });
+    expect(await routerCommand({ config: await config(prefix), port: 0, durationMs: 100 }, io)).toBe(0);
+    expect(io.lines).toContain(
+      `router: sharing state with the fleet through ${SHARED_REDIS_URL} (key prefix "${prefix}")`,
+    );
+    expect(io.lines).toContain(
+      `  state: shared through ${SHARED_REDIS_URL} as replica "replica-7" (key prefix "${prefix}")`,
+    );
+    expect(io.errors).toEqual([]);
+    await dropPrefix(SHARED_REDIS_URL, prefix);
+  });
+
+  it('serves on local state at once when Redis is not there, saying so once and hiding the URL’s password', async () => {
+    const port = await freePort();
+    const io = captureIo({ KEY: 'sk-x', FLEET_REDIS: `redis://:not-a-secret@127.0.0.1:${port}` });
+    const started = Date.now();
+    expect(await routerCommand({ config: await config('cli-nowhere:'), port: 0, durationMs: 1000 }, io)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2900);
+    expect(io.errors.filter((l) => l.includes('shared state'))).toEqual([
+      `router: shared state at redis://:***@127.0.0.1:${port} is unreachable (ECONNREFUSED); serving on local state until it answers`,
+    ]);
+    expect(io.lines).toContain(
+      `  state: shared through redis://:***@127.0.0.1:${port} as replica "${io.lines.join('').match(/as replica "([^"]+)"/)![1]}" (key prefix "cli-nowhere:")`,
+    );
+    expect([...io.lines, ...io.errors].join('\n')).not.toContain('not-a-secret');
   });
 });

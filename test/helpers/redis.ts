@@ -44,7 +44,6 @@ export function redisFleet(url: string, prefix = uniquePrefix(), extra: Partial<
           timeoutMs: 500,
           flushMs: 10,
           heartbeatMs: 200,
-          budgetRetainMs: 20_000,
           ...extra,
         }),
       );

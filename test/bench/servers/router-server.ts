@@ -2,7 +2,9 @@
 import { RouterConfigSchema, Router, startRouterServer } from '../../../router/index.js';
 
 const config = RouterConfigSchema.parse(JSON.parse(process.argv[2]!));
-const router = new Router(config, { env: process.env, seed: 1 });
+const router = new Router(config, { env: process.env, seed: 1, replica: process.env.BENCH_REPLICA ?? 'bench' });
+// A Redis store joins its fleet before serving, as `throttlelab router` does.
+await (router.store as { joined?: (ms: number) => Promise<boolean> }).joined?.(5000);
 const server = await startRouterServer(router, { port: 0 });
 process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);
 let last = process.cpuUsage();

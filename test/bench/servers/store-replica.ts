@@ -14,7 +14,6 @@ const store = createRedisStore({
   clock: systemClock,
   timeoutMs: 1000,
   flushMs: 20,
-  budgetRetainMs: 20_000,
 });
 const seen = new Set<string>();
 store.onRemoteChange((scope) => {

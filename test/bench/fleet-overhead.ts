@@ -1,0 +1,151 @@
+// What sharing state through Redis costs the reference router: its added latency and throughput
+// with the Redis store against the in-memory store, side by side in one run, rounds alternating.
+//   npm run bench:fleet-overhead -- [--rate 500] [--seconds 8] [--rounds 3]
+// The simulator (openai profile, no latency), two routers (memory store, Redis store) and a
+// redis-server each run in their own process; the load generator is this process. Open-loop load,
+// latency timed from each request's scheduled send time; then closed-loop throughput (autocannon).
+// Also counts Redis commands per routed request, to show the hot path does not pay a round trip.
+import { fork, type ChildProcess } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { Pool } from 'undici';
+import { startRedisServer } from '../../harness/index.js';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+const rate = Number(args.get('rate') ?? 500);
+const seconds = Number(args.get('seconds') ?? 8);
+const rounds = Number(args.get('rounds') ?? 3);
+
+function start(
+  file: string,
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(join(import.meta.dirname, 'servers', file), argv, {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (d) => resolve({ child, port: JSON.parse(String(d)).port }));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function openLoop(origin: string): Promise<{ p50: number; p99: number; errors: number; sent: number }> {
+  const pool = new Pool(origin, { connections: 256, pipelining: 1 });
+  const total = rate * seconds;
+  const interval = 1000 / rate;
+  const latencies: number[] = [];
+  let errors = 0;
+  const t0 = performance.now() + 50;
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const scheduled = t0 + i * interval;
+    const delay = scheduled - performance.now();
+    if (delay > 1) await new Promise((r) => setTimeout(r, delay));
+    const from = Math.min(scheduled, performance.now());
+    inflight.push(
+      pool
+        .request({
+          path: '/v1/chat/completions',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+        .then(async (res) => {
+          await res.body.text();
+          if (res.statusCode !== 200) errors++;
+          latencies.push(performance.now() - from);
+        })
+        .catch(() => void errors++),
+    );
+  }
+  await Promise.all(inflight);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return { p50: pct(latencies, 50), p99: pct(latencies, 99), errors, sent: total };
+}
+
+const body = JSON.stringify({
+  model: 'openai/gpt-4o-mini',
+  messages: [{ role: 'user', content: 'Write one sentence about rate limits.' }],
+  max_tokens: 64,
+});
+
+const redis = await startRedisServer();
+const sim = await start('sim-server-slow.ts', []);
+const provider = (id: string, env: string) => ({
+  id,
+  vendor: 'openai',
+  baseUrl: `http://127.0.0.1:${sim.port}/${id}/v1`,
+  keys: [{ id: 'main', env }],
+  models: ['gpt-4o-mini'],
+});
+const config = (store: unknown) =>
+  JSON.stringify({ version: 1, providers: [provider('openai', 'BENCH_KEY')], deadline: { default: '60s' }, store });
+const keys = { BENCH_KEY: 'sk-bench' };
+const routers = {
+  memory: await start('router-server.ts', [config({ kind: 'memory' })], keys),
+  redis: await start('router-server.ts', [config({ kind: 'redis', url: redis.url, keyPrefix: 'bench:' })], keys),
+};
+const admin = new Redis(redis.url);
+const commandsProcessed = async () => Number(/total_commands_processed:(\d+)/.exec(await admin.info('stats'))![1]);
+
+console.log(
+  `machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load generator, routers, simulator and Redis share the machine`,
+);
+console.log(`open loop: ${rate} req/s for ${seconds} s per run, ${rounds} rounds alternating memory and Redis stores`);
+for (const r of Object.values(routers)) await openLoop(`http://127.0.0.1:${r.port}`); // warm-up
+const results: Record<string, Array<Awaited<ReturnType<typeof openLoop>>>> = { memory: [], redis: [] };
+const perRequest: number[] = [];
+for (let i = 0; i < rounds; i++) {
+  for (const [name, r] of Object.entries(routers)) {
+    const before = await commandsProcessed();
+    const res = await openLoop(`http://127.0.0.1:${r.port}`);
+    if (name === 'redis') perRequest.push(((await commandsProcessed()) - before - 1) / res.sent);
+    results[name]!.push(res);
+    console.log(
+      `  round ${i + 1} ${name.padEnd(7)} store: p50 ${res.p50.toFixed(2)} ms  p99 ${res.p99.toFixed(2)} ms  errors ${res.errors}`,
+    );
+  }
+}
+const med = (name: string, k: 'p50' | 'p99') => median(results[name]!.map((r) => r[k]));
+for (const k of ['p50', 'p99'] as const)
+  console.log(
+    `median ${k}: memory ${med('memory', k).toFixed(2)} ms, Redis ${med('redis', k).toFixed(2)} ms -> Redis adds ${(med('redis', k) - med('memory', k)).toFixed(2)} ms (ratio ${(med('redis', k) / med('memory', k)).toFixed(2)})`,
+  );
+console.log(
+  `Redis commands per routed request (all replicas' batches, heartbeats and writes included): ${median(perRequest).toFixed(3)}`,
+);
+
+const throughput: Record<string, number[]> = { memory: [], redis: [] };
+for (let i = 0; i < rounds; i++) {
+  for (const [name, r] of Object.entries(routers)) {
+    const res = await autocannon({
+      url: `http://127.0.0.1:${r.port}/v1/chat/completions`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      connections: 50,
+      duration: 5,
+    });
+    throughput[name]!.push(res.requests.average);
+    console.log(
+      `  throughput round ${i + 1} ${name.padEnd(7)} ${Math.round(res.requests.average)} req/s (${res.non2xx} non-2xx)`,
+    );
+  }
+}
+console.log(
+  `median throughput (autocannon, 50 connections, 5 s): memory ${Math.round(median(throughput.memory!))} req/s, Redis ${Math.round(median(throughput.redis!))} req/s (ratio ${(median(throughput.redis!) / median(throughput.memory!)).toFixed(2)})`,
+);
+admin.disconnect();
+for (const r of [...Object.values(routers), sim]) r.child.kill('SIGTERM');
+await redis.close();
