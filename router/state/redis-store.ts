@@ -275,7 +275,11 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
     return flush(true);
   }
 
+  // This replica's own reports come back on the channel; they are skipped before parsing.
+  const ownReport = `${JSON.stringify({ r: o.replica }).slice(0, -1)},`;
+
   function onMessage(_channel: string, message: string): void {
+    if (message.startsWith(ownReport)) return;
     let m: { c?: unknown; v?: unknown } & Partial<Report>;
     try {
       m = JSON.parse(message);

@@ -35,6 +35,12 @@ function start(
   });
 }
 
+const ask = <T>(child: ChildProcess, msg = 'stats'): Promise<T> =>
+  new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(msg);
+  });
+
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -105,15 +111,19 @@ console.log(
 console.log(`open loop: ${rate} req/s for ${seconds} s per run, ${rounds} rounds alternating memory and Redis stores`);
 for (const r of Object.values(routers)) await openLoop(`http://127.0.0.1:${r.port}`); // warm-up
 const results: Record<string, Array<Awaited<ReturnType<typeof openLoop>>>> = { memory: [], redis: [] };
+const cpu: Record<string, number[]> = { memory: [], redis: [] };
 const perRequest: number[] = [];
 for (let i = 0; i < rounds; i++) {
   for (const [name, r] of Object.entries(routers)) {
     const before = await commandsProcessed();
+    await ask(r.child);
     const res = await openLoop(`http://127.0.0.1:${r.port}`);
+    const { cpuUs } = await ask<{ cpuUs: number }>(r.child);
+    cpu[name]!.push(cpuUs / res.sent);
     if (name === 'redis') perRequest.push(((await commandsProcessed()) - before - 1) / res.sent);
     results[name]!.push(res);
     console.log(
-      `  round ${i + 1} ${name.padEnd(7)} store: p50 ${res.p50.toFixed(2)} ms  p99 ${res.p99.toFixed(2)} ms  errors ${res.errors}`,
+      `  round ${i + 1} ${name.padEnd(7)} store: p50 ${res.p50.toFixed(2)} ms  p99 ${res.p99.toFixed(2)} ms  router CPU ${(cpuUs / res.sent).toFixed(0)} µs/request  errors ${res.errors}`,
     );
   }
 }
@@ -122,6 +132,9 @@ for (const k of ['p50', 'p99'] as const)
   console.log(
     `median ${k}: memory ${med('memory', k).toFixed(2)} ms, Redis ${med('redis', k).toFixed(2)} ms -> Redis adds ${(med('redis', k) - med('memory', k)).toFixed(2)} ms (ratio ${(med('redis', k) / med('memory', k)).toFixed(2)})`,
   );
+console.log(
+  `median router CPU per request: memory ${median(cpu.memory!).toFixed(0)} µs, Redis ${median(cpu.redis!).toFixed(0)} µs -> Redis adds ${(median(cpu.redis!) - median(cpu.memory!)).toFixed(0)} µs (ratio ${(median(cpu.redis!) / median(cpu.memory!)).toFixed(2)})`,
+);
 console.log(
   `Redis commands per routed request (all replicas' batches, heartbeats and writes included): ${median(perRequest).toFixed(3)}`,
 );

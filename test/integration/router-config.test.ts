@@ -66,4 +66,40 @@ aliases:
       providers: [{ models: [{ name: 'm', quality: 0.5 }] }],
     });
   });
+
+  it('reads a Redis store whose URL is inline or in the environment, and says what is wrong with it', () => {
+    const provider = `providers: [{ id: a, vendor: openai, baseUrl: "http://127.0.0.1:1/v1", keys: [{ id: k, env: SET }], models: [m] }]`;
+    const ok = parseRouterConfig(`version: 1\n${provider}\nstore: { kind: redis, env: FLEET }\n`, {
+      SET: 'x',
+      FLEET: 'redis://127.0.0.1:6379/2',
+    });
+    expect(ok.ok && ok.config.store).toEqual({
+      kind: 'redis',
+      env: 'FLEET',
+      keyPrefix: 'throttlelab:',
+      timeout: 250,
+      flushEvery: 20,
+    });
+    const bad = [
+      'store: { kind: redis, url: "http://127.0.0.1:6379", timeout: soon }',
+      'store: { kind: redis, url: "redis://127.0.0.1:6379", env: FLEET }',
+      'store: { kind: redis, env: MISSING }',
+      'store: { kind: redis }',
+      'store: { kind: redis, env: NOT_A_URL }',
+      'store: { kind: etcd }',
+    ].map((line) => {
+      const text = `version: 1\n${provider}\n${line}\n`;
+      const r = parseRouterConfig(text, { SET: 'x', FLEET: 'redis://h:1', NOT_A_URL: 'localhost:6379' });
+      return r.ok ? 'ok' : located(text, r.issues);
+    });
+    expect(bad.join('\n')).toMatchInlineSnapshot(`
+      "router.yaml:3:28 CONFIG_INVALID_VALUE store.url: expected a redis:// or rediss:// URL
+      router.yaml:3:62 CONFIG_INVALID_DURATION store.timeout: expected a duration such as 250ms, 30s or 2m, got "soon"
+      router.yaml:3:8 CONFIG_INVALID_VALUE store: give "url" or "env" (the variable holding the URL), not both
+      router.yaml:3:28 CONFIG_MISSING_ENV store.env: environment variable MISSING is not set (it holds the Redis URL; or give "url")
+      router.yaml:3:8 CONFIG_MISSING_ENV store: environment variable REDIS_URL is not set (it holds the Redis URL; or give "url")
+      router.yaml:3:28 CONFIG_INVALID_VALUE store.env: environment variable NOT_A_URL does not hold a redis:// or rediss:// URL
+      router.yaml:3:16 CONFIG_INVALID_VALUE store.kind: Invalid discriminator value. Expected 'memory' | 'redis'"
+    `);
+  });
 });

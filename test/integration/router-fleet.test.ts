@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRetryAfter } from '../../harness/checks/retry-after.js';
 import { checkSingleProbe } from '../../harness/checks/single-probe.js';
+import { Redis } from 'ioredis';
 import type { Router } from '../../router/router.js';
 import type { RedisStore } from '../../router/state/redis-store.js';
 import { startRedisServer, type RedisServer } from '../../harness/fleet/redis-server.js';
@@ -50,6 +51,20 @@ async function fleet(store: 'memory' | 'redis', url = SHARED_REDIS_URL): Promise
   routers = ['a', 'b'].map((replica, i) => routerFor(served!, config, { replica, seed: 10 + i }));
   for (const r of routers) await (r.store as Partial<RedisStore>).joined?.(5000);
   return routers;
+}
+
+/** Every key under `prefix` in the shared Redis, with its value (hashes as objects). */
+async function everythingUnder(prefix: string): Promise<Record<string, unknown>> {
+  const r = new Redis(SHARED_REDIS_URL);
+  const out: Record<string, unknown> = {};
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    for (const k of keys) out[k] = (await r.type(k)) === 'hash' ? await r.hgetall(k) : await r.get(k);
+  } while (cursor !== '0');
+  r.disconnect();
+  return out;
 }
 
 /**
@@ -101,10 +116,22 @@ function judge(rows: readonly LedgerRow[], lagMs: number) {
 }
 
 describe('two router replicas sharing state through Redis', () => {
-  it('keeps every replica out of a window one replica was told of, and sends exactly one probe when it ends', async () => {
+  it('keeps every replica out of a window one replica was told of, sends exactly one probe when it ends, and never a key to Redis', async () => {
     served = await serve(SIM);
-    const { statuses, lagMs } = await drive(await fleet('redis'), 40, 60);
+    const replicas = await fleet('redis');
+    // Everything the fleet says on its channel, and everything it keeps, is read for secrets after.
+    const prefix = prefixes.at(-1)!;
+    const listener = new Redis(SHARED_REDIS_URL);
+    const heard: string[] = [];
+    listener.on('message', (_c: string, m: string) => heard.push(m));
+    await listener.subscribe(`${prefix}events`);
+    const { statuses, lagMs } = await drive(replicas, 40, 60);
     expect(statuses.every((s) => s === 200)).toBe(true);
+    await listener.quit();
+    const stored = await everythingUnder(prefix);
+    expect(heard.length).toBeGreaterThan(10);
+    expect(Object.keys(stored).some((k) => k.startsWith(`${prefix}c:limit:openai/main/gpt-4o-mini`))).toBe(true);
+    expect(JSON.stringify([heard, stored])).not.toContain('sk-sim-openai');
     const v = judge(served.sim.ledger.query({}).rows, lagMs);
     expect(v.inside).toBe(0);
     expect(v.herd).toBe(1);
