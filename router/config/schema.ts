@@ -137,7 +137,7 @@ const Store = z.discriminatedUnion('kind', [
     /** A Redis command slower than this counts as Redis being out of reach: the router serves on local state. */
     timeout: Duration.default(250),
     /** Capacity, in-flight and retry-budget news is published this often (circuits are written at once). */
-    flushEvery: Duration.default(20),
+    flushEvery: Duration.default(50),
   }),
 ]);
 

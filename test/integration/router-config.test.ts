@@ -78,7 +78,7 @@ aliases:
       env: 'FLEET',
       keyPrefix: 'throttlelab:',
       timeout: 250,
-      flushEvery: 20,
+      flushEvery: 50,
     });
     const bad = [
       'store: { kind: redis, url: "http://127.0.0.1:6379", timeout: soon }',
