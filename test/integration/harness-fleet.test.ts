@@ -105,8 +105,9 @@ describe('three reference-router replicas sharing state through Redis, judged as
   });
 });
 
+// These two run at once: their verdicts hang on seconds of early attempts, not on timing.
 describe('the same fleet scenarios with each replica keeping its state in memory', () => {
-  it.each(['01-429-burst-one-replica.yaml', '02-window-end-under-load.yaml'])(
+  it.concurrent.each(['01-429-burst-one-replica.yaml', '02-window-end-under-load.yaml'])(
     'fails retry-after or single-probe on %s: the other replicas walk into the wait',
     async (file) => {
       const run = await runFleetScenario(file, 'memory');
