@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../harness/checks/run-checks.js';
 import type { CheckResult } from '../../harness/checks/types.js';
@@ -120,4 +123,30 @@ describe('the same fleet scenarios with each replica keeping its state in memory
       expect(retryAfter.evidence[0]?.detail).toMatch(/; sent by replica \d, the wait was announced to replica \d$/);
     },
   );
+});
+
+it('drives a closed loop at a fleet: one client pool per replica, every request unique', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'throttlelab-closed-fleet-'));
+  const file = join(dir, 'closed.yaml');
+  await writeFile(
+    file,
+    `version: 1
+name: fleet-closed-loop
+seed: 9
+providers:
+  - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-sim-closed }], latency: { completionTokens: 4 } }
+router: { kind: reference, replicas: 2, store: memory, spread: skewed, skew: 0.75 }
+load: { mode: closed, connections: 4, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
+`,
+  );
+  try {
+    const run = await runFleetScenario(file);
+    expect(failed(run.checks), digest(run.checks)).toEqual([]);
+    expect(new Set(run.outcomes.map((o) => o.id)).size).toBe(run.outcomes.length);
+    const [first, second] = run.fleet!.requests!;
+    expect(second).toBeGreaterThan(0);
+    expect(first).toBeGreaterThan(second!);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
