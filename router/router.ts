@@ -207,7 +207,8 @@ export class Router {
       const t = this.clock.now();
       if (state.signal.aborted)
         return failWith(499, 'client_closed', 'client_closed', 'The client closed the request.', state.attempts);
-      if (t >= state.deadline.at) return deadlineExceeded(state.deadline, state.attempts);
+      // Timers are millisecond-grained and may fire a fraction early: under a millisecond left is no time.
+      if (t >= state.deadline.at - 1) return deadlineExceeded(state.deadline, state.attempts);
       if (state.attempts.length >= this.config.retry.maxAttempts)
         return this.exhausted(state, candidates, t, 'max_attempts');
       const pick = this.select(candidates, state, t);
