@@ -16,6 +16,7 @@ import type {
   SimRequest,
 } from '../vendors/types.js';
 import { randomHex } from '../vendors/wire-format.js';
+import { createWindowStart } from '../quota/window-start.js';
 import { StepBuilder } from './build-steps.js';
 import { findCorrelationId } from './correlation.js';
 import { FaultBook, type FaultDecision } from './fault-book.js';
@@ -54,6 +55,7 @@ function minRemaining(views: readonly LimitView[], metrics: readonly string[]): 
   return min;
 }
 
+const DAY_MS = 86_400_000;
 const TOKEN_METRICS = ['tokens', 'input-tokens'];
 const REQUEST_METRICS = ['requests'];
 const NO_VIEWS: LimitView[] = [];
@@ -205,11 +207,11 @@ export class Engine {
     const fault = decision.response?.spec;
     if (fault?.kind === 'status') {
       const buckets = provider.quota.bucketsFor(caller, chat.model, now);
-      return this.fail(
-        attempt,
-        statusFaultError(fault, this.defaultHintMs(provider, fault, now)),
-        provider.quota.view(buckets, now),
-      );
+      const views = provider.quota.view(buckets, now);
+      const spec = statusFaultError(fault, this.defaultHintMs(provider, fault, now));
+      // A forced rate limit shows its limit spent: a 429 beside "4998 remaining" is no vendor's.
+      const shown = spec.kind === 'rate_limited' && spec.hint ? spentShortest(views, spec.hint.ms) : views;
+      return this.fail(attempt, spec, views, shown);
     }
 
     const costs = this.costs(provider, chat, attempt.tokensIn);
@@ -235,14 +237,15 @@ export class Engine {
     return { requests: 1, tokens, 'input-tokens': input, 'output-tokens': 0, concurrency: 1 };
   }
 
-  // Waits a forced fault announces when the scenario names none: Gemini's daily wall lasts
-  // until midnight Pacific, anything else a second.
+  // Waits a forced fault announces when the scenario names none: a daily wall lasts until the
+  // provider's day window ends, or without one until the vendor's midnight (Pacific for Gemini,
+  // UTC otherwise); anything else a second.
   private defaultHintMs(provider: ProviderRuntime, fault: FaultSpec & { kind: 'status' }, now: number): number {
     if (fault.hint?.after !== undefined) return fault.hint.after;
     if (fault.error === 'quota_exhausted') {
-      const daily = provider.quota.rules.find((r) => r.windowMs >= 86_400_000 && r.windowStart);
+      const daily = provider.quota.rules.find((r) => r.windowMs >= DAY_MS && r.windowStart);
       if (daily?.windowStart) return daily.windowStart(now) + daily.windowMs - now;
-      return 86_400_000;
+      return createWindowStart(DAY_MS, provider.profile.defaults.dayWindowTimeZone)(now) + DAY_MS - now;
     }
     return 1000;
   }
@@ -293,10 +296,11 @@ export class Engine {
     return headers;
   }
 
-  private fail(attempt: Attempt, spec: ErrorSpec, views: LimitView[] = NO_VIEWS): Reply {
+  /** Records and scripts an error; `shown` are the limits its headers describe, `views` the real ones. */
+  private fail(attempt: Attempt, spec: ErrorSpec, views: LimitView[] = NO_VIEWS, shown = views): Reply {
     const { provider, ctx } = attempt;
     if (spec.kind === 'invalid_api_key' || spec.kind === 'missing_api_key') ctx.org = 'unknown';
-    const encoded = provider.profile.error(spec, views, ctx);
+    const encoded = provider.profile.error(spec, shown, ctx);
     const headers = Object.assign(this.baseHeaders(attempt), encoded.headers);
     headers['content-length'] = String(Buffer.byteLength(encoded.body));
     const seq = this.record(
@@ -403,6 +407,22 @@ export class Engine {
       },
     };
   }
+}
+
+/**
+ * The limits as a forced 429 describes them: the shortest request window (else the shortest
+ * token window) spent until the wait ends; longer windows (a day's requests) keep their count.
+ */
+function spentShortest(views: LimitView[], waitMs: number): LimitView[] {
+  let target: LimitView | undefined;
+  for (const metric of ['requests', 'tokens', 'input-tokens'] as const) {
+    for (const v of views)
+      if (v.rule.metric === metric && (!target || v.rule.windowMs < target.rule.windowMs)) target = v;
+    if (target) break;
+  }
+  if (!target) return views;
+  const spent = { ...target, remaining: 0, resetInMs: Math.max(target.resetInMs, Math.max(0, waitMs)) };
+  return views.map((v) => (v === target ? spent : v));
 }
 
 function authError(key: KeyMatch, credential: string | undefined): ErrorSpec {

@@ -19,7 +19,14 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
     hyphenatedResetHeader: z.boolean().optional(),
     region: z.string().optional(),
   }),
-  anthropic: z.strictObject({}),
+  anthropic: z.strictObject({
+    /**
+     * `x-should-retry`: `observed` sends `true` on 429 rate limits and overload (as captured) and
+     * nothing on other errors; `false-on-4xx` also sends `false` on the other 4xx (UNCONFIRMED);
+     * `never` sends none.
+     */
+    shouldRetryHeader: z.enum(['observed', 'false-on-4xx', 'never']).optional(),
+  }),
   gemini: z.strictObject({
     tier: z.enum(['free', 'paid']).optional(),
     /** Also state the wait in the message ("Please retry in 53.01s."). */
@@ -29,6 +36,8 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
     /** Where stream usage goes: `x_groq.usage` (UNCONFIRMED), the OpenAI usage chunk, or both. */
     streamUsage: z.enum(['x_groq', 'usage', 'both']).optional(),
     region: z.string().optional(),
+    /** x-ratelimit-* headers on 429s: `none` as captured on an RPM 429, or `all` (UNCONFIRMED). */
+    headersOn429: z.enum(['none', 'all']).optional(),
   }),
   mistral: z.strictObject({
     /** The `ratelimitbysize-*` names come from client parsers, not official docs. */

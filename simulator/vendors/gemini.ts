@@ -341,27 +341,24 @@ export const geminiProfile: VendorProfile = {
         tail: [`data: ${frame('', finish, true)}\r\n\r\n`],
       };
     }
-    // Without alt=sse the stream is one JSON array written element by element.
-    let first = true;
-    const sep = () => {
-      const s = first ? '[' : ',\r\n';
-      first = false;
-      return s;
-    };
+    // Without alt=sse the stream is one JSON array written element by element: `[` opens it
+    // before the first element, `,\r\n` separates the others, `]` closes it after the last.
     return {
       head: [],
-      content: (from, to) => sep() + frame(c.tokens.slice(from, to).join(''), undefined, false),
-      tail: [`${sep()}${frame('', finish, true)}]`],
+      content: (from, to) => (from === 0 ? '[' : ',\r\n') + frame(c.tokens.slice(from, to).join(''), undefined, false),
+      tail: [`${c.tokens.length > 0 ? ',\r\n' : '['}${frame('', finish, true)}]`],
     };
   },
-  streamError(e) {
+  streamError(e, ctx) {
     const [code, status, message] =
       e.kind === 'rate_limited'
         ? [429, 'RESOURCE_EXHAUSTED', QUOTA_MESSAGE]
         : e.kind === 'overloaded' || e.kind === 'unavailable'
           ? [503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.']
           : [500, 'INTERNAL', 'An internal error has occurred.'];
-    return `data: ${JSON.stringify({ error: { code, message, status } })}\r\n\r\n`;
+    const error = JSON.stringify({ error: { code, message, status } });
+    // In the array form the error is the array's last element.
+    return ctx.meta?.alt === 'sse' ? `data: ${error}\r\n\r\n` : `,\r\n${error}]`;
   },
   error: encodeGeminiError,
   models: (names) =>

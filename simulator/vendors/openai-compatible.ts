@@ -107,6 +107,8 @@ export interface OpenAIFlavor {
   xGroqUsage?: boolean;
   /** Writes the `include_usage` chunk when asked. */
   usageChunk?: boolean;
+  /** Puts `usage` on the finish chunk, asked or not (Mistral). */
+  usageOnFinish?: boolean;
 }
 
 function usageJson(c: Completion, flavor: OpenAIFlavor): string {
@@ -144,7 +146,8 @@ export function openAIStreamFrames(
   const xGroq = flavor.xGroqUsage
     ? `,"x_groq":{"id":${JSON.stringify(ctx.requestId)},"usage":${usageJson(c, flavor)}}`
     : '';
-  tail.push(`${prefix}{},"logprobs":null,"finish_reason":"${c.finishReason}"}]${usageNull}${xGroq}}\n\n`);
+  const finishUsage = flavor.usageOnFinish ? `,"usage":${usageJson(c, flavor)}` : usageNull;
+  tail.push(`${prefix}{},"logprobs":null,"finish_reason":"${c.finishReason}"}]${finishUsage}${xGroq}}\n\n`);
   if (withUsage) {
     tail.push(
       `data: {"id":${JSON.stringify(c.id)},"object":"chat.completion.chunk","created":${Math.floor(c.createdAt / 1000)},"model":${JSON.stringify(c.model)}${extra},"choices":[],"usage":${usageJson(c, flavor)}}\n\n`,

@@ -282,6 +282,8 @@ export function encodeOpenAIShapedError(
     messageWait: boolean;
     /** Metrics whose reset the vendor's headers show (default requests and tokens). */
     resetMetrics?: Array<'requests' | 'tokens' | 'concurrency'>;
+    /** Whether a vendor-form wait is also written into the reset headers (default true). */
+    vendorResetHint?: boolean;
     style?: (e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined) => OpenAIStyleError;
   },
 ): EncodedError {
@@ -301,7 +303,7 @@ export function encodeOpenAIShapedError(
   if (hint) {
     const form = hint.form;
     if (form === 'vendor' || form === 'reset-header') {
-      if ((form === 'reset-header' || e.kind === 'rate_limited') && hintedMetric) {
+      if ((form === 'reset-header' || (e.kind === 'rate_limited' && opts.vendorResetHint !== false)) && hintedMetric) {
         shownViews = withResetHint(views, hintedMetric, hint);
         sent = { ms: hint.raw !== undefined ? Number.NaN : Math.max(0, hint.ms), form: 'reset-header' };
       }
