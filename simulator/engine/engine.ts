@@ -14,6 +14,7 @@ import type {
   ErrorSpec,
   HeaderMap,
   SimRequest,
+  VendorProfile,
 } from '../vendors/types.js';
 import { randomHex } from '../vendors/wire-format.js';
 import { createWindowStart } from '../quota/window-start.js';
@@ -139,8 +140,9 @@ export class Engine {
     }
     const rest = slash < 0 ? '/' : path.slice(slash);
     const query = q < 0 ? EMPTY_QUERY : new URLSearchParams(req.url.slice(q + 1));
-    const profile = provider.profile;
-    const route = profile.route(req.method, rest, query);
+    const route = provider.profile.route(req.method, rest, query);
+    // The profile with the bodies of the API the path names (chat, Responses, embeddings).
+    const profile = (route.kind === 'chat' && route.api && provider.apis.get(route.api)) || provider.profile;
     const rng = createRng(deriveSeed(this.seed, 1, this.ledger.size));
     const credential = profile.credential(req, query);
     const key = this.keyring.match(credential, provider.index);
@@ -166,7 +168,7 @@ export class Engine {
         provider: provider.id,
         vendor: profile.id,
         key: Keyring.label(key),
-        endpoint: route.kind === 'chat' ? 'chat' : route.kind === 'models' ? 'models' : 'other',
+        endpoint: route.kind === 'chat' ? (route.api ?? 'chat') : route.kind === 'models' ? 'models' : 'other',
         model: route.kind === 'chat' ? (route.model ?? null) : null,
         correlationId: findCorrelationId(req.headers, this.correlationHeaders, undefined),
         sdkRetryCount: retry !== null && Number.isFinite(retry) ? retry : null,
@@ -227,7 +229,7 @@ export class Engine {
       return this.fail(attempt, spec, provider.quota.view(admission.buckets, now));
     }
     attempt.emptyForMs = provider.quota.waitFor(admission.ticket.buckets, costs, now);
-    return this.succeed(attempt, chat, admission.ticket, costs, decision, rng);
+    return this.succeed(attempt, profile, chat, admission.ticket, costs, decision, rng);
   }
 
   private costs(provider: ProviderRuntime, chat: ChatRequest, input: number): Costs {
@@ -328,6 +330,7 @@ export class Engine {
 
   private succeed(
     attempt: Attempt,
+    profile: VendorProfile,
     chat: ChatRequest,
     ticket: QuotaTicket,
     costs: Costs,
@@ -335,11 +338,12 @@ export class Engine {
     rng: Rng,
   ): Reply {
     const { provider, ctx } = attempt;
-    const { profile, latency } = provider;
+    const { latency } = provider;
     const now = ctx.now;
-    const drawn = Math.max(1, Math.round(sample(latency.completionTokens, rng)));
+    // Embeddings generate nothing: their cost is the input alone.
+    const drawn = chat.embedding ? 0 : Math.max(1, Math.round(sample(latency.completionTokens, rng)));
     const count = chat.maxTokens !== undefined ? Math.min(drawn, chat.maxTokens) : drawn;
-    const tokens = generateTokens(this.vocabulary, rng, count);
+    const tokens = count > 0 ? generateTokens(this.vocabulary, rng, count) : [];
     const completion: Completion = {
       id: profile.completionId(ctx),
       createdAt: now,
@@ -348,6 +352,8 @@ export class Engine {
       textJson: quoteText(this.vocabulary, tokens.join('')),
       inputTokens: attempt.tokensIn,
       finishReason: drawn > count ? 'length' : 'stop',
+      maxTokens: chat.maxTokens,
+      embedding: chat.embedding,
     };
     const ttftDist = decision.ttft ?? latency.ttft;
     const tpsDist = decision.tokensPerSecond ?? latency.tokensPerSecond;

@@ -83,7 +83,10 @@ export function scriptAnswer(a: AnswerInput): AnswerScript {
   let framesSent = 0;
   const breakStream = (fault: FaultSpec & { kind: 'stream-break' }, sent: number): AnswerScript => {
     const planned = fault.end === 'close' ? 'truncated' : fault.end === 'reset' ? 'reset' : 'error-event';
-    if (fault.end === 'error-event') b.write(profile.streamError({ kind: fault.error as ErrorKind }, ctx));
+    if (fault.end === 'error-event') {
+      const spec = { kind: fault.error as ErrorKind };
+      b.write(frames.error ? frames.error(spec) : profile.streamError(spec, ctx));
+    }
     const errorType = fault.end === 'error-event' ? fault.error : null;
     const steps = fault.end === 'reset' ? b.finish('reset') : b.end();
     return { steps, status: 200, errorType, tokensOut: sent, end: planned };

@@ -169,6 +169,24 @@ export function openAIStreamErrorFrame(message: string, type: string, code: stri
   return `data: ${JSON.stringify({ error: { message, type, param: null, code } })}\n\n`;
 }
 
+/** An error inside a 200 stream, phrased as OpenAI's SSE `error` payload. */
+export function openAIStreamError(e: ErrorSpec): string {
+  if (e.kind === 'overloaded' || e.kind === 'unavailable' || e.kind === 'capacity') {
+    return openAIStreamErrorFrame(
+      e.message ?? 'The server is overloaded or not ready yet.',
+      'service_unavailable_error',
+      'server_is_overloaded',
+    );
+  }
+  if (e.kind === 'rate_limited')
+    return openAIStreamErrorFrame(e.message ?? 'Rate limit reached.', 'requests', 'rate_limit_exceeded');
+  return openAIStreamErrorFrame(
+    e.message ?? 'The server had an error while processing your request. Sorry about that!',
+    'server_error',
+    null,
+  );
+}
+
 /** `GET /models`, OpenAI's list shape. */
 export function encodeOpenAIModels(names: readonly string[], ownedBy: string, createdAt: number): string {
   return JSON.stringify({
