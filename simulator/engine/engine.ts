@@ -107,7 +107,12 @@ export class Engine {
       for (const k of p.spec.keys) {
         const value = options.keyValues.get(`${p.id}/${k.id}`);
         if (value !== undefined)
-          this.keyring.add(value, { providerIndex: p.index, providerId: p.id, keyId: k.id, org: k.org ?? k.id });
+          this.keyring.add(p.profile.keyIdentity?.(value) ?? value, {
+            providerIndex: p.index,
+            providerId: p.id,
+            keyId: k.id,
+            org: k.org ?? k.id,
+          });
       }
     }
     for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
@@ -381,7 +386,9 @@ export class Engine {
     });
     const { status, errorType, tokensOut, end } = script;
     const seq = this.record(attempt, status, errorType, undefined, views, costs, tokensOut, end);
-    return this.reply(seq, 200, headers, script.steps, provider, ticket);
+    const reply = this.reply(seq, 200, headers, script.steps, provider, ticket);
+    if (profile.binaryStreams && chat.stream) reply.binary = true;
+    return reply;
   }
 
   private reply(

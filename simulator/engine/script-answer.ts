@@ -77,6 +77,7 @@ export function scriptAnswer(a: AnswerInput): AnswerScript {
 
   const frames = profile.stream(completion, ctx, chat.includeUsage);
   if (!held) b.head();
+  if (frames.opening) b.write(frames.opening);
   b.wait(a.ttftMs);
   for (const f of frames.head) b.write(f);
   let end: LedgerRow['end'] = 'complete';

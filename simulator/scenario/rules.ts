@@ -1,5 +1,7 @@
 import { isKnownTimeZone } from '../quota/window-start.js';
 import type { Scenario } from './schema.js';
+import { VENDORS } from '../vendors/registry.js';
+import type { VendorId } from '../vendors/types.js';
 import { VENDOR_OPTIONS } from './vendor-options.js';
 
 /** An issue found by a rule, before it is located. */
@@ -215,7 +217,7 @@ const faultRefs: Rule = (s, _ctx, push) => {
     });
     if (f.kind === 'status' && f.hint) {
       for (const p of known) {
-        if (f.hint.form === 'reset-header' && (p.vendor === 'gemini' || p.vendor === 'deepseek')) {
+        if (f.hint.form === 'reset-header' && VENDORS[p.vendor as VendorId].resetHeaders === false) {
           push({
             code: 'SCENARIO_UNSUPPORTED_HINT',
             path: ['faults', i, 'hint', 'form'],

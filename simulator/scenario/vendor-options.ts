@@ -46,6 +46,29 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
     rateLimitBody: z.enum(['code-1300', 'kong']).optional(),
   }),
   deepseek: z.strictObject({}),
+  bedrock: z.strictObject({}),
+  'vertex-ai': z.strictObject({
+    /** Add RetryInfo to vendor-form 429s (under dynamic shared quota Vertex sends none). */
+    retryInfo: z.boolean().optional(),
+  }),
+  openrouter: z.strictObject({
+    /** Send the documented-as-optional `Retry-After` on 429 and 503 (default true). */
+    retryAfter: z.boolean().optional(),
+  }),
+  cerebras: z.strictObject({
+    /** Send `retry-after` on 429s (UNCONFIRMED; default off). */
+    retryAfterOn429: z.boolean().optional(),
+    /** Add the `x-ratelimit-*-requests-minute` family seen in one fixture (UNCONFIRMED). */
+    requestsMinuteHeaders: z.boolean().optional(),
+  }),
+  together: z.strictObject({
+    /** Send `retry-after` on 429s (UNCONFIRMED; default off). */
+    retryAfterOn429: z.boolean().optional(),
+  }),
+  xai: z.strictObject({
+    /** The credits wall's status: 403 `permission-denied` (later captures, default) or 429 (early 2026). */
+    creditsWallStatus: z.union([z.literal(403), z.literal(429)]).optional(),
+  }),
   'ratelimit-draft': z.strictObject({
     draft: z.enum(['ietf-10', 'ietf-07', 'ietf-06']).optional(),
     /** Publish token quotas too, with the unregistered unit `qu="tokens"`. */

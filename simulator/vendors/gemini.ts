@@ -35,7 +35,7 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 // Google APIs pretty-print their JSON error bodies.
-function googleError(code: number, message: string, details?: unknown[]): string {
+export function googleError(code: number, message: string, details?: unknown[]): string {
   return JSON.stringify(
     { error: { code, message, status: STATUS_NAMES[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } },
     null,
@@ -57,7 +57,7 @@ function partsText(parts: unknown): string | undefined {
  * Validates a `generateContent` body (`contents` required).
  * @see https://ai.google.dev/api/generate-content
  */
-function parseGemini(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
+export function parseGemini(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
   if (!isObject(body))
     return { kind: 'invalid_request', message: 'Invalid JSON payload received. Expected an object.' };
   if (body.contents === undefined)
@@ -280,6 +280,7 @@ function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext
 export const geminiProfile: VendorProfile = {
   id: 'gemini',
   title: 'Google Gemini',
+  resetHeaders: false,
   defaults: {
     algorithm: { requests: 'fixed-window', tokens: 'fixed-window', 'input-tokens': 'fixed-window' },
     dayWindowTimeZone: 'America/Los_Angeles',

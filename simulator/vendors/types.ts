@@ -4,7 +4,20 @@ import type { Metric } from '../quota/meter.js';
 
 /** The vendors the simulator imitates. */
 export type VendorId =
-  'openai' | 'azure-openai' | 'anthropic' | 'gemini' | 'groq' | 'mistral' | 'deepseek' | 'ratelimit-draft';
+  | 'openai'
+  | 'azure-openai'
+  | 'anthropic'
+  | 'gemini'
+  | 'groq'
+  | 'mistral'
+  | 'deepseek'
+  | 'ratelimit-draft'
+  | 'bedrock'
+  | 'vertex-ai'
+  | 'openrouter'
+  | 'cerebras'
+  | 'together'
+  | 'xai';
 
 /** Header fields of a response, lower-case names. */
 export type HeaderMap = Record<string, string>;
@@ -149,6 +162,8 @@ export interface Completion {
 
 /** A streamed answer split into frames: sent before, between and after content. */
 export interface StreamFrames {
+  /** Written with the response head, before the wait for the first token (OpenRouter's comment). */
+  opening?: string;
   /** Frames before the first content token (not content: e.g. message_start, role chunk). */
   head: string[];
   /** Encodes content tokens `from..to` (exclusive) as one frame. */
@@ -189,6 +204,12 @@ export interface VendorProfile extends ApiSurface {
   readonly id: VendorId;
   readonly title: string;
   readonly defaults: VendorDefaults;
+  /** False for vendors with no reset headers, where a `reset-header` hint cannot be carried. */
+  readonly resetHeaders?: false;
+  /** Bytes, not text: frames are latin1 strings of binary data (AWS event streams). */
+  readonly binaryStreams?: true;
+  /** What a configured key value is matched as (Bedrock matches `AKID:SECRET` by its access key id). */
+  keyIdentity?(value: string): string;
   /** A fresh completion/message id in the vendor's format. */
   completionId(ctx: EncodeContext): string;
   /** The base URL an SDK needs, given the provider's root (`http://127.0.0.1:P/<id>`). */
