@@ -216,8 +216,14 @@ export class Engine {
       const buckets = provider.quota.bucketsFor(caller, chat.model, now);
       const views = provider.quota.view(buckets, now);
       const spec = statusFaultError(fault, this.defaultHintMs(provider, fault, now));
-      // A forced rate limit shows its limit spent: a 429 beside "4998 remaining" is no vendor's.
-      const shown = spec.kind === 'rate_limited' && spec.hint ? spentShortest(views, spec.hint.ms) : views;
+      // A forced rate limit reads as a real one on the provider's shortest limit, shown spent: a
+      // 429 beside "4998 remaining" is no vendor's.
+      const target = spec.kind === 'rate_limited' ? shortestLimit(views) : undefined;
+      if (!target) return this.fail(attempt, spec, views);
+      const rule = target.rule;
+      spec.violation = { rule, metric: rule.metric, limit: target.limit, used: target.limit, requested: 1 };
+      const waitMs = Math.max(target.resetInMs, Math.max(0, spec.hint?.ms ?? 0));
+      const shown = views.map((v) => (v === target ? { ...v, remaining: 0, resetInMs: waitMs } : v));
       return this.fail(attempt, spec, views, shown);
     }
 
@@ -422,20 +428,20 @@ export class Engine {
   }
 }
 
-/**
- * The limits as a forced 429 describes them: the shortest request window (else the shortest
- * token window) spent until the wait ends; longer windows (a day's requests) keep their count.
- */
-function spentShortest(views: LimitView[], waitMs: number): LimitView[] {
+/** The limit a forced 429 pretends to hit: the shortest window, requests before tokens on a tie. */
+function shortestLimit(views: LimitView[]): LimitView | undefined {
   let target: LimitView | undefined;
-  for (const metric of ['requests', 'tokens', 'input-tokens'] as const) {
-    for (const v of views)
-      if (v.rule.metric === metric && (!target || v.rule.windowMs < target.rule.windowMs)) target = v;
-    if (target) break;
+  for (const v of views) {
+    const m = v.rule.metric;
+    if (m !== 'requests' && m !== 'tokens' && m !== 'input-tokens') continue;
+    if (
+      !target ||
+      v.rule.windowMs < target.rule.windowMs ||
+      (v.rule.windowMs === target.rule.windowMs && m === 'requests' && target.rule.metric !== 'requests')
+    )
+      target = v;
   }
-  if (!target) return views;
-  const spent = { ...target, remaining: 0, resetInMs: Math.max(target.resetInMs, Math.max(0, waitMs)) };
-  return views.map((v) => (v === target ? spent : v));
+  return target;
 }
 
 function authError(key: KeyMatch, credential: string | undefined): ErrorSpec {
