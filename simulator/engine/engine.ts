@@ -216,13 +216,19 @@ export class Engine {
       const buckets = provider.quota.bucketsFor(caller, chat.model, now);
       const views = provider.quota.view(buckets, now);
       const spec = statusFaultError(fault, this.defaultHintMs(provider, fault, now));
-      // A forced rate limit reads as a real one on the provider's shortest limit, shown spent: a
-      // 429 beside "4998 remaining" is no vendor's.
-      const target = spec.kind === 'rate_limited' ? shortestLimit(views) : undefined;
+      // A forced rate limit in the vendor's own form (or in its reset headers) reads as a real one
+      // on the provider's shortest limit, shown spent until the wait ends: a 429 beside "4998
+      // remaining" is no vendor's. An explicit Retry-After form carries the wait alone, beside the
+      // quota as it is (so a lying Retry-After lies alone).
+      const form = spec.hint?.form;
+      const target =
+        spec.kind === 'rate_limited' && (form === 'vendor' || form === 'reset-header')
+          ? shortestLimit(views)
+          : undefined;
       if (!target) return this.fail(attempt, spec, views);
       const rule = target.rule;
       spec.violation = { rule, metric: rule.metric, limit: target.limit, used: target.limit, requested: 1 };
-      const waitMs = Math.max(target.resetInMs, Math.max(0, spec.hint?.ms ?? 0));
+      const waitMs = Math.max(target.resetInMs, Math.max(0, spec.hint!.ms));
       const shown = views.map((v) => (v === target ? { ...v, remaining: 0, resetInMs: waitMs } : v));
       return this.fail(attempt, spec, views, shown);
     }

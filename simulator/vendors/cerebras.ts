@@ -81,7 +81,6 @@ function cerebrasStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | unde
       };
     }
     case 'capacity':
-    case 'overloaded':
       // High traffic is a 429 too, told apart from quota by its code (UNCONFIRMED) and message.
       return {
         status: 429,
@@ -99,6 +98,7 @@ function cerebrasStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | unde
         errorType: 'payment_required',
         body: flat(e.message ?? 'Payment required.', 'payment_required_error', null, 'payment_required'),
       };
+    case 'overloaded':
     case 'unavailable':
       return {
         status: 503,
