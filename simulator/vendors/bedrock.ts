@@ -239,6 +239,7 @@ export const bedrockProfile: VendorProfile = {
     tokensPerFrame: 4,
   },
   resetHeaders: false,
+  bodyHints: false,
   binaryStreams: true,
   keyIdentity: (value) => (value.includes(':') ? value.slice(0, value.indexOf(':')) : value),
   completionId: (ctx) => uuidFrom(randomHex(ctx.rng, 32)),

@@ -8,7 +8,8 @@ function flat(message: string, type: string, param: string | null, code: string 
   return JSON.stringify({ message, type, param, code });
 }
 
-const seconds = (v: LimitView) => v.rawReset ?? String(Math.max(0, v.resetInMs) / 1000);
+// Float seconds to the millisecond, rounded up so a client never comes back early.
+const seconds = (v: LimitView) => v.rawReset ?? String(Math.ceil(Math.max(0, v.resetInMs)) / 1000);
 
 /**
  * `x-ratelimit-{limit,remaining,reset}-requests-day` and `-tokens-minute` on every response,
@@ -145,8 +146,6 @@ export const cerebrasProfile: VendorProfile = {
       rateLimitHeaders: (v, h) => cerebrasRateLimitHeaders(v, h, ctx),
       nativeRetryAfter: ctx.options.retryAfterOn429 === true,
       messageWait: false,
-      // Only the per-minute token limit has a reset header; a request limit's wait has none.
-      vendorResetHint: e.violation !== undefined && e.violation.metric !== 'requests',
       style: cerebrasStyle,
     }),
   rateLimitHeaders: (views, ctx) => cerebrasRateLimitHeaders(views, {}, ctx),

@@ -42,7 +42,11 @@ function encodeOpenRouterError(e: ErrorSpec, views: LimitView[], ctx: EncodeCont
   if (THROTTLED.has(e.kind)) {
     const metric = e.violation?.metric === 'requests' || !e.violation ? 'requests' : 'tokens';
     let shown = views;
-    if (hint && (hint.form === 'vendor' || hint.form === 'reset-header')) {
+    if (
+      hint &&
+      (hint.form === 'vendor' || hint.form === 'reset-header') &&
+      views.some((v) => v.rule.metric === metric)
+    ) {
       shown = withResetHint(views, metric, hint);
       sent = {
         ms: hint.raw !== undefined ? Number.NaN : Math.ceil(ctx.now + Math.max(0, hint.ms)) - ctx.now,
@@ -145,6 +149,7 @@ function encodeOpenRouterError(e: ErrorSpec, views: LimitView[], ctx: EncodeCont
 export const openrouterProfile: VendorProfile = {
   id: 'openrouter',
   title: 'OpenRouter',
+  bodyHints: false,
   defaults: {
     algorithm: { requests: 'fixed-window', tokens: 'fixed-window' },
     dayWindowTimeZone: 'UTC',

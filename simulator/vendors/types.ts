@@ -206,6 +206,8 @@ export interface VendorProfile extends ApiSurface {
   readonly defaults: VendorDefaults;
   /** False for vendors with no reset headers, where a `reset-header` hint cannot be carried. */
   readonly resetHeaders?: false;
+  /** False for vendors whose error bodies have no place for a wait (problem details, Bedrock, OpenRouter). */
+  readonly bodyHints?: false;
   /** Bytes, not text: frames are latin1 strings of binary data (AWS event streams). */
   readonly binaryStreams?: true;
   /** What a configured key value is matched as (Bedrock matches `AKID:SECRET` by its access key id). */

@@ -134,6 +134,8 @@ const TARGETS: AiTarget[] = [
     make: (o, key, fetch) => createMistral({ baseURL: `${o}/mistral/v1`, apiKey: key, fetch }),
     evidence: (e) => expect(e.message).toMatch(/"code":"1300"/),
     unknownModel: { status: 400 },
+    // Validation failures, unreadable JSON included, are 422s (§6.2).
+    malformed: 422,
   },
   {
     sdk: 'ai + @ai-sdk/groq',
