@@ -110,7 +110,7 @@ describe('the conformance pack', () => {
     const out = join(tmp, 'conformance');
     const code = await conform({ dir: 'scenarios/conformance', out }, io);
     expect(code, io.lines.join('\n')).toBe(0);
-    expect(io.lines).toContain('conformance: 10 of 10 scenarios pass against the reference router');
+    expect(io.lines).toContain('conformance: 11 of 11 scenarios pass against the reference router');
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
     expect(junit.match(/<testsuite /g)).toHaveLength(10);
     expect(junit).not.toContain('<failure');
