@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every vendor's contract sits in one table, a row per profile, so a new
+// profile shows at a glance how its errors, waits and headers differ from the others'.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VENDOR_IDS, type VendorId } from '../../simulator/index.js';

@@ -112,7 +112,7 @@ describe('the conformance pack', () => {
     expect(code, io.lines.join('\n')).toBe(0);
     expect(io.lines).toContain('conformance: 11 of 11 scenarios pass against the reference router');
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    expect(junit.match(/<testsuite /g)).toHaveLength(10);
+    expect(junit.match(/<testsuite /g)).toHaveLength(11);
     expect(junit).not.toContain('<failure');
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(json.schema).toBe('throttlelab.reports/v1');
