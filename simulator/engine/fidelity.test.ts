@@ -38,6 +38,22 @@ describe('gemini streamGenerateContent without alt=sse', () => {
   });
 });
 
+describe('gemini streamGenerateContent without alt=sse, cut by an error', () => {
+  it('stays one valid JSON array whose last element is the error, even before any content', async () => {
+    for (const afterChunks of [0, 1]) {
+      const { run } = world(
+        GEMINI,
+        `  - { id: cut, kind: stream-break, match: { provider: gemini }, afterChunks: ${afterChunks}, end: error-event }`,
+      );
+      const call = chatCall('gemini', { stream: true });
+      const res = await run({ ...call, url: call.url.replace('?alt=sse', '') });
+      const chunks = JSON.parse(res.body) as Array<{ error?: { status: string } }>;
+      expect(chunks).toHaveLength(afterChunks + 1);
+      expect(chunks.at(-1)!.error?.status).toBe('UNAVAILABLE');
+    }
+  });
+});
+
 describe('mistral streams', () => {
   it('carry usage on the finish chunk without stream_options, as the Mistral SDK expects', async () => {
     const { run } = world(

@@ -138,6 +138,17 @@ function quotaFor(
   return { quotaMetric, quotaId, quotaDimensions: { location: 'global', model } };
 }
 
+/** An error inside a stream: a chunk whose JSON has a top-level `error` (js-genai raises it as ApiError). */
+function geminiStreamErrorJson(e: ErrorSpec): string {
+  const [code, status, message] =
+    e.kind === 'rate_limited'
+      ? [429, 'RESOURCE_EXHAUSTED', QUOTA_MESSAGE]
+      : e.kind === 'overloaded' || e.kind === 'unavailable'
+        ? [503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.']
+        : [500, 'INTERNAL', 'An internal error has occurred.'];
+  return JSON.stringify({ error: { code, message, status } });
+}
+
 const QUOTA_MESSAGE =
   'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.';
 
@@ -344,23 +355,19 @@ export const geminiProfile: VendorProfile = {
     }
     // Without alt=sse the stream is one JSON array written element by element: `[` opens it
     // before the first element, `,\r\n` separates the others, `]` closes it after the last.
+    let opened = false;
+    const next = () => (opened ? ',\r\n' : ((opened = true), '['));
     return {
       head: [],
-      content: (from, to) => (from === 0 ? '[' : ',\r\n') + frame(c.tokens.slice(from, to).join(''), undefined, false),
-      tail: [`${c.tokens.length > 0 ? ',\r\n' : '['}${frame('', finish, true)}]`],
+      content: (from, to) => next() + frame(c.tokens.slice(from, to).join(''), undefined, false),
+      get tail() {
+        return [`${next()}${frame('', finish, true)}]`];
+      },
+      // An error cutting the stream is the array's last element.
+      error: (e) => `${next()}${geminiStreamErrorJson(e)}]`,
     };
   },
-  streamError(e, ctx) {
-    const [code, status, message] =
-      e.kind === 'rate_limited'
-        ? [429, 'RESOURCE_EXHAUSTED', QUOTA_MESSAGE]
-        : e.kind === 'overloaded' || e.kind === 'unavailable'
-          ? [503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.']
-          : [500, 'INTERNAL', 'An internal error has occurred.'];
-    const error = JSON.stringify({ error: { code, message, status } });
-    // In the array form the error is the array's last element.
-    return ctx.meta?.alt === 'sse' ? `data: ${error}\r\n\r\n` : `,\r\n${error}]`;
-  },
+  streamError: (e) => `data: ${geminiStreamErrorJson(e)}\r\n\r\n`,
   error: encodeGeminiError,
   models: (names) =>
     JSON.stringify(
