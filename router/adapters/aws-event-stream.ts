@@ -1,9 +1,20 @@
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { createRequire } from 'node:module';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
 import type { StreamEventReader } from './adapter.js';
 import type { SseEvent } from './sse.js';
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+// Loaded on first use: a router without Bedrock never pays for the codec's import.
+let cached: { codec: EventStreamCodec; toUtf8: (b: Uint8Array) => string } | undefined;
+function smithy() {
+  if (!cached) {
+    const require = createRequire(import.meta.url);
+    const { EventStreamCodec: Codec } =
+      require('@smithy/core/event-streams') as typeof import('@smithy/core/event-streams');
+    const utf8 = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
+    cached = { codec: new Codec(utf8.toUtf8, utf8.fromUtf8), toUtf8: utf8.toUtf8 };
+  }
+  return cached;
+}
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 const broken = (message: string): SseEvent => ({
@@ -18,6 +29,7 @@ const broken = (message: string): SseEvent => ({
  * @see https://docs.aws.amazon.com/AmazonS3/latest/API/RESTSelectObjectAppendix.html (the framing)
  */
 export function createAwsEventStreamReader(): StreamEventReader {
+  const { codec, toUtf8 } = smithy();
   let buffer = new Uint8Array(0);
   let failed = false;
   const take = (): SseEvent[] => {

@@ -1,5 +1,3 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
 import type { ChatRequest } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { createAwsEventStreamReader } from './aws-event-stream.js';
@@ -51,6 +49,11 @@ async function authorize(call: HttpCall, ctx: CallContext): Promise<HttpCall> {
   const colon = ctx.apiKey.indexOf(':');
   if (colon < 0) return { ...call, headers: { ...call.headers, authorization: `Bearer ${ctx.apiKey}` } };
   const url = new URL(call.url);
+  // Loaded on first use: a router without Bedrock never pays for the signer's import.
+  const [{ SignatureV4 }, { Sha256 }] = await Promise.all([
+    import('@smithy/signature-v4'),
+    import('@aws-crypto/sha256-js'),
+  ]);
   const signer = new SignatureV4({
     service: 'bedrock',
     region: regionOf(ctx, url.hostname),

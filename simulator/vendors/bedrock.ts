@@ -1,7 +1,7 @@
 // Over 300 lines on purpose: a vendor profile keeps every shape of one vendor (routes, auth,
 // bodies, the binary event stream, errors) in one file, the only place its wire format lives.
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { createRequire } from 'node:module';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
 import type { LimitView } from '../quota/quota-set.js';
 import { writeRetryHeaders, type HintSent } from './hint.js';
 import { bearerToken } from './openai-compatible.js';
@@ -22,7 +22,18 @@ const MODEL_PATH_RE = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
 // `AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/bedrock/aws4_request, SignedHeaders=…, Signature=…`
 const SIGV4_RE = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\//;
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+// Loaded on first use: a scenario without Bedrock never pays for the codec's import.
+let codecCache: { codec: EventStreamCodec; fromUtf8: (s: string) => Uint8Array } | undefined;
+function smithy() {
+  if (!codecCache) {
+    const require = createRequire(import.meta.url);
+    const { EventStreamCodec: Codec } =
+      require('@smithy/core/event-streams') as typeof import('@smithy/core/event-streams');
+    const utf8 = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
+    codecCache = { codec: new Codec(utf8.toUtf8, utf8.fromUtf8), fromUtf8: utf8.fromUtf8 };
+  }
+  return codecCache;
+}
 
 /**
  * One AWS event-stream message (prelude, headers, payload, CRCs), encoded by Smithy's codec and
@@ -30,6 +41,7 @@ const codec = new EventStreamCodec(toUtf8, fromUtf8);
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */
 function eventFrame(headers: Record<string, string>, payload: string): string {
+  const { codec, fromUtf8 } = smithy();
   const bytes = codec.encode({
     headers: Object.fromEntries(Object.entries(headers).map(([k, value]) => [k, { type: 'string', value }])),
     body: fromUtf8(payload),

@@ -19,7 +19,8 @@ providers:
     vendor: anthropic
     models: [claude-haiku-4-5]
     keys: [{ id: main, value: sk-ant-tight }]
-    quotas: [{ metric: requests, limit: 60, per: 1m }]
+    # A bucket that cannot refill while the test runs, however slow the machine.
+    quotas: [{ metric: requests, limit: 3, per: 1h }]
 `;
 
 let served: Served | undefined;
@@ -74,7 +75,7 @@ faults:
   it('raises RateLimitError with the anthropic-ratelimit headers once the quota is spent', async () => {
     served = await serve(PROVIDERS);
     const client = new Anthropic({ baseURL: `${served.origin}/tight`, apiKey: 'sk-ant-tight', maxRetries: 0 });
-    for (let i = 0; i < 60; i++) await client.messages.create(ask);
+    for (let i = 0; i < 3; i++) await client.messages.create(ask);
     const e = await client.messages.create(ask).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Anthropic.RateLimitError);
     const headers = (e as InstanceType<typeof Anthropic.RateLimitError>).headers;
