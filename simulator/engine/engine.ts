@@ -13,6 +13,7 @@ import type {
   ErrorKind,
   ErrorSpec,
   HeaderMap,
+  Route,
   SimRequest,
   VendorProfile,
 } from '../vendors/types.js';
@@ -145,7 +146,13 @@ export class Engine {
     }
     const rest = slash < 0 ? '/' : path.slice(slash);
     const query = q < 0 ? EMPTY_QUERY : new URLSearchParams(req.url.slice(q + 1));
-    const route = provider.profile.route(req.method, rest, query);
+    let route: Route;
+    try {
+      route = provider.profile.route(req.method, rest, query);
+    } catch {
+      // A malformed %-escape in a path segment (a model or deployment name): no such path.
+      route = { kind: 'not-found', method: req.method, path: rest };
+    }
     // The profile with the bodies of the API the path names (chat, Responses, embeddings).
     const profile = (route.kind === 'chat' && route.api && provider.apis.get(route.api)) || provider.profile;
     const rng = createRng(deriveSeed(this.seed, 1, this.ledger.size));

@@ -217,3 +217,18 @@ describe('anthropic x-should-retry', () => {
     expect((await never.run(chatCall('anthropic'))).headers['x-should-retry']).toBeUndefined();
   });
 });
+
+describe('a malformed percent-escape in a model path', () => {
+  it("is answered with the vendor's 404, not a simulator error", async () => {
+    const { sim, clock } = world(
+      `${GEMINI}\n  - { id: bedrock, vendor: bedrock, models: [m], keys: [{ id: main, value: sk-bedrock }] }`,
+    );
+    for (const [url, headers] of [
+      ['/gemini/v1beta/models/%E0%A4%A:generateContent', { 'x-goog-api-key': 'sk-gemini' }],
+      ['/bedrock/model/%E0%A4%A/converse', { authorization: 'Bearer sk-bedrock' }],
+    ] as const) {
+      const res = await collectReply(sim.handle({ method: 'POST', url, headers, body: '{}' }), clock);
+      expect(res.status, url).toBe(404);
+    }
+  });
+});

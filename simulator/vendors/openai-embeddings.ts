@@ -11,6 +11,9 @@ function defaultDimensions(model: string): number {
   return 1536;
 }
 
+/** The most inputs one request may carry. */
+const MAX_INPUTS = 2048;
+
 const isTokenList = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.every(Number.isInteger);
 
 /**
@@ -30,6 +33,12 @@ export function parseEmbeddingsRequest(route: Route & { kind: 'chat' }, body: un
     typeof input === 'string' || isTokenList(input) ? [input] : Array.isArray(input) ? input : [];
   if (input === undefined) return invalid("Missing required parameter: 'input'.", 'input');
   if (items.length === 0) return invalid("'$.input' is invalid. Please check the API reference.", 'input');
+  // The API's own bounds, which also keep a hostile request from asking for gigabytes of vectors.
+  if (items.length > MAX_INPUTS)
+    return invalid(
+      `Invalid 'input': array too long. Expected an array with maximum length ${MAX_INPUTS}, but got an array with length ${items.length} instead.`,
+      'input',
+    );
   let promptText = '';
   let listed = 0;
   for (const item of items) {
@@ -45,6 +54,11 @@ export function parseEmbeddingsRequest(route: Route & { kind: 'chat' }, body: un
   const dims = b.dimensions;
   if (dims !== undefined && dims !== null && (!Number.isInteger(dims) || (dims as number) < 1))
     return invalid("Invalid 'dimensions': integer below minimum value. Expected a value >= 1.", 'dimensions');
+  if (typeof dims === 'number' && dims > defaultDimensions(model))
+    return invalid(
+      `Invalid 'dimensions': ${model} supports at most ${defaultDimensions(model)} dimensions, but got ${dims}.`,
+      'dimensions',
+    );
   return {
     model,
     stream: false,

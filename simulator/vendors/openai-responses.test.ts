@@ -123,6 +123,15 @@ describe('embeddings', () => {
     expect(sim.quota().openai!.find((q) => q.rule === 'tokens/1m')!.remaining).toBe(996);
   });
 
+  it('refuses more than 2048 inputs and more dimensions than the model has, asking for no giant vectors', async () => {
+    const { post } = setup();
+    const many = await post('/openai/v1/embeddings', { model: 'text-embedding-3-small', input: Array(2049).fill('a') });
+    expect(many.status).toBe(400);
+    const wide = await post('/openai/v1/embeddings', { model: 'text-embedding-3-small', input: 'a', dimensions: 1e9 });
+    expect(wide.status).toBe(400);
+    expect(JSON.parse(wide.body).error.param).toBe('dimensions');
+  });
+
   it('refuses an empty input in OpenAI error shape', async () => {
     const { post } = setup();
     const res = await post('/openai/v1/embeddings', { model: 'text-embedding-3-small', input: '' });
