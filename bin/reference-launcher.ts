@@ -27,8 +27,13 @@ export function referenceConfig(
   }
   const providers = scenario.providers.map((p) => ({
     id: p.id,
+    // Every simulated vendor is a router vendor of the same name but the generic draft service.
     vendor: p.vendor === 'ratelimit-draft' ? 'openai-compatible' : p.vendor,
-    baseUrl: baseUrls[p.id] ?? 'http://127.0.0.1:1',
+    // Vertex AI's base URL runs to the location; the simulator serves any project and location.
+    baseUrl:
+      p.vendor === 'vertex-ai'
+        ? `${baseUrls[p.id] ?? 'http://127.0.0.1:1'}/v1/projects/throttlelab/locations/us-central1`
+        : (baseUrls[p.id] ?? 'http://127.0.0.1:1'),
     ...(p.vendor === 'azure-openai' ? { apiVersion: '2024-10-21' } : {}),
     keys: p.keys.map((k) => ({ id: k.id, env: keyVar(p.id, k.id) })),
     models: p.models,

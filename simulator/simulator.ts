@@ -18,7 +18,8 @@ export interface ProviderEndpoint {
   /** What an SDK takes as its base URL. */
   baseUrl: string;
   models: string[];
-  keys: Array<{ id: string; org: string; env: Array<[string, string]> }>;
+  /** `value` is the simulated key, or `$NAME` for a key read from the environment. */
+  keys: Array<{ id: string; org: string; value: string; env: Array<[string, string]> }>;
 }
 
 /** A fault on the timeline, as the control API shows it. */
@@ -153,6 +154,7 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
             id: k.id,
             org: k.org ?? k.id,
             // Keys read from the environment are referenced, never printed.
+            value: k.value ?? `$${k.env}`,
             env: p.profile.envLines(baseUrl, k.value ?? `$${k.env}`),
           })),
         };

@@ -86,7 +86,7 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
     io.out(`  # ${e.id} (${e.title}, key "${key.id}")`);
     for (const [name, value] of key.env) io.out(`  ${name}=${value}`);
     io.out(`  ${providerVar(e.id, 'BASE_URL')}=${e.baseUrl}`);
-    io.out(`  ${providerVar(e.id, 'API_KEY')}=${key.env.find(([n]) => n.endsWith('_KEY'))?.[1] ?? ''}`);
+    io.out(`  ${providerVar(e.id, 'API_KEY')}=${key.value}`);
   }
   if (scenario.faults.length > 0) {
     io.out('');

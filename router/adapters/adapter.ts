@@ -1,4 +1,5 @@
 import type { ChatRequest, Usage, VendorKind } from '../core/types.js';
+import type { SseEvent } from './sse.js';
 
 /** An HTTP request to a provider. */
 export interface HttpCall {
@@ -15,6 +16,8 @@ export interface CallContext {
   /** This target's own key; never another provider's. */
   apiKey: string;
   apiVersion?: string;
+  /** Bedrock's region, for SigV4. */
+  region?: string;
   /** Headers to pass on (correlation ids). */
   forward: Record<string, string>;
   /** `max_tokens` for vendors that require one when the client gave none. */
@@ -56,10 +59,20 @@ export interface Completed {
   usage: Usage;
 }
 
+/** Splits a stream body into events as its bytes arrive. */
+export interface StreamEventReader {
+  push(chunk: Uint8Array): SseEvent[];
+  /** The body ended: completes a last event that lacks its terminator. */
+  end(): SseEvent[];
+}
+
 /** One vendor's wire format, both ways. */
 export interface ProviderAdapter {
   readonly vendor: VendorKind;
-  buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall;
+  /** The upstream call; async where it must be signed (Bedrock's SigV4). */
+  buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall | Promise<HttpCall>;
+  /** How this vendor frames streams; server-sent events when absent. */
+  streamReader?(): StreamEventReader;
   /** Tokens the vendor charges up front, for capacity reservations. */
   admissionTokens(req: ChatRequest, inputTokens: number): number;
   parseCompletion(text: string, ctx: CallContext): Completed | { error: string };

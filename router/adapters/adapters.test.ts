@@ -23,8 +23,8 @@ const req = {
 };
 
 describe('anthropic adapter', () => {
-  it('moves system messages to `system`, fills the required max_tokens, sends its own key', () => {
-    const call = anthropicAdapter.buildRequest(req, ctx, false);
+  it('moves system messages to `system`, fills the required max_tokens, sends its own key', async () => {
+    const call = await anthropicAdapter.buildRequest(req, ctx, false);
     expect(call.url).toBe('http://sim/x/v1/messages');
     expect(call.headers).toMatchObject({
       'x-api-key': 'sk-own',
@@ -90,8 +90,8 @@ describe('anthropic adapter', () => {
 });
 
 describe('gemini adapter', () => {
-  it('sends contents with model turns, systemInstruction and the key in x-goog-api-key', () => {
-    const call = geminiAdapter.buildRequest({ ...req, max_tokens: 50 }, ctx, true);
+  it('sends contents with model turns, systemInstruction and the key in x-goog-api-key', async () => {
+    const call = await geminiAdapter.buildRequest({ ...req, max_tokens: 50 }, ctx, true);
     expect(call.url).toBe('http://sim/x/v1beta/models/m-1:streamGenerateContent?alt=sse');
     expect(call.headers['x-goog-api-key']).toBe('sk-own');
     expect(JSON.parse(call.body!)).toEqual({
@@ -127,9 +127,9 @@ describe('gemini adapter', () => {
 });
 
 describe('openai-compatible adapters', () => {
-  it('asks for stream usage and drops the usage chunk when the client did not', () => {
+  it('asks for stream usage and drops the usage chunk when the client did not', async () => {
     const a = createOpenAICompatibleAdapter('openai');
-    expect(JSON.parse(a.buildRequest(req, ctx, true).body!)).toMatchObject({
+    expect(JSON.parse((await a.buildRequest(req, ctx, true)).body!)).toMatchObject({
       model: 'm-1',
       stream: true,
       stream_options: { include_usage: true },
@@ -140,14 +140,14 @@ describe('openai-compatible adapters', () => {
     expect(t.onEvent('[DONE]', undefined)).toMatchObject({ done: true });
   });
 
-  it('does not send stream_options to Mistral, which rejects unknown fields', () => {
+  it('does not send stream_options to Mistral, which rejects unknown fields', async () => {
     expect(
-      JSON.parse(createOpenAICompatibleAdapter('mistral').buildRequest(req, ctx, true).body!).stream_options,
+      JSON.parse((await createOpenAICompatibleAdapter('mistral').buildRequest(req, ctx, true)).body!).stream_options,
     ).toBeUndefined();
   });
 
-  it('uses the deployment path, api-version and api-key for Azure', () => {
-    const call = createOpenAICompatibleAdapter('azure-openai').buildRequest(
+  it('uses the deployment path, api-version and api-key for Azure', async () => {
+    const call = await createOpenAICompatibleAdapter('azure-openai').buildRequest(
       req,
       { ...ctx, apiVersion: '2024-10-21' },
       false,

@@ -18,7 +18,7 @@ interface GeminiChunk {
   error?: { code?: number; message?: string; status?: string };
 }
 
-function toGemini(req: ChatRequest, maxTokens: number | undefined): Record<string, unknown> {
+export function toGemini(req: ChatRequest, maxTokens: number | undefined): Record<string, unknown> {
   const system: string[] = [];
   const contents: Array<{ role: string; parts: Array<{ text: string }> }> = [];
   for (const m of req.messages) {

@@ -14,10 +14,21 @@ function usageOf(u: { prompt_tokens?: number; completion_tokens?: number } | nul
 }
 
 // Vendors that accept `stream_options.include_usage`; Mistral rejects unknown fields.
-const INCLUDE_USAGE = new Set<VendorKind>(['openai', 'azure-openai', 'groq', 'deepseek', 'openai-compatible']);
+const INCLUDE_USAGE = new Set<VendorKind>([
+  'openai',
+  'azure-openai',
+  'groq',
+  'deepseek',
+  'openai-compatible',
+  'openrouter',
+  'cerebras',
+  'together',
+  'xai',
+]);
 
 /**
- * OpenAI and the vendors that speak its API (Azure OpenAI, Groq, Mistral, DeepSeek, generic):
+ * OpenAI and the vendors that speak its API (Azure OpenAI, Groq, Mistral, DeepSeek, OpenRouter,
+ * Cerebras, Together, xAI, generic):
  * the client's request passes through with the target's model, usage is always requested on
  * streams (and dropped again when the client did not ask for it), and chunks pass through as
  * they are.
@@ -51,7 +62,8 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
     },
     admissionTokens(req, input) {
       const max = req.max_completion_tokens ?? req.max_tokens ?? 0;
-      return vendor === 'openai' ? Math.max(input, max) : vendor === 'azure-openai' ? input + max : input;
+      if (vendor === 'openai') return Math.max(input, max);
+      return vendor === 'azure-openai' || vendor === 'cerebras' ? input + max : input;
     },
     parseCompletion(text: string): Completed | { error: string } {
       let j: { choices?: unknown; usage?: OpenAIChunk['usage'] };

@@ -52,3 +52,16 @@ export class SseReader {
     return out;
   }
 }
+
+/** Server-sent events from bytes: UTF-8 decoded across chunk boundaries, then {@link SseReader}. */
+export function createSseByteReader(): { push(chunk: Uint8Array): SseEvent[]; end(): SseEvent[] } {
+  const reader = new SseReader();
+  const decoder = new TextDecoder();
+  return {
+    push: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
+    end: () => {
+      const rest = decoder.decode();
+      return rest ? [...reader.push(rest), ...reader.end()] : reader.end();
+    },
+  };
+}

@@ -30,12 +30,36 @@ const Model = z.strictObject({
 
 const Provider = z.strictObject({
   id: Id,
-  vendor: z.enum(['openai', 'azure-openai', 'anthropic', 'gemini', 'groq', 'mistral', 'deepseek', 'openai-compatible']),
-  /** The base URL as the vendor's SDK takes it (e.g. `https://api.openai.com/v1`). */
+  vendor: z.enum([
+    'openai',
+    'azure-openai',
+    'anthropic',
+    'gemini',
+    'groq',
+    'mistral',
+    'deepseek',
+    'openai-compatible',
+    'bedrock',
+    'vertex-ai',
+    'openrouter',
+    'cerebras',
+    'together',
+    'xai',
+  ]),
+  /**
+   * The base URL as the vendor's SDK takes it (e.g. `https://api.openai.com/v1`); for Vertex AI up
+   * to the location (`https://us-central1-aiplatform.googleapis.com/v1/projects/P/locations/us-central1`),
+   * for Bedrock the runtime endpoint (`https://bedrock-runtime.us-east-1.amazonaws.com`).
+   */
   baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
   /** Azure's `api-version`. */
   apiVersion: z.string().optional(),
-  /** Keys are read from environment variables; their values never appear in config or logs. */
+  /** Bedrock's AWS region for SigV4 signing (default: read from the base URL's host, else us-east-1). */
+  region: z.string().optional(),
+  /**
+   * Keys are read from environment variables; their values never appear in config or logs. For
+   * Bedrock a key is `ACCESS_KEY_ID:SECRET_ACCESS_KEY` (signed with SigV4) or a Bedrock API key.
+   */
   keys: z.array(z.strictObject({ id: Id, env: EnvName })).min(1),
   models: z
     .array(

@@ -2,8 +2,8 @@ import type { Signals } from './signals.js';
 import type { AttemptOutcome } from './types.js';
 
 const MODEL_MISSING =
-  /model[^"]*(not exist|not found|does not exist|invalid)|invalid model|Model Not Exist|DeploymentNotFound|is not found for API version/i;
-const KEY_INVALID = /API_KEY_INVALID|API key not valid/;
+  /model[^"]*(not exist|not found|does not exist|invalid)|invalid model|not a valid model|Model Not Exist|DeploymentNotFound|is not found for API version/i;
+const KEY_INVALID = /API_KEY_INVALID|API key not valid|Incorrect API key provided/;
 
 /**
  * Classifies an upstream answer as a value. A 429 is a rate limit with a wait, unless the
@@ -19,10 +19,13 @@ export function classifyResponse(status: number, signals: Signals, bodyText: str
       ? { kind: 'quota_exhausted', status, waitMs }
       : { kind: 'rate_limited', status, waitMs };
   }
-  if (status === 402) return { kind: 'quota_exhausted', status, waitMs };
+  // A wall named in the body wins over the status (xAI's credits as 403, Bedrock's quota as 400).
+  if (status === 402 || (signals.quotaExhausted && status >= 400 && status < 500))
+    return { kind: 'quota_exhausted', status, waitMs };
   if (status === 529 || status === 503 || (status >= 500 && signals.overloaded))
     return { kind: 'overloaded', status, waitMs };
-  if (status >= 500 || status === 408) return { kind: 'server_error', status, waitMs };
+  // 424: the model behind the service failed (Bedrock's ModelErrorException).
+  if (status >= 500 || status === 408 || status === 424) return { kind: 'server_error', status, waitMs };
   if (status === 401 || status === 403 || (status === 400 && KEY_INVALID.test(bodyText)))
     return { kind: 'auth_error', status };
   if (status === 404 || ((status === 400 || status === 422) && MODEL_MISSING.test(bodyText)))

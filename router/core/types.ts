@@ -1,6 +1,19 @@
 /** The vendor API a provider speaks. */
 export type VendorKind =
-  'openai' | 'azure-openai' | 'anthropic' | 'gemini' | 'groq' | 'mistral' | 'deepseek' | 'openai-compatible';
+  | 'openai'
+  | 'azure-openai'
+  | 'anthropic'
+  | 'gemini'
+  | 'groq'
+  | 'mistral'
+  | 'deepseek'
+  | 'openai-compatible'
+  | 'bedrock'
+  | 'vertex-ai'
+  | 'openrouter'
+  | 'cerebras'
+  | 'together'
+  | 'xai';
 
 /** One OpenAI chat message as clients send it. */
 export interface ChatMessage {

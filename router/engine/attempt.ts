@@ -1,8 +1,8 @@
 // Over 300 lines on purpose: one upstream attempt (send, classify, learn capacity, stream until
 // first content under its timeouts) is a single sequence with shared cancellation.
-import type { CallContext, StreamFailure, Translated } from '../adapters/adapter.js';
+import type { CallContext, StreamEventReader, StreamFailure, Translated } from '../adapters/adapter.js';
 import { errorFrame } from '../adapters/openai-chunks.js';
-import { SseReader, type SseEvent } from '../adapters/sse.js';
+import { createSseByteReader, type SseEvent } from '../adapters/sse.js';
 import type { CapacityBook } from '../core/capacity.js';
 import { classifyResponse } from '../core/classify.js';
 import { startTimer, type Clock } from '../core/clock.js';
@@ -96,6 +96,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     model: target.model,
     apiKey: target.apiKey,
     apiVersion: target.providerConfig.apiVersion,
+    region: target.providerConfig.region,
     forward: input.forward,
     defaultMaxTokens: env.defaultMaxTokens,
     now: started,
@@ -113,7 +114,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   });
 
   try {
-    const res = await env.transport.send(target.adapter.buildRequest(input.req, ctx, stream), ac.signal);
+    const res = await env.transport.send(await target.adapter.buildRequest(input.req, ctx, stream), ac.signal);
     const firstByteAt = clock.now();
     const get = headerGetter(res.headers);
     if (res.status < 200 || res.status >= 300) {
@@ -157,10 +158,9 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     }
 
     phase = 'first-token';
-    const reader = new SseReader();
+    const reader = target.adapter.streamReader?.() ?? createSseByteReader();
     const translator = target.adapter.streamTranslator(ctx, input.clientWantsUsage);
     const iterator = res.body[Symbol.asyncIterator]();
-    const decoder = new TextDecoder();
     const first: string[] = [];
     let committed = false;
     let lastUsage: Usage | undefined;
@@ -183,7 +183,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
         res.dispose();
         return failed({ kind: 'server_error', status: res.status });
       }
-      const events = reader.push(decoder.decode(next.value, { stream: true }));
+      const events = reader.push(next.value);
       for (let i = 0; i < events.length; i++) {
         const error = take(translator.onEvent(events[i]!.data, events[i]!.event));
         if (error) {
@@ -206,7 +206,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     let resolveDone!: (end: StreamEnd) => void;
     const done = new Promise<StreamEnd>((resolve) => (resolveDone = resolve));
     const rest = continueStream(
-      { iterator, reader, translator, decoder, finished, lastUsage, contentEvents: 1, leftover },
+      { iterator, reader, translator, finished, lastUsage, contentEvents: 1, leftover },
       ac.signal,
       () => {
         cleanup();
@@ -225,9 +225,8 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
 
 interface StreamState {
   iterator: AsyncIterator<Uint8Array>;
-  reader: SseReader;
+  reader: StreamEventReader;
   translator: ReturnType<TargetRuntime['adapter']['streamTranslator']>;
-  decoder: TextDecoder;
   finished: boolean;
   lastUsage?: Usage;
   contentEvents: number;
@@ -272,11 +271,7 @@ async function* continueStream(
         yield `data: ${errorFrame(failure)}\n\n`;
         return;
       }
-      const events = first
-        ? s.leftover
-        : next.done
-          ? s.reader.end()
-          : s.reader.push(s.decoder.decode(next.value, { stream: true }));
+      const events = first ? s.leftover : next.done ? s.reader.end() : s.reader.push(next.value);
       const translated: Translated[] = events.map((ev) => s.translator.onEvent(ev.data, ev.event));
       if (next.done) translated.push(s.translator.onEnd());
       let out = '';

@@ -57,7 +57,8 @@ const MESSAGE_WAITS: Array<[RegExp, (m: RegExpExecArray) => number | undefined]>
 
 /** A wait stated in an error message's text. */
 export function decodeMessageWait(body: Json | undefined): number | undefined {
-  const message = errorObject(body)?.message ?? body?.message;
+  // xAI's flat body puts the message in a string `error`.
+  const message = errorObject(body)?.message ?? body?.message ?? body?.error;
   if (typeof message !== 'string') return undefined;
   for (const [re, read] of MESSAGE_WAITS) {
     const m = re.exec(message);

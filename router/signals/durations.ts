@@ -33,7 +33,8 @@ export function parseGoDuration(text: string): number | undefined {
 export function parseSeconds(text: string): number | undefined {
   const t = text.trim();
   if (!/^\d+(\.\d+)?$/.test(t)) return undefined;
-  return Number(t) * 1000;
+  // Rounded to the microsecond: `12.346` is 12346 ms, not 12345.999999999998.
+  return Math.round(Number(t) * 1e6) / 1000;
 }
 
 /** Reads non-negative decimal milliseconds; undefined for anything else. */

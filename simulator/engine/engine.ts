@@ -13,9 +13,12 @@ import type {
   ErrorKind,
   ErrorSpec,
   HeaderMap,
+  Route,
   SimRequest,
+  VendorProfile,
 } from '../vendors/types.js';
 import { randomHex } from '../vendors/wire-format.js';
+import { createWindowStart } from '../quota/window-start.js';
 import { StepBuilder } from './build-steps.js';
 import { findCorrelationId } from './correlation.js';
 import { FaultBook, type FaultDecision } from './fault-book.js';
@@ -54,6 +57,7 @@ function minRemaining(views: readonly LimitView[], metrics: readonly string[]): 
   return min;
 }
 
+const DAY_MS = 86_400_000;
 const TOKEN_METRICS = ['tokens', 'input-tokens'];
 const REQUEST_METRICS = ['requests'];
 const NO_VIEWS: LimitView[] = [];
@@ -104,7 +108,12 @@ export class Engine {
       for (const k of p.spec.keys) {
         const value = options.keyValues.get(`${p.id}/${k.id}`);
         if (value !== undefined)
-          this.keyring.add(value, { providerIndex: p.index, providerId: p.id, keyId: k.id, org: k.org ?? k.id });
+          this.keyring.add(p.profile.keyIdentity?.(value) ?? value, {
+            providerIndex: p.index,
+            providerId: p.id,
+            keyId: k.id,
+            org: k.org ?? k.id,
+          });
       }
     }
     for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
@@ -137,8 +146,15 @@ export class Engine {
     }
     const rest = slash < 0 ? '/' : path.slice(slash);
     const query = q < 0 ? EMPTY_QUERY : new URLSearchParams(req.url.slice(q + 1));
-    const profile = provider.profile;
-    const route = profile.route(req.method, rest, query);
+    let route: Route;
+    try {
+      route = provider.profile.route(req.method, rest, query);
+    } catch {
+      // A malformed %-escape in a path segment (a model or deployment name): no such path.
+      route = { kind: 'not-found', method: req.method, path: rest };
+    }
+    // The profile with the bodies of the API the path names (chat, Responses, embeddings).
+    const profile = (route.kind === 'chat' && route.api && provider.apis.get(route.api)) || provider.profile;
     const rng = createRng(deriveSeed(this.seed, 1, this.ledger.size));
     const credential = profile.credential(req, query);
     const key = this.keyring.match(credential, provider.index);
@@ -164,7 +180,7 @@ export class Engine {
         provider: provider.id,
         vendor: profile.id,
         key: Keyring.label(key),
-        endpoint: route.kind === 'chat' ? 'chat' : route.kind === 'models' ? 'models' : 'other',
+        endpoint: route.kind === 'chat' ? (route.api ?? 'chat') : route.kind === 'models' ? 'models' : 'other',
         model: route.kind === 'chat' ? (route.model ?? null) : null,
         correlationId: findCorrelationId(req.headers, this.correlationHeaders, undefined),
         sdkRetryCount: retry !== null && Number.isFinite(retry) ? retry : null,
@@ -205,11 +221,23 @@ export class Engine {
     const fault = decision.response?.spec;
     if (fault?.kind === 'status') {
       const buckets = provider.quota.bucketsFor(caller, chat.model, now);
-      return this.fail(
-        attempt,
-        statusFaultError(fault, this.defaultHintMs(provider, fault, now)),
-        provider.quota.view(buckets, now),
-      );
+      const views = provider.quota.view(buckets, now);
+      const spec = statusFaultError(fault, this.defaultHintMs(provider, fault, now));
+      // A forced rate limit in the vendor's own form (or in its reset headers) reads as a real one
+      // on the provider's shortest limit, shown spent until the wait ends: a 429 beside "4998
+      // remaining" is no vendor's. An explicit Retry-After form carries the wait alone, beside the
+      // quota as it is (so a lying Retry-After lies alone).
+      const form = spec.hint?.form;
+      const target =
+        spec.kind === 'rate_limited' && (form === 'vendor' || form === 'reset-header')
+          ? shortestLimit(views)
+          : undefined;
+      if (!target) return this.fail(attempt, spec, views);
+      const rule = target.rule;
+      spec.violation = { rule, metric: rule.metric, limit: target.limit, used: target.limit, requested: 1 };
+      const waitMs = Math.max(target.resetInMs, Math.max(0, spec.hint!.ms));
+      const shown = views.map((v) => (v === target ? { ...v, remaining: 0, resetInMs: waitMs } : v));
+      return this.fail(attempt, spec, views, shown);
     }
 
     const costs = this.costs(provider, chat, attempt.tokensIn);
@@ -225,7 +253,7 @@ export class Engine {
       return this.fail(attempt, spec, provider.quota.view(admission.buckets, now));
     }
     attempt.emptyForMs = provider.quota.waitFor(admission.ticket.buckets, costs, now);
-    return this.succeed(attempt, chat, admission.ticket, costs, decision, rng);
+    return this.succeed(attempt, profile, chat, admission.ticket, costs, decision, rng);
   }
 
   private costs(provider: ProviderRuntime, chat: ChatRequest, input: number): Costs {
@@ -235,14 +263,15 @@ export class Engine {
     return { requests: 1, tokens, 'input-tokens': input, 'output-tokens': 0, concurrency: 1 };
   }
 
-  // Waits a forced fault announces when the scenario names none: Gemini's daily wall lasts
-  // until midnight Pacific, anything else a second.
+  // Waits a forced fault announces when the scenario names none: a daily wall lasts until the
+  // provider's day window ends, or without one until the vendor's midnight (Pacific for Gemini,
+  // UTC otherwise); anything else a second.
   private defaultHintMs(provider: ProviderRuntime, fault: FaultSpec & { kind: 'status' }, now: number): number {
     if (fault.hint?.after !== undefined) return fault.hint.after;
     if (fault.error === 'quota_exhausted') {
-      const daily = provider.quota.rules.find((r) => r.windowMs >= 86_400_000 && r.windowStart);
+      const daily = provider.quota.rules.find((r) => r.windowMs >= DAY_MS && r.windowStart);
       if (daily?.windowStart) return daily.windowStart(now) + daily.windowMs - now;
-      return 86_400_000;
+      return createWindowStart(DAY_MS, provider.profile.defaults.dayWindowTimeZone)(now) + DAY_MS - now;
     }
     return 1000;
   }
@@ -293,10 +322,11 @@ export class Engine {
     return headers;
   }
 
-  private fail(attempt: Attempt, spec: ErrorSpec, views: LimitView[] = NO_VIEWS): Reply {
+  /** Records and scripts an error; `shown` are the limits its headers describe, `views` the real ones. */
+  private fail(attempt: Attempt, spec: ErrorSpec, views: LimitView[] = NO_VIEWS, shown = views): Reply {
     const { provider, ctx } = attempt;
     if (spec.kind === 'invalid_api_key' || spec.kind === 'missing_api_key') ctx.org = 'unknown';
-    const encoded = provider.profile.error(spec, views, ctx);
+    const encoded = provider.profile.error(spec, shown, ctx);
     const headers = Object.assign(this.baseHeaders(attempt), encoded.headers);
     headers['content-length'] = String(Buffer.byteLength(encoded.body));
     const seq = this.record(
@@ -324,6 +354,7 @@ export class Engine {
 
   private succeed(
     attempt: Attempt,
+    profile: VendorProfile,
     chat: ChatRequest,
     ticket: QuotaTicket,
     costs: Costs,
@@ -331,11 +362,12 @@ export class Engine {
     rng: Rng,
   ): Reply {
     const { provider, ctx } = attempt;
-    const { profile, latency } = provider;
+    const { latency } = provider;
     const now = ctx.now;
-    const drawn = Math.max(1, Math.round(sample(latency.completionTokens, rng)));
+    // Embeddings generate nothing: their cost is the input alone.
+    const drawn = chat.embedding ? 0 : Math.max(1, Math.round(sample(latency.completionTokens, rng)));
     const count = chat.maxTokens !== undefined ? Math.min(drawn, chat.maxTokens) : drawn;
-    const tokens = generateTokens(this.vocabulary, rng, count);
+    const tokens = count > 0 ? generateTokens(this.vocabulary, rng, count) : [];
     const completion: Completion = {
       id: profile.completionId(ctx),
       createdAt: now,
@@ -344,6 +376,8 @@ export class Engine {
       textJson: quoteText(this.vocabulary, tokens.join('')),
       inputTokens: attempt.tokensIn,
       finishReason: drawn > count ? 'length' : 'stop',
+      maxTokens: chat.maxTokens,
+      embedding: chat.embedding,
     };
     const ttftDist = decision.ttft ?? latency.ttft;
     const tpsDist = decision.tokensPerSecond ?? latency.tokensPerSecond;
@@ -371,7 +405,9 @@ export class Engine {
     });
     const { status, errorType, tokensOut, end } = script;
     const seq = this.record(attempt, status, errorType, undefined, views, costs, tokensOut, end);
-    return this.reply(seq, 200, headers, script.steps, provider, ticket);
+    const reply = this.reply(seq, 200, headers, script.steps, provider, ticket);
+    if (profile.binaryStreams && chat.stream) reply.binary = true;
+    return reply;
   }
 
   private reply(
@@ -403,6 +439,22 @@ export class Engine {
       },
     };
   }
+}
+
+/** The limit a forced 429 pretends to hit: the shortest window, requests before tokens on a tie. */
+function shortestLimit(views: LimitView[]): LimitView | undefined {
+  let target: LimitView | undefined;
+  for (const v of views) {
+    const m = v.rule.metric;
+    if (m !== 'requests' && m !== 'tokens' && m !== 'input-tokens') continue;
+    if (
+      !target ||
+      v.rule.windowMs < target.rule.windowMs ||
+      (v.rule.windowMs === target.rule.windowMs && m === 'requests' && target.rule.metric !== 'requests')
+    )
+      target = v;
+  }
+  return target;
 }
 
 function authError(key: KeyMatch, credential: string | undefined): ErrorSpec {

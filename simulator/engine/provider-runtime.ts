@@ -4,7 +4,7 @@ import { QuotaSet, type QuotaRule } from '../quota/quota-set.js';
 import { createWindowStart } from '../quota/window-start.js';
 import type { Dist, ProviderSpec } from '../scenario/schema.js';
 import { VENDORS } from '../vendors/registry.js';
-import type { VendorDefaults, VendorProfile } from '../vendors/types.js';
+import type { ApiKind, VendorDefaults, VendorProfile } from '../vendors/types.js';
 
 /** A provider ready to serve: its vendor profile, live quotas and resolved settings. */
 export interface ProviderRuntime {
@@ -12,6 +12,8 @@ export interface ProviderRuntime {
   id: string;
   spec: ProviderSpec;
   profile: VendorProfile;
+  /** The vendor's other APIs, each as the profile with that API's bodies. */
+  apis: ReadonlyMap<ApiKind, VendorProfile>;
   models: ReadonlySet<string>;
   quota: QuotaSet;
   accounting: Pick<VendorDefaults, 'tokenAdmission' | 'chargeOutputToTokens' | 'countRejected'>;
@@ -56,6 +58,9 @@ export function createProviderRuntime(spec: ProviderSpec, index: number): Provid
     id: spec.id,
     spec,
     profile,
+    apis: new Map(
+      Object.entries(profile.apis ?? {}).map(([api, surface]) => [api as ApiKind, { ...profile, ...surface }]),
+    ),
     models: new Set(spec.models),
     quota: new QuotaSet(compileRules(spec, profile)),
     accounting: {

@@ -25,6 +25,8 @@ export interface Reply {
   status: number;
   headers: HeaderMap;
   steps: Step[];
+  /** The writes are latin1 strings of bytes (a binary stream), not text to encode as UTF-8. */
+  binary?: boolean;
   /** Called once when the status line and headers are sent. */
   onHead(at: number): void;
   /** Called exactly once when the reply is over, however it ended. */

@@ -77,19 +77,24 @@ export function scriptAnswer(a: AnswerInput): AnswerScript {
 
   const frames = profile.stream(completion, ctx, chat.includeUsage);
   if (!held) b.head();
+  if (frames.opening) b.write(frames.opening);
   b.wait(a.ttftMs);
   for (const f of frames.head) b.write(f);
   let end: LedgerRow['end'] = 'complete';
   let framesSent = 0;
+  const breakStream = (fault: FaultSpec & { kind: 'stream-break' }, sent: number): AnswerScript => {
+    const planned = fault.end === 'close' ? 'truncated' : fault.end === 'reset' ? 'reset' : 'error-event';
+    if (fault.end === 'error-event') {
+      const spec = { kind: fault.error as ErrorKind };
+      b.write(frames.error ? frames.error(spec) : profile.streamError(spec, ctx));
+    }
+    const errorType = fault.end === 'error-event' ? fault.error : null;
+    const steps = fault.end === 'reset' ? b.finish('reset') : b.end();
+    return { steps, status: 200, errorType, tokensOut: sent, end: planned };
+  };
   for (let from = 0; from < count; from += a.tokensPerFrame) {
     const to = Math.min(count, from + a.tokensPerFrame);
-    if (fault?.kind === 'stream-break' && framesSent === fault.afterChunks) {
-      const planned = fault.end === 'close' ? 'truncated' : fault.end === 'reset' ? 'reset' : 'error-event';
-      if (fault.end === 'error-event') b.write(profile.streamError({ kind: fault.error as ErrorKind }, ctx));
-      const errorType = fault.end === 'error-event' ? fault.error : null;
-      const steps = fault.end === 'reset' ? b.finish('reset') : b.end();
-      return { steps, status: 200, errorType, tokensOut: from, end: planned };
-    }
+    if (fault?.kind === 'stream-break' && framesSent === fault.afterChunks) return breakStream(fault, from);
     if (from > 0) b.wait(a.msPerToken * (to - from));
     let frame = frames.content(from, to);
     if (fault?.kind === 'malformed' && from === 0) {
@@ -99,6 +104,9 @@ export function scriptAnswer(a: AnswerInput): AnswerScript {
     b.write(frame, to - from);
     framesSent++;
   }
+  // An answer shorter than `afterChunks` still breaks: after its last content frame, before the
+  // finish, so a fault that was applied always cut its stream.
+  if (fault?.kind === 'stream-break') return breakStream(fault, count);
   for (const f of frames.tail) b.write(f);
   return { steps: b.end(), status: 200, errorType: null, tokensOut: count, end };
 }

@@ -5,7 +5,7 @@ import { InternTable } from './intern.js';
 import type { AttemptEnd, LedgerRow } from './ledger-row.js';
 
 const ENDS: AttemptEnd[] = ['pending', 'complete', 'error-event', 'truncated', 'reset', 'client-abort', 'malformed'];
-const ENDPOINTS: LedgerRow['endpoint'][] = ['chat', 'models', 'other'];
+const ENDPOINTS: LedgerRow['endpoint'][] = ['chat', 'models', 'other', 'responses', 'embeddings'];
 const HINT_FORMS: Array<HintForm | 'garbage' | null> = [
   null,
   'seconds',
@@ -117,7 +117,7 @@ export class Ledger {
   private readonly retry: Column<Int32Array>;
   private readonly tokensIn: Column<Uint32Array>;
   private readonly tokensOut: Column<Uint32Array>;
-  /** Bits 0-2: end, 3-4: endpoint, 5: stream. */
+  /** Bits 0-2: end, 3-5: endpoint, 6: stream. */
   private readonly small: Column<Uint8Array>;
   private readonly hintFormColumn: Column<Uint8Array>;
   // Rows past maxRows live here only until they end and reach the sinks.
@@ -208,7 +208,7 @@ export class Ledger {
     this.model.data[i] = start.model === null ? 0 : this.models.id(start.model) + 1;
     this.correlation[i] = start.correlationId ?? undefined;
     this.retry.data[i] = start.sdkRetryCount ?? -1;
-    this.small.data[i] = (ENDPOINTS.indexOf(start.endpoint) << 3) | (start.stream ? 32 : 0);
+    this.small.data[i] = (ENDPOINTS.indexOf(start.endpoint) << 3) | (start.stream ? 64 : 0);
     return seq;
   }
 
@@ -283,10 +283,10 @@ export class Ledger {
       vendor: this.labels.value(this.vendor.data[i]!),
       key: this.labels.value(this.key.data[i]!),
       model: model === 0 ? null : this.models.value(model - 1),
-      endpoint: ENDPOINTS[(small >> 3) & 3]!,
+      endpoint: ENDPOINTS[(small >> 3) & 7]!,
       correlationId: this.correlation[i] ?? null,
       sdkRetryCount: retry < 0 ? null : retry,
-      stream: (small & 32) !== 0,
+      stream: (small & 64) !== 0,
       status: this.status.data[i]!,
       errorType: errorType === 0 ? null : this.errorTypes.value(errorType - 1),
       hintMs: num(this.hint.data[i]!),

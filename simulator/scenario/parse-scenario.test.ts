@@ -39,7 +39,7 @@ faults:
       s.yaml:14:9 SCENARIO_UNKNOWN_KEY providers[0].quotas[0].algoritm: unknown key "algoritm"
       s.yaml:16:16 SCENARIO_OUT_OF_RANGE providers[0].quotas[1].limit: Too small: expected number to be >0
       s.yaml:17:9 SCENARIO_INVALID_VALUE providers[1].id: expected a provider id of lower-case letters, digits and "-", starting with a letter
-      s.yaml:18:13 SCENARIO_INVALID_VALUE providers[1].vendor: Invalid option: expected one of "openai"|"azure-openai"|"anthropic"|"gemini"|"groq"|"mistral"|"deepseek"|"ratelimit-draft"
+      s.yaml:18:13 SCENARIO_INVALID_VALUE providers[1].vendor: Invalid option: expected one of "openai"|"azure-openai"|"anthropic"|"gemini"|"groq"|"mistral"|"deepseek"|"ratelimit-draft"|"bedrock"|"vertex-ai"|"openrouter"|"cerebras"|"together"|"xai"
       s.yaml:19:13 SCENARIO_OUT_OF_RANGE providers[1].models: Too small: expected array to have >=1 items
       s.yaml:23:11 SCENARIO_INVALID_VALUE faults[0].kind: Invalid discriminator value. Expected 'status' | 'latency' | 'hang' | 'reset' | 'malformed' | 'stream-break' | 'keep-alive'"
     `);

@@ -1,5 +1,7 @@
 import { isKnownTimeZone } from '../quota/window-start.js';
 import type { Scenario } from './schema.js';
+import { VENDORS } from '../vendors/registry.js';
+import type { VendorId } from '../vendors/types.js';
 import { VENDOR_OPTIONS } from './vendor-options.js';
 
 /** An issue found by a rule, before it is located. */
@@ -183,6 +185,19 @@ const latency: Rule = (s, _ctx, push) => {
   });
 };
 
+// The hint forms a vendor can carry, for messages that refuse one.
+function alternatives(vendor: string): string {
+  const v = VENDORS[vendor as VendorId];
+  const forms = [
+    'seconds',
+    'ms',
+    'http-date',
+    ...(v.resetHeaders === false ? [] : ['reset-header']),
+    ...(v.bodyHints === false ? [] : ['body']),
+  ];
+  return `${forms.join(', ')} or none`;
+}
+
 const faultRefs: Rule = (s, _ctx, push) => {
   const byId = new Map(s.providers.map((p) => [p.id, p]));
   s.faults.forEach((f, i) => {
@@ -215,19 +230,19 @@ const faultRefs: Rule = (s, _ctx, push) => {
     });
     if (f.kind === 'status' && f.hint) {
       for (const p of known) {
-        if (f.hint.form === 'reset-header' && (p.vendor === 'gemini' || p.vendor === 'deepseek')) {
+        if (f.hint.form === 'reset-header' && VENDORS[p.vendor as VendorId].resetHeaders === false) {
           push({
             code: 'SCENARIO_UNSUPPORTED_HINT',
             path: ['faults', i, 'hint', 'form'],
-            message: `${p.vendor} (provider "${p.id}") has no reset headers to carry the wait; use seconds, ms, http-date, body or none`,
+            message: `${p.vendor} (provider "${p.id}") has no reset headers to carry the wait; use ${alternatives(p.vendor)}`,
           });
         }
         // RFC 9457 problem details with the draft's problem types have no member for a wait.
-        if (f.hint.form === 'body' && p.vendor === 'ratelimit-draft') {
+        if (f.hint.form === 'body' && VENDORS[p.vendor as VendorId].bodyHints === false) {
           push({
             code: 'SCENARIO_UNSUPPORTED_HINT',
             path: ['faults', i, 'hint', 'form'],
-            message: `${p.vendor} (provider "${p.id}") has no body field to carry the wait; use seconds, ms, http-date, reset-header or none`,
+            message: `${p.vendor} (provider "${p.id}") has no body field to carry the wait; use ${alternatives(p.vendor)}`,
           });
         }
       }

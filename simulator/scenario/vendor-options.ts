@@ -19,7 +19,14 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
     hyphenatedResetHeader: z.boolean().optional(),
     region: z.string().optional(),
   }),
-  anthropic: z.strictObject({}),
+  anthropic: z.strictObject({
+    /**
+     * `x-should-retry`: `observed` sends `true` on 429 rate limits and overload (as captured) and
+     * nothing on other errors; `false-on-4xx` also sends `false` on the other 4xx (UNCONFIRMED);
+     * `never` sends none.
+     */
+    shouldRetryHeader: z.enum(['observed', 'false-on-4xx', 'never']).optional(),
+  }),
   gemini: z.strictObject({
     tier: z.enum(['free', 'paid']).optional(),
     /** Also state the wait in the message ("Please retry in 53.01s."). */
@@ -29,6 +36,8 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
     /** Where stream usage goes: `x_groq.usage` (UNCONFIRMED), the OpenAI usage chunk, or both. */
     streamUsage: z.enum(['x_groq', 'usage', 'both']).optional(),
     region: z.string().optional(),
+    /** x-ratelimit-* headers on 429s: `none` as captured on an RPM 429, or `all` (UNCONFIRMED). */
+    headersOn429: z.enum(['none', 'all']).optional(),
   }),
   mistral: z.strictObject({
     /** The `ratelimitbysize-*` names come from client parsers, not official docs. */
@@ -37,6 +46,29 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
     rateLimitBody: z.enum(['code-1300', 'kong']).optional(),
   }),
   deepseek: z.strictObject({}),
+  bedrock: z.strictObject({}),
+  'vertex-ai': z.strictObject({
+    /** Add RetryInfo to vendor-form 429s (under dynamic shared quota Vertex sends none). */
+    retryInfo: z.boolean().optional(),
+  }),
+  openrouter: z.strictObject({
+    /** Send the documented-as-optional `Retry-After` on 429 and 503 (default true). */
+    retryAfter: z.boolean().optional(),
+  }),
+  cerebras: z.strictObject({
+    /** Send `retry-after` on 429s (UNCONFIRMED; default off). */
+    retryAfterOn429: z.boolean().optional(),
+    /** Add the `x-ratelimit-*-requests-minute` family seen in one fixture (UNCONFIRMED). */
+    requestsMinuteHeaders: z.boolean().optional(),
+  }),
+  together: z.strictObject({
+    /** Send `retry-after` on 429s (UNCONFIRMED; default off). */
+    retryAfterOn429: z.boolean().optional(),
+  }),
+  xai: z.strictObject({
+    /** The credits wall's status: 403 `permission-denied` (later captures, default) or 429 (early 2026). */
+    creditsWallStatus: z.union([z.literal(403), z.literal(429)]).optional(),
+  }),
   'ratelimit-draft': z.strictObject({
     draft: z.enum(['ietf-10', 'ietf-07', 'ietf-06']).optional(),
     /** Publish token quotas too, with the unregistered unit `qu="tokens"`. */

@@ -77,7 +77,9 @@ export async function startSimulatorServer(
         });
         signal = aborter.signal;
       }
-      playReply(reply, new NodeSink(res), sim.clock, signal)?.catch((error) => fail(res, error));
+      playReply(reply, new NodeSink(res, reply.binary ? 'latin1' : 'utf8'), sim.clock, signal)?.catch((error) =>
+        fail(res, error),
+      );
     } catch (error) {
       fail(res, error);
     }

@@ -38,16 +38,18 @@ export function createMswHandlers(sim: Simulator, origin = 'http://throttlelab.l
             controller = c;
           },
         });
+        const bytes = (data: string): Uint8Array =>
+          reply.binary ? new Uint8Array(Buffer.from(data, 'latin1')) : encoder.encode(data);
         const sink: ReplySink = {
           head(status, h) {
             headed = true;
             resolve(new HttpResponse(body as never, { status, headers: h }) as unknown as Response);
           },
           write(data) {
-            controller.enqueue(encoder.encode(data));
+            controller.enqueue(bytes(data));
           },
           end(data) {
-            if (data !== undefined) controller.enqueue(encoder.encode(data));
+            if (data !== undefined) controller.enqueue(bytes(data));
             controller.close();
           },
           reset() {

@@ -4,7 +4,10 @@ import type { HeaderMap } from '../vendors/types.js';
 
 /** Plays reply steps onto a node:http response. */
 export class NodeSink implements ReplySink {
-  constructor(private readonly res: ServerResponse) {}
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly encoding: BufferEncoding = 'utf8',
+  ) {}
 
   head(status: number, headers: HeaderMap, more: boolean): void {
     this.res.writeHead(status, headers);
@@ -13,11 +16,14 @@ export class NodeSink implements ReplySink {
   }
 
   write(data: string): void {
-    if (!this.res.destroyed) this.res.write(data);
+    if (!this.res.destroyed) this.res.write(data, this.encoding);
   }
 
   end(data?: string): void {
-    if (!this.res.destroyed) this.res.end(data);
+    if (!this.res.destroyed) {
+      if (data === undefined) this.res.end();
+      else this.res.end(data, this.encoding);
+    }
   }
 
   reset(): void {

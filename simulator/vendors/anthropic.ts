@@ -104,8 +104,20 @@ function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
   return `This request would exceed the rate limit for your organization (${uuidFrom(stableHex(ctx.org, 32))}) of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
 }
 
+/**
+ * `x-should-retry` as captured: `true` on a 529 (anthropic-sdk-typescript#616) and on a rate-limit
+ * 429 (#357), and on the other 5xx (assumed: the SDKs retry those anyway); on the other 4xx it is
+ * UNCONFIRMED, so `options.shouldRetryHeader` decides (`false-on-4xx`), and `never` drops it.
+ */
+function shouldRetryHeader(e: ErrorSpec, status: number, ctx: EncodeContext): boolean | undefined {
+  const mode = ctx.options.shouldRetryHeader ?? 'observed';
+  if (mode === 'never') return undefined;
+  if (status >= 500 || (status === 429 && e.kind !== 'quota_exhausted')) return true;
+  return mode === 'false-on-4xx' ? false : undefined;
+}
+
 function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext): EncodedError {
-  const headers: HeaderMap = { 'content-type': 'application/json', 'x-should-retry': 'false' };
+  const headers: HeaderMap = { 'content-type': 'application/json' };
   let status: number;
   let body: string;
   let errorType: string;
@@ -156,16 +168,28 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
         envelope('request_too_large', 'Request exceeds the maximum allowed number of bytes.', ctx),
       ];
       break;
+    case 'slow_down':
+      // An acceleration ("ramp") limit: SDK 1.x raises RampLimitExceededError for this error_code.
+      [status, errorType, body] = [
+        429,
+        'ramp_limit_exceeded',
+        envelope(
+          'rate_limit_error',
+          e.message ??
+            "This request would exceed your organization's ramp limit: usage is growing too quickly. Please increase your usage gradually and try again later.",
+          ctx,
+          { details: { error_code: 'ramp_limit_exceeded' } },
+        ),
+      ];
+      break;
     case 'rate_limited':
     case 'request_too_large':
-    case 'slow_down':
     case 'capacity':
       [status, errorType, body] = [
         429,
         'rate_limit_error',
         envelope('rate_limit_error', e.message ?? rateLimitMessage(e, ctx), ctx),
       ];
-      delete headers['x-should-retry'];
       break;
     case 'quota_exhausted':
       // The spend cap shares rate_limit_error and is told apart by details and a missing retry-after.
@@ -193,7 +217,6 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
         // Overload leaking as 500 api_error "Overloaded", as seen in the wild.
         [status, errorType, body] = [e.status!, 'api_error', envelope('api_error', 'Overloaded', null)];
       }
-      headers['x-should-retry'] = 'true';
       limitHeaders = false;
       break;
     case 'server_error':
@@ -204,12 +227,10 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
         'api_error',
         envelope('api_error', 'Internal server error', ctx),
       ];
-      headers['x-should-retry'] = 'true';
       limitHeaders = false;
       break;
     case 'timeout':
       [status, errorType, body] = [504, 'timeout_error', envelope('timeout_error', 'Request timed out', ctx)];
-      headers['x-should-retry'] = 'true';
       limitHeaders = false;
       break;
   }
@@ -245,7 +266,8 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
     }
   }
   if (limitHeaders && hint?.form !== 'none') anthropicRateLimitHeaders(shown, headers, ctx.now);
-  if (e.shouldRetry !== undefined) headers['x-should-retry'] = String(e.shouldRetry);
+  const shouldRetry = e.shouldRetry ?? shouldRetryHeader(e, status, ctx);
+  if (shouldRetry !== undefined) headers['x-should-retry'] = String(shouldRetry);
   return { status: e.status ?? status, headers, body, hintSent: sent, errorType };
 }
 

@@ -2,10 +2,18 @@ import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import { pickView } from './limit-views.js';
 import { openAICompatibleBase, openAIStyleError } from './openai.js';
-import type { EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
+import { embeddingsApi } from './openai-embeddings.js';
+import { responsesApi } from './openai-responses.js';
+import type { ApiKind, EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
 import { ceilSeconds, uuidFrom } from './wire-format.js';
 
-const DEPLOYMENT_RE = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
+const DEPLOYMENT_RE = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|responses|embeddings)$/;
+const OPERATIONS: Record<string, { api?: ApiKind; operation: string }> = {
+  'chat/completions': { operation: 'ChatCompletions_Create' },
+  responses: { api: 'responses', operation: 'Responses_Create' },
+  embeddings: { api: 'embeddings', operation: 'Embeddings_Create' },
+};
+const V1_RE = /^\/openai\/(v1\/)?(chat\/completions|responses|embeddings)$/;
 
 function azureError(code: string, message: string): string {
   return JSON.stringify({ error: { code, message } });
@@ -45,7 +53,7 @@ function throttleMessage(e: ErrorSpec, ctx: EncodeContext, waitSeconds: string |
   }
   const kind = e.violation && e.violation.metric !== 'requests' ? 'token rate limit' : 'call rate limit';
   const version = ctx.meta?.apiVersion ?? '2024-10-21';
-  return `Requests to the ChatCompletions_Create Operation under Azure OpenAI API version ${version} have exceeded ${kind} of your current OpenAI S0 pricing tier.${retry} Please go here: https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit.`;
+  return `Requests to the ${ctx.meta?.operation ?? 'ChatCompletions_Create'} Operation under Azure OpenAI API version ${version} have exceeded ${kind} of your current OpenAI S0 pricing tier.${retry} Please go here: https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit.`;
 }
 
 function encodeAzureError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext): EncodedError {
@@ -191,7 +199,10 @@ export const azureOpenAIProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 1,
   },
-  ...openAICompatibleBase('/openai/v1', { extraFields: azureExtra }),
+  ...openAICompatibleBase('/openai/v1', { extraFields: azureExtra }, 'system', {
+    responses: responsesApi,
+    embeddings: embeddingsApi,
+  }),
   baseUrl: (root) => root,
   envLines: (baseUrl, key) => [
     ['AZURE_OPENAI_ENDPOINT', baseUrl],
@@ -201,12 +212,21 @@ export const azureOpenAIProfile: VendorProfile = {
   route(method, path, query): Route {
     const dep = DEPLOYMENT_RE.exec(path);
     if (dep) {
-      if (!query.get('api-version')) return { kind: 'not-found', method, path };
-      return method === 'POST'
-        ? { kind: 'chat', model: decodeURIComponent(dep[1]!), meta: { apiVersion: query.get('api-version')! } }
-        : { kind: 'not-found', method, path };
+      if (!query.get('api-version') || method !== 'POST') return { kind: 'not-found', method, path };
+      const op = OPERATIONS[dep[2]!]!;
+      const meta = { apiVersion: query.get('api-version')!, operation: op.operation };
+      return { kind: 'chat', api: op.api, model: decodeURIComponent(dep[1]!), meta };
     }
-    if (path === '/openai/v1/chat/completions' && method === 'POST') return { kind: 'chat' };
+    // The v1 API (`/openai/v1/…`, api-version optional) and the preview `/openai/responses?api-version=…`.
+    const v1 = V1_RE.exec(path);
+    if (v1 && method === 'POST' && (v1[1] || (v1[2] === 'responses' && query.get('api-version')))) {
+      const op = OPERATIONS[v1[2]!]!;
+      return {
+        kind: 'chat',
+        api: op.api,
+        meta: { apiVersion: query.get('api-version') ?? 'v1', operation: op.operation },
+      };
+    }
     if ((path === '/openai/models' && query.get('api-version')) || path === '/openai/v1/models')
       return method === 'GET' ? { kind: 'models' } : { kind: 'not-found', method, path };
     return { kind: 'not-found', method, path };

@@ -97,6 +97,7 @@ function deepseekStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | unde
 export const deepseekProfile: VendorProfile = {
   id: 'deepseek',
   title: 'DeepSeek',
+  resetHeaders: false,
   defaults: {
     algorithm: {},
     tokenAdmission: 'input',

@@ -35,7 +35,7 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 // Google APIs pretty-print their JSON error bodies.
-function googleError(code: number, message: string, details?: unknown[]): string {
+export function googleError(code: number, message: string, details?: unknown[]): string {
   return JSON.stringify(
     { error: { code, message, status: STATUS_NAMES[code] ?? 'UNKNOWN', ...(details ? { details } : {}) } },
     null,
@@ -57,7 +57,7 @@ function partsText(parts: unknown): string | undefined {
  * Validates a `generateContent` body (`contents` required).
  * @see https://ai.google.dev/api/generate-content
  */
-function parseGemini(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
+export function parseGemini(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
   if (!isObject(body))
     return { kind: 'invalid_request', message: 'Invalid JSON payload received. Expected an object.' };
   if (body.contents === undefined)
@@ -136,6 +136,17 @@ function quotaFor(
     ? `GenerateContentInputTokensPerModelPer${day ? 'Day' : 'Minute'}${suffix}`
     : `GenerateRequestsPer${day ? 'Day' : 'Minute'}PerProjectPerModel${suffix}`;
   return { quotaMetric, quotaId, quotaDimensions: { location: 'global', model } };
+}
+
+/** An error inside a stream: a chunk whose JSON has a top-level `error` (js-genai raises it as ApiError). */
+function geminiStreamErrorJson(e: ErrorSpec): string {
+  const [code, status, message] =
+    e.kind === 'rate_limited'
+      ? [429, 'RESOURCE_EXHAUSTED', QUOTA_MESSAGE]
+      : e.kind === 'overloaded' || e.kind === 'unavailable'
+        ? [503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.']
+        : [500, 'INTERNAL', 'An internal error has occurred.'];
+  return JSON.stringify({ error: { code, message, status } });
 }
 
 const QUOTA_MESSAGE =
@@ -280,6 +291,7 @@ function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext
 export const geminiProfile: VendorProfile = {
   id: 'gemini',
   title: 'Google Gemini',
+  resetHeaders: false,
   defaults: {
     algorithm: { requests: 'fixed-window', tokens: 'fixed-window', 'input-tokens': 'fixed-window' },
     dayWindowTimeZone: 'America/Los_Angeles',
@@ -341,28 +353,21 @@ export const geminiProfile: VendorProfile = {
         tail: [`data: ${frame('', finish, true)}\r\n\r\n`],
       };
     }
-    // Without alt=sse the stream is one JSON array written element by element.
-    let first = true;
-    const sep = () => {
-      const s = first ? '[' : ',\r\n';
-      first = false;
-      return s;
-    };
+    // Without alt=sse the stream is one JSON array written element by element: `[` opens it
+    // before the first element, `,\r\n` separates the others, `]` closes it after the last.
+    let opened = false;
+    const next = () => (opened ? ',\r\n' : ((opened = true), '['));
     return {
       head: [],
-      content: (from, to) => sep() + frame(c.tokens.slice(from, to).join(''), undefined, false),
-      tail: [`${sep()}${frame('', finish, true)}]`],
+      content: (from, to) => next() + frame(c.tokens.slice(from, to).join(''), undefined, false),
+      get tail() {
+        return [`${next()}${frame('', finish, true)}]`];
+      },
+      // An error cutting the stream is the array's last element.
+      error: (e) => `${next()}${geminiStreamErrorJson(e)}]`,
     };
   },
-  streamError(e) {
-    const [code, status, message] =
-      e.kind === 'rate_limited'
-        ? [429, 'RESOURCE_EXHAUSTED', QUOTA_MESSAGE]
-        : e.kind === 'overloaded' || e.kind === 'unavailable'
-          ? [503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.']
-          : [500, 'INTERNAL', 'An internal error has occurred.'];
-    return `data: ${JSON.stringify({ error: { code, message, status } })}\r\n\r\n`;
-  },
+  streamError: (e) => `data: ${geminiStreamErrorJson(e)}\r\n\r\n`,
   error: encodeGeminiError,
   models: (names) =>
     JSON.stringify(

@@ -4,6 +4,8 @@ import { openAIStreamFrames } from './openai-compatible.js';
 import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError, xRateLimitHeaders } from './openai.js';
 import type { EncodeContext, ErrorSpec, VendorProfile } from './types.js';
 
+const THROTTLED = new Set(['rate_limited', 'quota_exhausted', 'request_too_large', 'slow_down']);
+
 // Groq's errors are OpenAI-like but carry no `param` key.
 function groqError(message: string, type: string, code?: string): string {
   return JSON.stringify({ error: code ? { message, type, code } : { message, type } });
@@ -107,9 +109,15 @@ export const groqProfile: VendorProfile = {
   },
   error: (e, views, ctx) =>
     encodeOpenAIShapedError(e, views, ctx, {
-      rateLimitHeaders: (v, h) => xRateLimitHeaders(v, h, 'longest'),
+      // A captured RPM 429 carried `retry-after` and no x-ratelimit-* headers; the reset-header
+      // hint form and `headersOn429: all` put them back.
+      rateLimitHeaders: (v, h) =>
+        THROTTLED.has(e.kind) && e.hint?.form !== 'reset-header' && ctx.options.headersOn429 !== 'all'
+          ? h
+          : xRateLimitHeaders(v, h, 'longest'),
       nativeRetryAfter: true,
       messageWait: true,
+      vendorResetHint: false,
       style: groqStyle,
     }),
   rateLimitHeaders: (views) => xRateLimitHeaders(views, {}, 'longest'),

@@ -1,5 +1,6 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { pickView } from './limit-views.js';
+import { openAIStreamFrames } from './openai-compatible.js';
 import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError } from './openai.js';
 import type { EncodeContext, ErrorSpec, HeaderMap, VendorProfile } from './types.js';
 import { ceilSeconds, randomHex } from './wire-format.js';
@@ -126,6 +127,9 @@ export const mistralProfile: VendorProfile = {
     tokensPerFrame: 1,
   },
   ...openAICompatibleBase('/v1', {}, 'mistralai'),
+  // Mistral puts usage on the finish chunk of every stream; there is no `stream_options`, and the
+  // Mistral SDK and @ai-sdk/mistral read usage from that chunk.
+  stream: (c, ctx) => openAIStreamFrames(c, ctx, false, { usageOnFinish: true }),
   completionId: (ctx) => randomHex(ctx.rng, 32),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [

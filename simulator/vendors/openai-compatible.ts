@@ -107,6 +107,8 @@ export interface OpenAIFlavor {
   xGroqUsage?: boolean;
   /** Writes the `include_usage` chunk when asked. */
   usageChunk?: boolean;
+  /** Puts `usage` on the finish chunk, asked or not (Mistral). */
+  usageOnFinish?: boolean;
 }
 
 function usageJson(c: Completion, flavor: OpenAIFlavor): string {
@@ -144,7 +146,8 @@ export function openAIStreamFrames(
   const xGroq = flavor.xGroqUsage
     ? `,"x_groq":{"id":${JSON.stringify(ctx.requestId)},"usage":${usageJson(c, flavor)}}`
     : '';
-  tail.push(`${prefix}{},"logprobs":null,"finish_reason":"${c.finishReason}"}]${usageNull}${xGroq}}\n\n`);
+  const finishUsage = flavor.usageOnFinish ? `,"usage":${usageJson(c, flavor)}` : usageNull;
+  tail.push(`${prefix}{},"logprobs":null,"finish_reason":"${c.finishReason}"}]${finishUsage}${xGroq}}\n\n`);
   if (withUsage) {
     tail.push(
       `data: {"id":${JSON.stringify(c.id)},"object":"chat.completion.chunk","created":${Math.floor(c.createdAt / 1000)},"model":${JSON.stringify(c.model)}${extra},"choices":[],"usage":${usageJson(c, flavor)}}\n\n`,
@@ -164,6 +167,24 @@ export function openAIStreamFrames(
  */
 export function openAIStreamErrorFrame(message: string, type: string, code: string | null): string {
   return `data: ${JSON.stringify({ error: { message, type, param: null, code } })}\n\n`;
+}
+
+/** An error inside a 200 stream, phrased as OpenAI's SSE `error` payload. */
+export function openAIStreamError(e: ErrorSpec): string {
+  if (e.kind === 'overloaded' || e.kind === 'unavailable' || e.kind === 'capacity') {
+    return openAIStreamErrorFrame(
+      e.message ?? 'The server is overloaded or not ready yet.',
+      'service_unavailable_error',
+      'server_is_overloaded',
+    );
+  }
+  if (e.kind === 'rate_limited')
+    return openAIStreamErrorFrame(e.message ?? 'Rate limit reached.', 'requests', 'rate_limit_exceeded');
+  return openAIStreamErrorFrame(
+    e.message ?? 'The server had an error while processing your request. Sorry about that!',
+    'server_error',
+    null,
+  );
 }
 
 /** `GET /models`, OpenAI's list shape. */

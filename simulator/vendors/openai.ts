@@ -8,12 +8,16 @@ import {
   encodeOpenAICompletion,
   encodeOpenAIModels,
   openAIErrorBody,
-  openAIStreamErrorFrame,
+  openAIStreamError,
   openAIStreamFrames,
   parseOpenAIChat,
   type OpenAIFlavor,
 } from './openai-compatible.js';
+import { embeddingsApi } from './openai-embeddings.js';
+import { responsesApi } from './openai-responses.js';
 import type {
+  ApiKind,
+  ApiSurface,
   Completion,
   EncodeContext,
   EncodedError,
@@ -32,13 +36,22 @@ export function cloudflarePage(status: number, title: string): string {
 
 const CHAT: Route = { kind: 'chat' };
 const MODELS: Route = { kind: 'models' };
+const API_ROUTES: Record<ApiKind, Route> = {
+  responses: { kind: 'chat', api: 'responses' },
+  embeddings: { kind: 'chat', api: 'embeddings' },
+};
 
-/** Routes the OpenAI REST paths (`/v1/chat/completions`, `/v1/models`) under `prefix`. */
-export function routeOpenAIPaths(method: string, path: string, prefix: string): Route {
+/**
+ * Routes the OpenAI REST paths under `prefix`: `/chat/completions`, `/models`, and the other APIs
+ * the vendor serves (`/responses`, `/embeddings`).
+ */
+export function routeOpenAIPaths(method: string, path: string, prefix: string, apis: readonly ApiKind[] = []): Route {
   if (path.startsWith(prefix)) {
     const rest = path.slice(prefix.length);
     if (rest === '/chat/completions') return method === 'POST' ? CHAT : { kind: 'not-found', method, path };
     if (rest === '/models' && method === 'GET') return MODELS;
+    for (const api of apis)
+      if (rest === `/${api}`) return method === 'POST' ? API_ROUTES[api] : { kind: 'not-found', method, path };
   }
   return { kind: 'not-found', method, path };
 }
@@ -253,20 +266,6 @@ export function openAIStyleError(
   }
 }
 
-/** An error inside a 200 stream, phrased as OpenAI's SSE `error` payload. */
-export function openAIStreamError(e: ErrorSpec): string {
-  if (e.kind === 'overloaded' || e.kind === 'unavailable' || e.kind === 'capacity') {
-    return openAIStreamErrorFrame(
-      e.message ?? OPENAI_MESSAGES.overloaded,
-      'service_unavailable_error',
-      'server_is_overloaded',
-    );
-  }
-  if (e.kind === 'rate_limited')
-    return openAIStreamErrorFrame(e.message ?? 'Rate limit reached.', 'requests', 'rate_limit_exceeded');
-  return openAIStreamErrorFrame(e.message ?? OPENAI_MESSAGES.serverError, 'server_error', null);
-}
-
 /**
  * Encodes an error for an OpenAI-shaped vendor, handling every hint form: native forms are
  * `nativeForms` (e.g. reset headers and message text), explicit forms override them.
@@ -282,6 +281,8 @@ export function encodeOpenAIShapedError(
     messageWait: boolean;
     /** Metrics whose reset the vendor's headers show (default requests and tokens). */
     resetMetrics?: Array<'requests' | 'tokens' | 'concurrency'>;
+    /** Whether a vendor-form wait is also written into the reset headers (default true). */
+    vendorResetHint?: boolean;
     style?: (e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined) => OpenAIStyleError;
   },
 ): EncodedError {
@@ -301,7 +302,7 @@ export function encodeOpenAIShapedError(
   if (hint) {
     const form = hint.form;
     if (form === 'vendor' || form === 'reset-header') {
-      if ((form === 'reset-header' || e.kind === 'rate_limited') && hintedMetric) {
+      if ((form === 'reset-header' || (e.kind === 'rate_limited' && opts.vendorResetHint !== false)) && hintedMetric) {
         shownViews = withResetHint(views, hintedMetric, hint);
         sent = { ms: hint.raw !== undefined ? Number.NaN : Math.max(0, hint.ms), form: 'reset-header' };
       }
@@ -336,10 +337,17 @@ export function encodeOpenAIShapedError(
  * What every OpenAI-compatible vendor shares: chat and models paths under `prefix`, Bearer auth,
  * OpenAI's validation, completion and chunk shapes, in-stream errors and keep-alive filler.
  */
-export function openAICompatibleBase(prefix: string, flavor: OpenAIFlavor = {}, ownedBy = 'system') {
+export function openAICompatibleBase(
+  prefix: string,
+  flavor: OpenAIFlavor = {},
+  ownedBy = 'system',
+  apis: Partial<Record<ApiKind, ApiSurface>> = { embeddings: embeddingsApi },
+) {
+  const kinds = Object.keys(apis) as ApiKind[];
   return {
     completionId: (ctx: EncodeContext) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
-    route: (method: string, path: string) => routeOpenAIPaths(method, path, prefix),
+    route: (method: string, path: string) => routeOpenAIPaths(method, path, prefix, kinds),
+    apis,
     credential: (req: SimRequest) => bearerToken(req.headers.authorization),
     parse: parseOpenAIChat,
     completion: (c: Completion, ctx: EncodeContext) => encodeOpenAICompletion(c, ctx, flavor),
@@ -370,7 +378,10 @@ export const openaiProfile: VendorProfile = {
     countRejected: true,
     tokensPerFrame: 1,
   },
-  ...openAICompatibleBase('/v1', { extraFields: openAIExtra, usageDetails: OPENAI_USAGE_DETAILS }),
+  ...openAICompatibleBase('/v1', { extraFields: openAIExtra, usageDetails: OPENAI_USAGE_DETAILS }, 'system', {
+    responses: responsesApi,
+    embeddings: embeddingsApi,
+  }),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['OPENAI_BASE_URL', baseUrl],

@@ -120,6 +120,7 @@ function encodeDraftError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
 export const ratelimitDraftProfile: VendorProfile = {
   id: 'ratelimit-draft',
   title: 'IETF RateLimit draft',
+  bodyHints: false,
   defaults: {
     algorithm: { requests: 'fixed-window', tokens: 'fixed-window' },
     tokenAdmission: 'input',

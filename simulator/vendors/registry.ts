@@ -1,4 +1,10 @@
 import { anthropicProfile } from './anthropic.js';
+import { bedrockProfile } from './bedrock.js';
+import { cerebrasProfile } from './cerebras.js';
+import { openrouterProfile } from './openrouter.js';
+import { togetherProfile } from './together.js';
+import { vertexAIProfile } from './vertex-ai.js';
+import { xaiProfile } from './xai.js';
 import { azureOpenAIProfile } from './azure-openai.js';
 import { deepseekProfile } from './deepseek.js';
 import { geminiProfile } from './gemini.js';
@@ -18,6 +24,12 @@ export const VENDORS: Readonly<Record<VendorId, VendorProfile>> = {
   mistral: mistralProfile,
   deepseek: deepseekProfile,
   'ratelimit-draft': ratelimitDraftProfile,
+  bedrock: bedrockProfile,
+  'vertex-ai': vertexAIProfile,
+  openrouter: openrouterProfile,
+  cerebras: cerebrasProfile,
+  together: togetherProfile,
+  xai: xaiProfile,
 };
 
 /** The vendor ids, in documentation order. */

@@ -4,7 +4,20 @@ import type { Metric } from '../quota/meter.js';
 
 /** The vendors the simulator imitates. */
 export type VendorId =
-  'openai' | 'azure-openai' | 'anthropic' | 'gemini' | 'groq' | 'mistral' | 'deepseek' | 'ratelimit-draft';
+  | 'openai'
+  | 'azure-openai'
+  | 'anthropic'
+  | 'gemini'
+  | 'groq'
+  | 'mistral'
+  | 'deepseek'
+  | 'ratelimit-draft'
+  | 'bedrock'
+  | 'vertex-ai'
+  | 'openrouter'
+  | 'cerebras'
+  | 'together'
+  | 'xai';
 
 /** Header fields of a response, lower-case names. */
 export type HeaderMap = Record<string, string>;
@@ -19,9 +32,12 @@ export interface SimRequest {
   body: string;
 }
 
-/** What a vendor path means. */
+/** The APIs besides a vendor's own chat API that a path can name. */
+export type ApiKind = 'responses' | 'embeddings';
+
+/** What a vendor path means: `chat` is any request that is answered and metered (`api` names which API). */
 export type Route =
-  | { kind: 'chat'; model?: string; stream?: boolean; meta?: Record<string, string> }
+  | { kind: 'chat'; api?: ApiKind; model?: string; stream?: boolean; meta?: Record<string, string> }
   | { kind: 'models' }
   | { kind: 'not-found'; method: string; path: string };
 
@@ -35,6 +51,15 @@ export interface ChatRequest {
   /** All prompt text joined, for token estimates and correlation markers. */
   promptText: string;
   messageCount: number;
+  /** An embeddings request: how many inputs and vectors of what size; nothing is generated. */
+  embedding?: EmbeddingRequest;
+}
+
+/** What an embeddings request asks for. */
+export interface EmbeddingRequest {
+  inputs: number;
+  dimensions: number;
+  encoding: 'float' | 'base64';
 }
 
 /** How a wait was communicated to the client. */
@@ -129,16 +154,24 @@ export interface Completion {
   textJson: string;
   inputTokens: number;
   finishReason: 'stop' | 'length';
+  /** The request's `max_output_tokens` and the like, for APIs that echo it. */
+  maxTokens?: number;
+  /** Set for embeddings: the vectors to produce. */
+  embedding?: EmbeddingRequest;
 }
 
 /** A streamed answer split into frames: sent before, between and after content. */
 export interface StreamFrames {
+  /** Written with the response head, before the wait for the first token (OpenRouter's comment). */
+  opening?: string;
   /** Frames before the first content token (not content: e.g. message_start, role chunk). */
   head: string[];
   /** Encodes content tokens `from..to` (exclusive) as one frame. */
   content(from: number, to: number): string;
-  /** Frames after the last content token, terminator included. */
+  /** Frames after the last content token, terminator included (read after the content). */
   tail: string[];
+  /** An error inside this stream, when it must follow the stream's own numbering (else `streamError`). */
+  error?(e: ErrorSpec): string;
 }
 
 /** Defaults a vendor profile applies when the scenario is silent. */
@@ -156,11 +189,29 @@ export interface VendorDefaults {
   tokensPerFrame: number;
 }
 
+/** One API's request validation and answer encoders (a vendor's chat API, the Responses API, embeddings). */
+export interface ApiSurface {
+  /** A fresh id in this API's format, where it differs from the vendor's chat ids. */
+  completionId?(ctx: EncodeContext): string;
+  parse(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec;
+  completion(c: Completion, ctx: EncodeContext): string;
+  stream(c: Completion, ctx: EncodeContext, includeUsage: boolean): StreamFrames;
+  streamError(e: ErrorSpec, ctx: EncodeContext): string;
+}
+
 /** One vendor: routes, auth, validation, and every encoder. The only place vendor shapes live. */
-export interface VendorProfile {
+export interface VendorProfile extends ApiSurface {
   readonly id: VendorId;
   readonly title: string;
   readonly defaults: VendorDefaults;
+  /** False for vendors with no reset headers, where a `reset-header` hint cannot be carried. */
+  readonly resetHeaders?: false;
+  /** False for vendors whose error bodies have no place for a wait (problem details, Bedrock, OpenRouter). */
+  readonly bodyHints?: false;
+  /** Bytes, not text: frames are latin1 strings of binary data (AWS event streams). */
+  readonly binaryStreams?: true;
+  /** What a configured key value is matched as (Bedrock matches `AKID:SECRET` by its access key id). */
+  keyIdentity?(value: string): string;
   /** A fresh completion/message id in the vendor's format. */
   completionId(ctx: EncodeContext): string;
   /** The base URL an SDK needs, given the provider's root (`http://127.0.0.1:P/<id>`). */
@@ -171,10 +222,8 @@ export interface VendorProfile {
   credential(req: SimRequest, query: URLSearchParams): string | undefined;
   /** Header checks after auth (e.g. `anthropic-version`). */
   preflight?(req: SimRequest): ErrorSpec | undefined;
-  parse(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec;
-  completion(c: Completion, ctx: EncodeContext): string;
-  stream(c: Completion, ctx: EncodeContext, includeUsage: boolean): StreamFrames;
-  streamError(e: ErrorSpec, ctx: EncodeContext): string;
+  /** The other APIs the vendor serves, each with its own bodies (the routes say which a path is). */
+  readonly apis?: Partial<Record<ApiKind, ApiSurface>>;
   error(e: ErrorSpec, views: LimitView[], ctx: EncodeContext): EncodedError;
   models(names: readonly string[], ctx: EncodeContext): string;
   /** Rate-limit headers for a response, from the live limit views. */

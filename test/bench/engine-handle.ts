@@ -1,14 +1,15 @@
 // In-process cost of answering one request (sim.handle plus reply bookkeeping), no sockets:
 // the part of the simulator's per-request CPU that its own code controls.
-//   npm run bench:engine -- [--runs 7] [--requests 100000]
+//   npm run bench:engine -- [--runs 7] [--requests 100000] [--target chat|responses|cerebras]
 import { createSimulator } from '../../simulator/index.js';
-import { BENCH_REQUEST, BENCH_SCENARIO } from './servers/bench-scenario.js';
+import { benchRequest, BENCH_SCENARIO } from './servers/bench-scenario.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
 const runs = Number(args.get('runs') ?? 7);
 const n = Number(args.get('requests') ?? 100_000);
 
+const BENCH_REQUEST = benchRequest(process.argv);
 const sim = createSimulator(BENCH_SCENARIO, { seed: 1 });
 const req = { method: 'POST', url: BENCH_REQUEST.path, headers: BENCH_REQUEST.headers, body: BENCH_REQUEST.body };
 const results: number[] = [];
@@ -23,5 +24,5 @@ for (let r = 0; r < runs + 1; r++) {
 }
 results.sort((a, b) => a - b);
 console.log(
-  `engine: ${results[Math.floor(results.length / 2)]!.toFixed(2)} µs per request (median of ${runs} runs of ${n}; min ${results[0]!.toFixed(2)}, max ${results.at(-1)!.toFixed(2)})`,
+  `engine (${BENCH_REQUEST.path}): ${results[Math.floor(results.length / 2)]!.toFixed(2)} µs per request (median of ${runs} runs of ${n}; min ${results[0]!.toFixed(2)}, max ${results.at(-1)!.toFixed(2)})`,
 );

@@ -4,7 +4,7 @@
 // the simulator's own header set (which isolates the simulator's logic). Rounds alternate the
 // three servers so that machine noise hits all alike; medians are reported, and each server's
 // CPU time per request, which does not depend on the load generator.
-//   npm run bench:simulator -- [--rounds 5] [--seconds 5] [--connections 50]
+//   npm run bench:simulator -- [--rounds 5] [--seconds 5] [--connections 50] [--target chat|responses|cerebras]
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +12,14 @@ import autocannon from 'autocannon';
 import { createSimulator } from '../../simulator/index.js';
 import { createFakeClock } from '../../simulator/core/fake-clock.js';
 import { collectReply } from '../helpers/collect-reply.js';
-import { BENCH_REQUEST, BENCH_SCENARIO } from './servers/bench-scenario.js';
+import { benchRequest, BENCH_SCENARIO } from './servers/bench-scenario.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
 const rounds = Number(args.get('rounds') ?? 5);
 const seconds = Number(args.get('seconds') ?? 5);
 const connections = Number(args.get('connections') ?? 50);
+const BENCH_REQUEST = benchRequest(process.argv);
 
 interface Server {
   name: string;
@@ -90,7 +91,7 @@ console.log(
   `machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load generator and server share the machine`,
 );
 console.log(
-  `load: autocannon ${connections} connections, ${seconds}s per run, ${rounds} rounds alternating; response ${Object.keys(sample.headers).length} headers, body ${Buffer.byteLength(sample.body)} bytes`,
+  `load: autocannon ${connections} connections, POST ${BENCH_REQUEST.path}, ${seconds}s per run, ${rounds} rounds alternating; response ${Object.keys(sample.headers).length} headers, body ${Buffer.byteLength(sample.body)} bytes`,
 );
 for (const s of servers) for (let i = 0; i < 2; i++) await load(s, false); // JIT warm-up
 for (let i = 0; i < rounds; i++) {

@@ -32,8 +32,13 @@ interface RoundTrip {
   cannotCarry: readonly Form[];
   /** Metrics whose reset header can carry a `reset-header` wait. */
   resetMetrics: readonly Metric[];
-  /** Whether the vendor's own 429 announces a wait at all. */
-  nativeWait: boolean;
+  /** Whether the vendor's own 429 announces a wait at all (for some, only when it shows a limit to reset). */
+  nativeWait: boolean | ((views: readonly LimitView[]) => boolean);
+  /**
+   * Where the rate-limit headers ride: `errors` only (OpenRouter's 429s) or `successes` only
+   * (Groq's captured 429 had none); all answers when absent.
+   */
+  shownOn?: (options: Record<string, unknown>) => 'all' | 'errors' | 'successes';
   /** How finely resets (and reset-header waits) are written: Go durations to 10 ms, else whole seconds. */
   resetResolutionMs: number;
   /** How finely a wait stated in the message is written. */
@@ -110,10 +115,15 @@ const ROUND_TRIPS: Record<VendorId, RoundTrip> = {
     resetResolutionMs: SECOND,
     messageResolutionMs: SECOND,
   },
-  // §5.1: requests are RPD (the longest window), tokens TPM, Go-duration resets.
+  // §5.1: requests are RPD (the longest window), tokens TPM, Go-duration resets; a captured RPM 429
+  // carried retry-after and no x-ratelimit headers (`headersOn429: all` puts them back).
   groq: {
     kind: 'groq',
-    variants: [{ name: 'default', options: {} }],
+    variants: [
+      { name: 'default', options: {} },
+      { name: 'headers on 429s', options: { headersOn429: 'all' } },
+    ],
+    shownOn: (o) => (o.headersOn429 === 'all' ? 'all' : 'successes'),
     shows: (v) => ({ requests: shown(pick(v, 'requests', 'longest')), tokens: shown(pick(v, 'tokens', 'shortest')) }),
     cannotCarry: [],
     resetMetrics: ['requests', 'tokens'],
@@ -158,6 +168,84 @@ const ROUND_TRIPS: Record<VendorId, RoundTrip> = {
     resetResolutionMs: SECOND,
     messageResolutionMs: SECOND,
   },
+  // §14.1: no rate-limit headers, no Retry-After, no wait in the `{"message"}` body.
+  bedrock: {
+    kind: 'bedrock',
+    variants: [{ name: 'default', options: {} }],
+    shows: () => ({}),
+    cannotCarry: ['reset-header', 'body'],
+    resetMetrics: [],
+    nativeWait: false,
+    resetResolutionMs: SECOND,
+    messageResolutionMs: SECOND,
+  },
+  // §4.2: no headers; under dynamic shared quota no RetryInfo either (the body form adds it).
+  'vertex-ai': {
+    kind: 'vertex-ai',
+    variants: [{ name: 'default', options: {} }],
+    shows: () => ({}),
+    cannotCarry: ['reset-header'],
+    resetMetrics: [],
+    nativeWait: false,
+    resetResolutionMs: SECOND,
+    messageResolutionMs: SECOND,
+  },
+  // §13.1: X-RateLimit-* on 429s only, the reset an epoch in ms; Retry-After in seconds; no body wait.
+  openrouter: {
+    kind: 'openrouter',
+    variants: [{ name: 'default', options: {} }],
+    shows: (v) => ({ requests: shown(pick(v, 'requests', 'shortest')) }),
+    shownOn: () => 'errors',
+    cannotCarry: ['body'],
+    resetMetrics: ['requests'],
+    nativeWait: true,
+    resetResolutionMs: 1,
+    messageResolutionMs: SECOND,
+  },
+  // §11.1: the day's requests and the minute's tokens, resets in float seconds (to the ms); the
+  // per-minute request family only with its option.
+  cerebras: {
+    kind: 'cerebras',
+    variants: [
+      { name: 'default', options: {} },
+      { name: 'per-minute request headers', options: { requestsMinuteHeaders: true } },
+    ],
+    shows: (v, o) => ({
+      requests: shown(pick(v, 'requests', o.requestsMinuteHeaders === true ? 'shortest' : 'longest')),
+      tokens: shown(pick(v, 'tokens', 'shortest')),
+    }),
+    cannotCarry: [],
+    resetMetrics: ['requests', 'tokens'],
+    // Its own 429 states no wait; the reset of the spent family it shows is the wait.
+    nativeWait: (v) => v.some((x) => x.rule.metric === 'requests'),
+    resetResolutionMs: 1,
+    messageResolutionMs: 1,
+  },
+  // §9.1: requests with a reset in seconds, tokens with none.
+  together: {
+    kind: 'together',
+    variants: [{ name: 'default', options: {} }],
+    shows: (v) => ({
+      requests: shown(pick(v, 'requests', 'shortest')),
+      tokens: shown(pick(v, 'tokens', 'shortest'), false),
+    }),
+    cannotCarry: [],
+    resetMetrics: ['requests'],
+    nativeWait: (v) => v.some((x) => x.rule.metric === 'requests'),
+    resetResolutionMs: SECOND,
+    messageResolutionMs: 1,
+  },
+  // §12.1: no rate-limit headers; a body wait goes in the flat `error` text.
+  xai: {
+    kind: 'xai',
+    variants: [{ name: 'default', options: {} }],
+    shows: () => ({}),
+    cannotCarry: ['reset-header'],
+    resetMetrics: [],
+    nativeWait: false,
+    resetResolutionMs: SECOND,
+    messageResolutionMs: 1,
+  },
 };
 
 /** Limit views a quota set could show, with fractional resets to exercise rounding. */
@@ -199,6 +287,9 @@ const OTHER_ERROR_HINTS_DISAGREE: readonly VendorId[] = [
   'mistral',
   'deepseek',
   'ratelimit-draft',
+  'cerebras',
+  'together',
+  'xai',
 ];
 
 /** Where the router must find a wait written in each explicit form. */
@@ -268,7 +359,7 @@ function expectLimits(
 /** Whether the vendor has somewhere to write a wait in `form`, given the limits it shows. */
 function carries(rt: RoundTrip, form: Form, views: readonly LimitView[]): boolean {
   if (form === 'none') return false;
-  if (form === 'vendor') return rt.nativeWait;
+  if (form === 'vendor') return typeof rt.nativeWait === 'function' ? rt.nativeWait(views) : rt.nativeWait;
   if (form === 'reset-header') return views.some((v) => rt.resetMetrics.includes(v.rule.metric));
   return true;
 }
@@ -306,7 +397,7 @@ describe('header round trip', () => {
             const ctx = encodeContext({ options });
             const headers = VENDORS[vendor].rateLimitHeaders(views, ctx);
             const s = decode(rt, 200, headers, undefined, ctx.now);
-            expectLimits(set, s, views, options, ctx.now, rt);
+            expectLimits(set, s, rt.shownOn?.(options) === 'errors' ? [] : views, options, ctx.now, rt);
             expect(s.waitMs, set).toBeUndefined();
           }
         });
@@ -328,7 +419,7 @@ describe('header round trip', () => {
                 // A hint of its own form leaves the limits as the quota shows them; `none` hides them.
                 if (form === 'none') expect([s.requests, s.tokens], label).toEqual([undefined, undefined]);
                 else if (form !== 'vendor' && form !== 'reset-header')
-                  expectLimits(label, s, views, options, ctx.now, rt);
+                  expectLimits(label, s, rt.shownOn?.(options) === 'successes' ? [] : views, options, ctx.now, rt);
               }
             }
           });

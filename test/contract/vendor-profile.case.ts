@@ -1,3 +1,5 @@
+import { EventStreamCodec } from '@smithy/core/event-streams';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createFakeClock, createSimulator, VENDORS, type HintForm, type VendorId } from '../../simulator/index.js';
@@ -6,7 +8,7 @@ import { scenarioFrom, type ChatCall } from '../helpers/scenario.js';
 import { encodeContext } from '../helpers/vendor-context.js';
 
 /** How a vendor's success bodies and streams are shaped. */
-export type Dialect = 'openai' | 'anthropic' | 'gemini';
+export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 /** An error answer the contract expects: its status and the vendor's envelope. */
 export interface ErrorExpectation {
@@ -125,6 +127,31 @@ const READERS: Record<
       return { text, ended: chunks.length > 0 && Boolean(chunks.at(-1).candidates[0].finishReason) };
     },
   },
+  // §14.4: Converse JSON; ConverseStream as AWS event-stream messages (the body is latin1 bytes).
+  bedrock: {
+    answer(body) {
+      const j = JSON.parse(body);
+      return {
+        text: j.output.message.content[0].text,
+        input: j.usage.inputTokens,
+        output: j.usage.outputTokens,
+        total: j.usage.totalTokens,
+      };
+    },
+    stream(body) {
+      const codec = new EventStreamCodec(toUtf8, fromUtf8);
+      const bytes = new Uint8Array(Buffer.from(body, 'latin1'));
+      const events: Array<{ type: string; data: { delta?: { text?: string } } }> = [];
+      for (let at = 0; at + 4 <= bytes.length;) {
+        const total = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0);
+        const m = codec.decode(bytes.subarray(at, at + total));
+        events.push({ type: String(m.headers[':event-type']?.value), data: JSON.parse(toUtf8(m.body)) });
+        at += total;
+      }
+      const text = events.map((e) => (e.type === 'contentBlockDelta' ? (e.data.delta?.text ?? '') : '')).join('');
+      return { text, ended: events.at(-1)?.type === 'metadata' };
+    },
+  },
 };
 
 function expectEnvelope(reply: Collected, expected: ErrorExpectation): void {
@@ -189,7 +216,9 @@ export function runVendorProfileContract({ vendor, contract }: VendorProfileCont
     const { run } = setup();
     const reply = await run(c.call({ stream: true }));
     expect(reply.status).toBe(200);
-    expect(reply.headers['content-type']).toMatch(/event-stream/);
+    expect(reply.headers['content-type']).toMatch(
+      c.dialect === 'bedrock' ? /^application\/vnd\.amazon\.eventstream$/ : /event-stream/,
+    );
     const s = READERS[c.dialect].stream(reply.body);
     expect(s.text.trim()).not.toBe('');
     expect(s.ended).toBe(true);

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every vendor's contract sits in one table, a row per profile, so a new
+// profile shows at a glance how its errors, waits and headers differ from the others'.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VENDOR_IDS, type VendorId } from '../../simulator/index.js';
@@ -38,6 +40,20 @@ const PROBLEM = z.object({
   title: z.string().min(1),
   'violated-policies': z.array(z.string()),
 });
+
+/** §14.2: Bedrock's `{"message"}` body; the exception is named in `x-amzn-ErrorType`. */
+const BEDROCK = z.object({ message: z.string().min(1) });
+/** §13.2: `{"error":{"code":<int>,"message"}}` (with `metadata` on some). */
+const OPENROUTER = z.object({ error: z.object({ code: z.number().int(), message: z.string().min(1) }) });
+/** §11.2: Cerebras's flat body, the OpenAI error fields without a wrapper. */
+const CEREBRAS = z.object({
+  message: z.string().min(1),
+  type: z.string().min(1),
+  param: z.string().nullable(),
+  code: z.string().nullable(),
+});
+/** §12.2: xAI's flat `{"code","error"}`, gRPC status descriptions as codes. */
+const XAI = z.object({ code: z.string().min(1), error: z.string().min(1) });
 
 const seconds = (text: string | undefined) => (text === undefined ? undefined : Number(text) * 1000);
 
@@ -217,6 +233,147 @@ const CONTRACTS: Record<VendorId, VendorContract> = {
     // §15: Retry-After on a 429, which clients must prefer over RateLimit; problem+json body.
     quota: { status: 429, envelope: PROBLEM, hintForm: 'seconds', announced: (r) => seconds(r.headers['retry-after']) },
     rateLimitHeaders: ['ratelimit', 'ratelimit-policy'],
+    requestIdHeader: 'x-request-id',
+  },
+  bedrock: {
+    model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('bedrock', o),
+    keyHeader: 'authorization',
+    modelInPath: true,
+    dialect: 'bedrock',
+    // §14.2: a missing token and an unknown key are both 403 (MissingAuthenticationToken, UnrecognizedClient).
+    missingKey: { status: 403, envelope: BEDROCK },
+    wrongKey: { status: 403, envelope: BEDROCK },
+    // An unknown model id is a ValidationException, not a 404.
+    unknownModel: { status: 400, envelope: BEDROCK },
+    badJson: { status: 400, envelope: BEDROCK },
+    // §14.1: ThrottlingException with no rate-limit headers and no Retry-After.
+    quota: { status: 429, envelope: BEDROCK, hintForm: null, announced: (r) => seconds(r.headers['retry-after']) },
+    rateLimitHeaders: [],
+    requestIdHeader: 'x-amzn-requestid',
+  },
+  'vertex-ai': {
+    model: 'gemini-2.5-flash',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('vertex-ai', o),
+    keyHeader: 'authorization',
+    modelInPath: true,
+    dialect: 'gemini',
+    // OAuth: a missing or invalid token is 401 UNAUTHENTICATED.
+    missingKey: { status: 401, envelope: GOOGLE },
+    wrongKey: { status: 401, envelope: GOOGLE },
+    unknownModel: { status: 404, envelope: GOOGLE },
+    badJson: { status: 400, envelope: GOOGLE },
+    // §4.2: under dynamic shared quota a 429 carries no RetryInfo (options.retryInfo adds it).
+    quota: {
+      status: 429,
+      envelope: GOOGLE,
+      hintForm: null,
+      announced: (r) => (/RetryInfo/.test(r.body) ? 0 : undefined),
+    },
+    rateLimitHeaders: [],
+    requestIdHeader: null,
+  },
+  openrouter: {
+    model: 'openai/gpt-4o-mini',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('openrouter', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: OPENROUTER },
+    wrongKey: { status: 401, envelope: OPENROUTER },
+    // §13.2: an invalid model id is a 400 bad request.
+    unknownModel: { status: 400, envelope: OPENROUTER },
+    badJson: { status: 400, envelope: OPENROUTER },
+    // §13.1: Retry-After (seconds) on a 429 beside X-RateLimit-Reset in epoch ms.
+    quota: {
+      status: 429,
+      envelope: OPENROUTER,
+      hintForm: 'seconds',
+      announced: (r) => seconds(r.headers['retry-after']),
+    },
+    // §13.1: the X-RateLimit family rides on 429s only.
+    rateLimitHeaders: [],
+    requestIdHeader: 'x-generation-id',
+  },
+  cerebras: {
+    model: 'llama3.1-8b',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }, { metric: tokens, limit: 100000, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('cerebras', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: CEREBRAS },
+    wrongKey: { status: 401, envelope: CEREBRAS },
+    unknownModel: { status: 404, envelope: CEREBRAS },
+    badJson: { status: 400, envelope: CEREBRAS },
+    // §11.1: the wait is the reset of the spent family, in float seconds; retry-after is unconfirmed.
+    quota: {
+      status: 429,
+      envelope: CEREBRAS,
+      hintForm: 'reset-header',
+      announced: (r) => seconds(r.headers['x-ratelimit-reset-requests-day']),
+    },
+    rateLimitHeaders: [
+      'x-ratelimit-limit-requests-day',
+      'x-ratelimit-remaining-requests-day',
+      'x-ratelimit-reset-requests-day',
+      'x-ratelimit-limit-tokens-minute',
+      'x-ratelimit-remaining-tokens-minute',
+      'x-ratelimit-reset-tokens-minute',
+    ],
+    requestIdHeader: 'cerebras-request-id',
+  },
+  together: {
+    model: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }, { metric: tokens, limit: 100000, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('together', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    missingKey: { status: 401, envelope: OPENAI },
+    wrongKey: { status: 401, envelope: OPENAI },
+    unknownModel: { status: 404, envelope: OPENAI },
+    badJson: { status: 400, envelope: OPENAI },
+    // §9.1: the request reset in seconds; retry-after not found.
+    quota: {
+      status: 429,
+      envelope: OPENAI,
+      hintForm: 'reset-header',
+      announced: (r) => seconds(r.headers['x-ratelimit-reset']),
+    },
+    rateLimitHeaders: [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-tokenlimit-limit',
+      'x-tokenlimit-remaining',
+    ],
+    requestIdHeader: 'x-together-traceid',
+  },
+  xai: {
+    model: 'grok-4',
+    quotas: '[{ metric: requests, limit: 3, per: 1m }]',
+    admitted: 3,
+    call: (o) => chatCall('xai', o),
+    keyHeader: 'authorization',
+    modelInPath: false,
+    dialect: 'openai',
+    // §12.2: a missing or wrong key is a 400 "Client specified an invalid argument".
+    missingKey: { status: 400, envelope: XAI },
+    wrongKey: { status: 400, envelope: XAI },
+    unknownModel: { status: 404, envelope: XAI },
+    badJson: { status: 400, envelope: XAI },
+    // §12.1: no rate-limit headers and no wait hint found.
+    quota: { status: 429, envelope: XAI, hintForm: null, announced: (r) => seconds(r.headers['retry-after']) },
+    rateLimitHeaders: [],
     requestIdHeader: 'x-request-id',
   },
 };

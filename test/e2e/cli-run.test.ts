@@ -110,13 +110,13 @@ describe('the conformance pack', () => {
     const out = join(tmp, 'conformance');
     const code = await conform({ dir: 'scenarios/conformance', out }, io);
     expect(code, io.lines.join('\n')).toBe(0);
-    expect(io.lines).toContain('conformance: 10 of 10 scenarios pass against the reference router');
+    expect(io.lines).toContain('conformance: 11 of 11 scenarios pass against the reference router');
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    expect(junit.match(/<testsuite /g)).toHaveLength(10);
+    expect(junit.match(/<testsuite /g)).toHaveLength(11);
     expect(junit).not.toContain('<failure');
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(json.schema).toBe('throttlelab.reports/v1');
-    expect(json.reports.map((r: { verdict: string }) => r.verdict)).toEqual(Array(10).fill('pass'));
+    expect(json.reports.map((r: { verdict: string }) => r.verdict)).toEqual(Array(11).fill('pass'));
   }, 240_000);
 });
 

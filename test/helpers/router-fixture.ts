@@ -17,7 +17,7 @@ export function routerConfigFor(
       return {
         id: e.id,
         vendor: e.vendor === 'ratelimit-draft' ? 'openai-compatible' : e.vendor,
-        baseUrl: e.baseUrl,
+        baseUrl: e.vendor === 'vertex-ai' ? `${e.baseUrl}/v1/projects/throttlelab/locations/us-central1` : e.baseUrl,
         ...(e.vendor === 'azure-openai' ? { apiVersion: '2024-10-21' } : {}),
         keys: spec.keys.map((k) => {
           const name = `KEY_${e.id}_${k.id}`.toUpperCase().replace(/[^A-Z0-9_]/g, '_');

@@ -22,6 +22,12 @@ providers:
   - { id: mistral, vendor: mistral, models: [mistral-small-latest], keys: [{ id: main, value: sk-mistral }], quotas: [{ metric: requests, limit: 3, per: 1m }, { metric: tokens, limit: 100000, per: 1m }] }
   - { id: deepseek, vendor: deepseek, models: [deepseek-chat], keys: [{ id: main, value: sk-deepseek }], quotas: [{ metric: concurrency, limit: 3 }] }
   - { id: ratelimit-draft, vendor: ratelimit-draft, models: [generic-1], keys: [{ id: main, value: sk-ratelimit-draft }], quotas: [{ metric: requests, limit: 3, per: 1m }] }
+  - { id: bedrock, vendor: bedrock, models: ["anthropic.claude-3-5-haiku-20241022-v1:0"], keys: [{ id: main, value: sk-bedrock }], quotas: [{ metric: requests, limit: 3, per: 1m }] }
+  - { id: vertex-ai, vendor: vertex-ai, models: [gemini-2.5-flash], keys: [{ id: main, value: sk-vertex-ai }], quotas: [{ metric: requests, limit: 3, per: 1m }] }
+  - { id: openrouter, vendor: openrouter, models: [openai/gpt-4o-mini], keys: [{ id: main, value: sk-openrouter }], quotas: [{ metric: requests, limit: 3, per: 1m }] }
+  - { id: cerebras, vendor: cerebras, models: [llama3.1-8b], keys: [{ id: main, value: sk-cerebras }], quotas: [{ metric: requests, limit: 3, per: 1m }, { metric: tokens, limit: 100000, per: 1m }] }
+  - { id: together, vendor: together, models: [meta-llama/Llama-3.3-70B-Instruct-Turbo], keys: [{ id: main, value: sk-together }], quotas: [{ metric: requests, limit: 3, per: 1m }, { metric: tokens, limit: 100000, per: 1m }] }
+  - { id: xai, vendor: xai, models: [grok-4], keys: [{ id: main, value: sk-xai }], quotas: [{ metric: requests, limit: 3, per: 1m }] }
 `;
 
 /** How to call each vendor's chat endpoint, for tests that go through every profile. */
@@ -70,6 +76,34 @@ export function chatCall(
           }),
       };
     }
+    case 'bedrock': {
+      const model = opts.model ?? 'anthropic.claude-3-5-haiku-20241022-v1:0';
+      return {
+        method: 'POST',
+        url: `/bedrock/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`,
+        headers: { ...json, authorization: `Bearer ${key}` },
+        body:
+          opts.body ??
+          JSON.stringify({
+            messages: [{ role: 'user', content: [{ text: prompt }] }],
+            inferenceConfig: opts.maxTokens ? { maxTokens: opts.maxTokens } : undefined,
+          }),
+      };
+    }
+    case 'vertex-ai': {
+      const model = opts.model ?? 'gemini-2.5-flash';
+      return {
+        method: 'POST',
+        url: `/vertex-ai/v1/projects/p/locations/us-central1/publishers/google/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+        headers: { ...json, authorization: `Bearer ${key}` },
+        body:
+          opts.body ??
+          JSON.stringify({
+            contents: [{ role: 'user', parts: [{ text: prompt }] }],
+            generationConfig: opts.maxTokens ? { maxOutputTokens: opts.maxTokens } : undefined,
+          }),
+      };
+    }
     case 'azure-openai':
       return {
         method: 'POST',
@@ -90,7 +124,9 @@ export function chatCall(
           ? '/groq/openai/v1/chat/completions'
           : vendor === 'deepseek'
             ? '/deepseek/chat/completions'
-            : `/${vendor}/v1/chat/completions`;
+            : vendor === 'openrouter'
+              ? '/openrouter/api/v1/chat/completions'
+              : `/${vendor}/v1/chat/completions`;
       const model =
         opts.model ??
         {
@@ -99,6 +135,10 @@ export function chatCall(
           mistral: 'mistral-small-latest',
           deepseek: 'deepseek-chat',
           'ratelimit-draft': 'generic-1',
+          openrouter: 'openai/gpt-4o-mini',
+          cerebras: 'llama3.1-8b',
+          together: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+          xai: 'grok-4',
         }[vendor];
       return {
         method: 'POST',

@@ -19,7 +19,7 @@ retry: { maxAttempts: 0, backoff: { base: soon } }
 `;
     const r = parseRouterConfig(text, {});
     expect(r.ok ? 'ok' : located(text, r.issues)).toMatchInlineSnapshot(`
-      "router.yaml:4:13 CONFIG_INVALID_VALUE providers[0].vendor: Invalid option: expected one of "openai"|"azure-openai"|"anthropic"|"gemini"|"groq"|"mistral"|"deepseek"|"openai-compatible"
+      "router.yaml:4:13 CONFIG_INVALID_VALUE providers[0].vendor: Invalid option: expected one of "openai"|"azure-openai"|"anthropic"|"gemini"|"groq"|"mistral"|"deepseek"|"openai-compatible"|"bedrock"|"vertex-ai"|"openrouter"|"cerebras"|"together"|"xai"
       router.yaml:5:14 CONFIG_INVALID_VALUE providers[0].baseUrl: expected an http(s) URL
       router.yaml:8:5 CONFIG_UNKNOWN_KEY providers[0].timeout: unknown key "timeout"
       router.yaml:9:23 CONFIG_OUT_OF_RANGE retry.maxAttempts: Too small: expected number to be >0

@@ -19,7 +19,8 @@ providers:
     vendor: anthropic
     models: [claude-haiku-4-5]
     keys: [{ id: main, value: sk-ant-tight }]
-    quotas: [{ metric: requests, limit: 60, per: 1m }]
+    # A bucket that cannot refill while the test runs, however slow the machine.
+    quotas: [{ metric: requests, limit: 3, per: 1h }]
 `;
 
 let served: Served | undefined;
@@ -74,7 +75,7 @@ faults:
   it('raises RateLimitError with the anthropic-ratelimit headers once the quota is spent', async () => {
     served = await serve(PROVIDERS);
     const client = new Anthropic({ baseURL: `${served.origin}/tight`, apiKey: 'sk-ant-tight', maxRetries: 0 });
-    for (let i = 0; i < 60; i++) await client.messages.create(ask);
+    for (let i = 0; i < 3; i++) await client.messages.create(ask);
     const e = await client.messages.create(ask).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Anthropic.RateLimitError);
     const headers = (e as InstanceType<typeof Anthropic.RateLimitError>).headers;
@@ -83,14 +84,19 @@ faults:
     expect(Number(headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
-  it('does not retry the spend-limit 429, which has no retry-after', async () => {
+  it('raises the spend-limit 429 as EnforcedSpendLimitReachedError, retried by status unless x-should-retry says false', async () => {
     served = await serve(`${PROVIDERS}
+  - { id: strict, vendor: anthropic, models: [claude-haiku-4-5], keys: [{ id: main, value: sk-ant-strict }], options: { shouldRetryHeader: false-on-4xx } }
 faults:
-  - { id: spend, kind: status, match: { provider: anthropic }, status: 429, error: quota_exhausted }`);
-    const client = new Anthropic({ baseURL: `${served.origin}/anthropic`, apiKey: 'sk-ant-sim', maxRetries: 2 });
+  - { id: spend, kind: status, match: { provider: [anthropic, strict] }, status: 429, error: quota_exhausted }`);
+    const client = new Anthropic({ baseURL: `${served.origin}/anthropic`, apiKey: 'sk-ant-sim', maxRetries: 1 });
     const e = await client.messages.create(ask).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(Anthropic.RateLimitError);
-    expect(served.sim.ledger.size).toBe(1);
+    expect(e).toBeInstanceOf(Anthropic.EnforcedSpendLimitReachedError);
+    expect((e as InstanceType<typeof Anthropic.APIError>).headers?.get('retry-after')).toBeNull();
+    expect(served.sim.ledger.query({ provider: 'anthropic' }).total).toBe(2);
+    const strict = new Anthropic({ baseURL: `${served.origin}/strict`, apiKey: 'sk-ant-strict', maxRetries: 1 });
+    await strict.messages.create(ask).catch(() => undefined);
+    expect(served.sim.ledger.query({ provider: 'strict' }).total).toBe(1);
   });
 
   it('streams the event sequence (ping included on the wire) to the final message', async () => {

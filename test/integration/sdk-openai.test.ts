@@ -166,3 +166,51 @@ faults:
     expect((e as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after')).toBe('86400');
   });
 });
+
+describe('embeddings through the official clients', () => {
+  const EMBED = `
+version: 1
+name: sdk-embeddings
+providers:
+  - { id: openai, vendor: openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-openai }], quotas: [{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: 1000, per: 1m }] }
+  - { id: azure, vendor: azure-openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-azure }], quotas: [{ metric: requests, limit: 100, per: 10s }, { metric: tokens, limit: 1000, per: 1m }] }
+`;
+
+  it('answers the openai SDK (which asks for base64) with decoded vectors, charging the input to TPM', async () => {
+    served = await serve(EMBED);
+    const client = new OpenAI({ baseURL: `${served.origin}/openai/v1`, apiKey: 'sk-sim-openai' });
+    const r = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['abcd efgh', 'ijkl'] });
+    expect(r.data.map((d) => d.embedding.length)).toEqual([1536, 1536]);
+    expect(r.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 });
+    expect(served.sim.ledger.row(0)).toMatchObject({ endpoint: 'embeddings', tokensIn: 4, tokensOut: 0 });
+    expect(served.sim.quota().openai!.find((q) => q.rule === 'tokens/1m')!.remaining).toBe(996);
+  });
+
+  it('answers AzureOpenAI on the deployment path and the AI SDK on /openai/v1', async () => {
+    served = await serve(EMBED);
+    const azure = new AzureOpenAI({
+      endpoint: `${served.origin}/azure`,
+      apiKey: 'sk-sim-azure',
+      apiVersion: '2024-10-21',
+    });
+    const r = await azure.embeddings.create({ model: 'text-embedding-3-small', input: 'hello', dimensions: 8 });
+    expect(r.data[0]!.embedding).toHaveLength(8);
+    const { embed } = await import('ai');
+    const { createAzure } = await import('@ai-sdk/azure');
+    const provider = createAzure({ baseURL: `${served.origin}/azure/openai/v1`, apiKey: 'sk-sim-azure' });
+    const e = await embed({ model: provider.embedding('text-embedding-3-small'), value: 'hello there' });
+    expect(e.embedding).toHaveLength(1536);
+    expect(e.usage.tokens).toBe(3);
+    expect([...served.sim.ledger.rowsIterator()].map((row) => row.endpoint)).toEqual(['embeddings', 'embeddings']);
+  });
+
+  it('refuses embeddings past the token quota with the 429 chat gets', async () => {
+    served = await serve(EMBED);
+    const client = new OpenAI({ baseURL: `${served.origin}/openai/v1`, apiKey: 'sk-sim-openai', maxRetries: 0 });
+    const e = await client.embeddings
+      .create({ model: 'text-embedding-3-small', input: 'x'.repeat(8000) })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((e as { code?: string }).code).toBe('rate_limit_exceeded');
+  });
+});

@@ -1,0 +1,204 @@
+import type { ChatRequest } from '../core/types.js';
+import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import { createAwsEventStreamReader } from './aws-event-stream.js';
+import { ChunkWriter, completionBody, messageText } from './openai-chunks.js';
+
+const STOP: Record<string, string> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+  content_filtered: 'content_filter',
+  guardrail_intervened: 'content_filter',
+};
+
+type Block = { text: string };
+
+/** OpenAI messages as Converse's `system` blocks and alternating turns (same-role turns merged). */
+function toConverse(req: ChatRequest, maxTokens: number): Record<string, unknown> {
+  const system: Block[] = [];
+  const messages: Array<{ role: 'user' | 'assistant'; content: Block[] }> = [];
+  for (const m of req.messages) {
+    const text = messageText(m.content);
+    if (m.role === 'system' || m.role === 'developer') {
+      system.push({ text });
+      continue;
+    }
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const last = messages.at(-1);
+    if (last?.role === role) last.content.push({ text });
+    else messages.push({ role, content: [{ text }] });
+  }
+  const inferenceConfig: Record<string, unknown> = { maxTokens };
+  if (typeof req.temperature === 'number') inferenceConfig.temperature = req.temperature;
+  if (typeof req.top_p === 'number') inferenceConfig.topP = req.top_p;
+  if (req.stop) inferenceConfig.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
+  return { messages, ...(system.length > 0 ? { system } : {}), inferenceConfig };
+}
+
+function regionOf(ctx: CallContext, host: string): string {
+  return ctx.region ?? /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com$/.exec(host)?.[1] ?? 'us-east-1';
+}
+
+/**
+ * Signs a call with SigV4 (`ACCESS_KEY_ID:SECRET_ACCESS_KEY` keys) through Smithy's signer, or
+ * sends a Bedrock API key as Bearer.
+ * @see https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv.html
+ */
+async function authorize(call: HttpCall, ctx: CallContext): Promise<HttpCall> {
+  const colon = ctx.apiKey.indexOf(':');
+  if (colon < 0) return { ...call, headers: { ...call.headers, authorization: `Bearer ${ctx.apiKey}` } };
+  const url = new URL(call.url);
+  // Loaded on first use: a router without Bedrock never pays for the signer's import.
+  const [{ SignatureV4 }, { Sha256 }] = await Promise.all([
+    import('@smithy/signature-v4'),
+    import('@aws-crypto/sha256-js'),
+  ]);
+  const signer = new SignatureV4({
+    service: 'bedrock',
+    region: regionOf(ctx, url.hostname),
+    credentials: { accessKeyId: ctx.apiKey.slice(0, colon), secretAccessKey: ctx.apiKey.slice(colon + 1) },
+    sha256: Sha256,
+  });
+  const signed = await signer.sign({
+    method: call.method,
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    path: url.pathname,
+    headers: { ...call.headers, host: url.host },
+    body: call.body,
+  });
+  const headers = { ...(signed.headers as Record<string, string>) };
+  delete headers.host;
+  return { ...call, headers };
+}
+
+interface ConverseOutput {
+  output?: { message?: { content?: Array<{ text?: string }> } };
+  stopReason?: string;
+  usage?: { inputTokens?: number; outputTokens?: number };
+}
+
+/**
+ * Amazon Bedrock's Converse API behind an OpenAI face: requests signed with SigV4, answers and
+ * ConverseStream's binary event stream (`messageStart`, `contentBlockDelta`, `messageStop`,
+ * `metadata`, exception messages) turned into OpenAI chunks with usage.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+ */
+export const bedrockAdapter: ProviderAdapter = {
+  vendor: 'bedrock',
+  async buildRequest(req, ctx, stream) {
+    const call: HttpCall = {
+      method: 'POST',
+      url: `${ctx.baseUrl}/model/${encodeURIComponent(ctx.model)}/${stream ? 'converse-stream' : 'converse'}`,
+      headers: {
+        ...ctx.forward,
+        'content-type': 'application/json',
+        accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json',
+      },
+      body: JSON.stringify(toConverse(req, req.max_completion_tokens ?? req.max_tokens ?? ctx.defaultMaxTokens)),
+    };
+    return authorize(call, ctx);
+  },
+  streamReader: createAwsEventStreamReader,
+  // Bedrock reserves max_tokens beside the input until the answer ends.
+  admissionTokens: (req, input) => input + (req.max_completion_tokens ?? req.max_tokens ?? 0),
+  parseCompletion(text, ctx): Completed | { error: string } {
+    let j: ConverseOutput;
+    try {
+      j = JSON.parse(text);
+    } catch {
+      return { error: 'the provider answered 200 with a body that is not JSON' };
+    }
+    const content = j.output?.message?.content;
+    if (!Array.isArray(content)) return { error: 'the provider answered 200 without output' };
+    const prompt = j.usage?.inputTokens ?? 0;
+    const completion = j.usage?.outputTokens ?? 0;
+    return {
+      body: completionBody(
+        'bedrock',
+        ctx.model,
+        ctx.now,
+        content.map((b) => b.text ?? '').join(''),
+        STOP[j.stopReason ?? 'end_turn'] ?? 'stop',
+        prompt,
+        completion,
+      ),
+      usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usage === undefined },
+    };
+  },
+  streamTranslator(ctx, clientWantsUsage): StreamTranslator {
+    const writer = new ChunkWriter('bedrock', ctx.model, ctx.now);
+    let finished = false;
+    let contentEvents = 0;
+    return {
+      onEvent(data, event): Translated {
+        let j: {
+          delta?: { text?: string };
+          stopReason?: string;
+          usage?: { inputTokens?: number; outputTokens?: number };
+          message?: string;
+        };
+        try {
+          j = JSON.parse(data);
+        } catch {
+          j = { message: data };
+        }
+        if (event?.startsWith('exception:')) {
+          const type = event.slice('exception:'.length);
+          return {
+            chunks: [],
+            content: false,
+            error: {
+              message: j.message ?? 'upstream error',
+              type,
+              code: /serviceUnavailable|throttling/i.test(type) ? 'overloaded' : type,
+            },
+          };
+        }
+        switch (event) {
+          case 'messageStart':
+            return { chunks: [writer.role()], content: false };
+          case 'contentBlockDelta': {
+            const text = j.delta?.text;
+            if (!text) return { chunks: [], content: false };
+            contentEvents++;
+            return { chunks: [writer.content(text)], content: true };
+          }
+          case 'messageStop':
+            return { chunks: [writer.finish(STOP[j.stopReason ?? 'end_turn'] ?? 'stop')], content: false };
+          case 'metadata': {
+            finished = true;
+            const usage = {
+              promptTokens: j.usage?.inputTokens ?? 0,
+              completionTokens: j.usage?.outputTokens ?? contentEvents,
+              estimated: j.usage === undefined,
+            };
+            return {
+              chunks: clientWantsUsage ? [writer.usage(usage.promptTokens, usage.completionTokens)] : [],
+              content: false,
+              done: true,
+              usage,
+            };
+          }
+          default:
+            return { chunks: [], content: false };
+        }
+      },
+      onEnd(): Translated {
+        if (finished) return { chunks: [], content: false };
+        return {
+          chunks: [],
+          content: false,
+          usage: { promptTokens: 0, completionTokens: contentEvents, estimated: true },
+          error: {
+            message: 'the provider closed the stream before its metadata event',
+            type: 'upstream_error',
+            code: 'stream_truncated',
+          },
+        };
+      },
+    };
+  },
+};
