@@ -9,6 +9,9 @@ import { CAS_SCRIPT, redactRedisUrl, redisKeys } from './redis-keys.js';
 import { SharedCircuits } from './shared-circuits.js';
 
 /** What happened to the link with the fleet, said once per change. */
+/** Circuit news kept while (re)joining; a fleet changes far fewer circuits than this in a join's round trips. */
+const EARLY_NEWS_MAX = 10_000;
+
 export type StoreEvent =
   | { kind: 'joined'; url: string; prefix: string; pushed: number; rejoin: boolean }
   | { kind: 'left'; url: string; reason: string; atStart: boolean };
@@ -91,6 +94,8 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
   let announcedAtStart = false;
   let lastError: string | undefined;
   let joining = false;
+  /** Circuit news heard while not joined, applied after the join's snapshot. */
+  let early: Array<[string, string]> = [];
   let flushing = false;
   // What the next heartbeat writes to Redis: the latest limits per target, and usage counted since.
   const limitsToStore = new Map<string, FleetFacts['limits'][number][1]>();
@@ -130,6 +135,7 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
   /** Redis is out of reach (or too slow): serve on local state. */
   function lose(reason: string): void {
     if (closed) return;
+    early = [];
     lastError = reason;
     if (shared) {
       shared = false;
@@ -183,6 +189,8 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
       if (closed) return;
       const pushed = circuits.rejoin(stored);
       shared = true;
+      for (const [scope, value] of early) circuits.onMessage(scope, value);
+      early = [];
       const now = o.clock.now();
       const adopted: FleetFacts['limits'] = [];
       for (const [target, json] of Object.entries(limits)) {
@@ -288,6 +296,10 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
     }
     if (typeof m.c === 'string' && typeof m.v === 'string') {
       if (shared) circuits.onMessage(m.c, m.v);
+      // News heard before this replica has (re)joined may be newer than the snapshot it is about to
+      // read (another replica writing back as it rejoins): kept, and applied after the snapshot.
+      // Versions decide, so a stale one is ignored. Bounded: past it the snapshot must do.
+      else if (early.length < EARLY_NEWS_MAX) early.push([m.c, m.v]);
       return;
     }
     if (typeof m.r !== 'string' || m.r === o.replica || !shared) return;
