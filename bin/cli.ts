@@ -39,12 +39,17 @@ function parseRouterUrl(value: string): string {
   return value;
 }
 
+const MAX_DURATION_MS = 24 * 86_400_000;
+
 /** Reads a `--duration` value with the parser of the package the command loads; a bad one is a usage error. */
 export function durationArg(value: string | undefined, parse: (v: string) => number | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = parse(value);
   if (ms === undefined || !(ms > 0))
     throw new CliError('CLI_USAGE', `--duration: expected a duration such as 30s or 5m, got "${value}".`);
+  // Node's timers misfire past 2^31−1 ms (after 1 ms instead); without --duration it runs until stopped.
+  if (ms > MAX_DURATION_MS)
+    throw new CliError('CLI_USAGE', `--duration: at most 24d, got "${value}"; leave it out to run until stopped.`);
   return ms;
 }
 

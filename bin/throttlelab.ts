@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { runCli } from './cli.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
+import { printable } from './printable.js';
 
 function createIo(): Io {
   const controller = new AbortController();
@@ -10,14 +11,14 @@ function createIo(): Io {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return {
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
+    out: (line) => process.stdout.write(`${printable(line)}\n`),
+    err: (line) => process.stderr.write(`${printable(line)}\n`),
     env: process.env,
     stop: controller.signal,
     randomSeed: () => randomInt(0, 2 ** 32 - 1),
     isTTY: process.stderr.isTTY === true,
     status: (line) => {
-      if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}`);
+      if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${printable(line)}`);
     },
   };
 }

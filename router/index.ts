@@ -3,6 +3,7 @@ export { Router, type RouterDeps, type RouteOptions, type RouteResult } from './
 export { readDuration } from './config/duration.js';
 export { startRouterServer, type RouterServer, type RouterServerOptions } from './server/http-server.js';
 export { parseRouterConfig, type ConfigIssue, type ParseConfigResult } from './config/parse-config.js';
+export { readConfigFile } from './config/read-config-file.js';
 export { RouterConfigSchema, type RouterConfig, type ProviderConfig, type StoreConfig } from './config/schema.js';
 export type { Clock } from './core/clock.js';
 export { systemClock } from './engine/system-clock.js';

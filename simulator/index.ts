@@ -3,7 +3,7 @@ export type { Clock } from './core/clock.js';
 export { systemClock } from './transports/system-clock.js';
 export { createFakeClock, type FakeClock } from './core/fake-clock.js';
 export { createRng, deriveSeed, type Rng } from './core/rng.js';
-export { parseDuration, formatDurationShort } from './core/duration.js';
+export { parseDuration, formatDurationShort, MAX_WAIT_MS } from './core/duration.js';
 export { SimError, isSimError, type SimErrorCode } from './core/errors.js';
 export { CORRELATION_HEADER, CORRELATION_MARKER_RE, formatCorrelationMarker } from './engine/correlation.js';
 export type { Reply, Step, ReplyOutcome } from './engine/reply.js';
@@ -23,6 +23,8 @@ export { RULES as SCENARIO_RULES, type Rule, type RuleContext, type RuleIssue } 
 export { loadScenarioFile, type LoadScenarioResult } from './scenario/load-scenario-file.js';
 export { formatIssues, formatPath, type ScenarioIssue } from './scenario/issue.js';
 export { locateInYaml } from './scenario/locate.js';
+export { readYaml, MAX_YAML_BYTES, type YamlRead } from './scenario/read-yaml.js';
+export { readTextFile, decodeText, type TextFileRead } from './scenario/read-text-file.js';
 export {
   ScenarioSchema,
   SCENARIO_WORLD_SHAPE,
@@ -30,7 +32,10 @@ export {
   Duration,
   NonNegativeDuration,
   PositiveDuration,
+  durationWithin,
   CountDist,
+  boundedCountDist,
+  MAX_COMPLETION_TOKENS,
   type Scenario,
   type FaultSpec,
   type ProviderSpec,

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HarnessError, renderVerdictTable, reportsOf, writeReportFolder } from '../../harness/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -6,7 +6,7 @@ import type { Io } from '../io.js';
 
 /** Re-renders a saved `report.json` (Markdown, JUnit, HTML) and prints its verdict table. */
 export async function report(options: { file: string; out?: string }, io: Io): Promise<ExitCode> {
-  const text = await readFile(options.file, 'utf8');
+  const text = await readReportText(options.file);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -18,4 +18,31 @@ export async function report(options: { file: string; out?: string }, io: Io): P
   const paths = await writeReportFolder(options.out ?? dirname(options.file), reports);
   io.out(`report: ${paths.html}`);
   return reports.every((r) => r.verdict === 'pass') ? EXIT.OK : EXIT.CHECK_FAILED;
+}
+
+// Far above a conformance pack's report (a few MB), far below what exhausts memory.
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+/** Reads at most 64 MiB of a report (a device or a huge file is refused without being read whole). */
+async function readReportText(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(1024 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > MAX_REPORT_BYTES)
+        throw new HarnessError(
+          'HARNESS_REPORT_INVALID',
+          `${file} is over ${MAX_REPORT_BYTES / 1024 / 1024} MiB: not a report throttlelab wrote.`,
+        );
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import {
   parseRouterConfig,
+  readConfigFile,
   redactRedisUrl,
   redisUrlOf,
   Router,
@@ -39,15 +39,13 @@ export function storeEventLine(e: StoreEvent): string {
 
 /** Serves the reference router from a config file until stopped. */
 export async function routerCommand(options: RouterCommandOptions, io: Io): Promise<ExitCode> {
-  let text: string;
-  try {
-    text = await readFile(options.config, 'utf8');
-  } catch (error) {
-    io.err(
-      `${options.config}:1:1 CONFIG_FILE_UNREADABLE (root): cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+  const read = await readConfigFile(options.config);
+  if (!read.ok) {
+    const { formatIssues } = await import('../../simulator/index.js');
+    io.err(formatIssues(options.config, [{ ...read.issue, line: read.issue.line ?? 1, col: read.issue.col ?? 1 }]));
     return EXIT.BAD_INPUT;
   }
+  const text = read.text;
   const parsed = parseRouterConfig(text, io.env);
   if (!parsed.ok) {
     // Locating is the cold path: the simulator's YAML locator loads only when a config is wrong.

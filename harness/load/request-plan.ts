@@ -2,7 +2,7 @@ import { createRng, deriveSeed } from '../../simulator/index.js';
 import { formatCorrelationMarker, CORRELATION_HEADER } from '../../simulator/index.js';
 import { sample } from '../../simulator/index.js';
 import { createVocabulary, generateTokens, type Vocabulary } from '../../simulator/index.js';
-import type { LoadSpec } from '../scenario/schema.js';
+import { MAX_PROMPT_TOKENS, type LoadSpec } from '../scenario/schema.js';
 
 /** One request the load will send. */
 export interface PlannedRequest {
@@ -41,7 +41,8 @@ export function createRequestPlanner(
     let pick = rng.next() * totalWeight;
     const model = models.find((m) => (pick -= m.weight) < 0)?.model ?? models[models.length - 1]!.model;
     const stream = rng.next() < load.requests.stream;
-    const tokens = Math.max(1, Math.round(sample(load.requests.promptTokens, rng)));
+    // A wide distribution may draw past the bound its parameters respect; the bound holds for draws too.
+    const tokens = Math.min(MAX_PROMPT_TOKENS, Math.max(1, Math.round(sample(load.requests.promptTokens, rng))));
     const id = `${runId}-${n}`;
     const words = generateTokens(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75))).join('');
     const prompt = `${formatCorrelationMarker(id)} ${words}`;

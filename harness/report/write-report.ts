@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import type { Report } from './report.js';
+import { ReportSchema, ReportsSchema } from './report-schema.js';
+import { formatPath } from '../../simulator/index.js';
 import { renderHtml } from './render-html.js';
 import { renderJunit, renderMarkdown } from './render-text.js';
 
@@ -27,13 +29,28 @@ export async function writeReportFolder(
   return paths;
 }
 
-/** Reads the reports a `report.json` holds (one run, or a conformance pack). */
+/** Reads the reports a `report.json` holds (one run, or a conformance pack), checked field by field. */
 export function reportsOf(json: unknown, file = 'the report'): Report[] {
-  const j = json as { schema?: string; reports?: Report[] };
-  if (j?.schema === 'throttlelab.report/v1') return [json as Report];
-  if (j?.schema === 'throttlelab.reports/v1' && Array.isArray(j.reports)) return j.reports;
-  throw new HarnessError(
-    'HARNESS_REPORT_INVALID',
-    `Failed to read ${file}: it is not a throttlelab report (schema throttlelab.report/v1 or throttlelab.reports/v1).`,
-  );
+  const j = json as { schema?: unknown };
+  const schema = j !== null && typeof j === 'object' ? j.schema : undefined;
+  if (schema !== 'throttlelab.report/v1' && schema !== 'throttlelab.reports/v1')
+    throw new HarnessError(
+      'HARNESS_REPORT_INVALID',
+      `Failed to read ${file}: it is not a throttlelab report (schema throttlelab.report/v1 or throttlelab.reports/v1).`,
+    );
+  const parsed = (schema === 'throttlelab.report/v1' ? ReportSchema : ReportsSchema).safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    const more = parsed.error.issues.length - 1;
+    const missing = first.code === 'invalid_type' && / received undefined$/.test(first.message);
+    const what = missing
+      ? `required field is missing (expected ${first.expected})`
+      : first.message.replace(/^Invalid input: /, '');
+    throw new HarnessError(
+      'HARNESS_REPORT_INVALID',
+      `Failed to read ${file}: ${formatPath(first.path as Array<string | number>)}: ${what}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}. It is incomplete, or was not written by throttlelab; write it again with throttlelab run.`,
+    );
+  }
+  const data = parsed.data as unknown as { reports?: Report[] };
+  return schema === 'throttlelab.report/v1' ? [parsed.data as unknown as Report] : data.reports!;
 }

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CountDist, NonNegativeDuration, PositiveDuration, SCENARIO_WORLD_SHAPE } from '../../simulator/index.js';
+import {
+  boundedCountDist,
+  durationWithin,
+  NonNegativeDuration,
+  PositiveDuration,
+  SCENARIO_WORLD_SHAPE,
+} from '../../simulator/index.js';
 import { FLEET_FIELDS, RUN_FAULTS, splitFaults } from '../fleet/fleet-spec.js';
 
 /** The checks a run can evaluate, in report order. */
@@ -19,6 +25,8 @@ export const CHECK_IDS = [
 export type CheckId = (typeof CHECK_IDS)[number];
 
 const TEN_MINUTES = 600_000;
+/** Longest prompt a load request carries, in tokens: text is generated for each request as it is sent. */
+export const MAX_PROMPT_TOKENS = 200_000;
 
 /** Which router a run puts under test. */
 const RouterSection = z.discriminatedUnion('kind', [
@@ -36,7 +44,9 @@ const RouterSection = z.discriminatedUnion('kind', [
     env: z.record(z.string(), z.string()).default({}),
     /** Path polled until it answers, to know the router is up. */
     readyPath: z.string().startsWith('/').default('/v1/models'),
-    startTimeout: PositiveDuration.default(30_000),
+    startTimeout: durationWithin('above-zero', TEN_MINUTES, 'a router gets at most 10 minutes to start').default(
+      30_000,
+    ),
     ...FLEET_FIELDS,
   }),
   z.strictObject({
@@ -59,10 +69,7 @@ const ModelChoice = z.union([
 const Load = z.strictObject({
   /** open: a constant (or ramping) arrival rate; closed: a number of connections, each waiting for its answer (autocannon). */
   mode: z.enum(['open', 'closed']).default('open'),
-  duration: PositiveDuration.refine((ms) => ms <= TEN_MINUTES, {
-    message: 'a run is bounded to 10 minutes of load',
-    params: { code: 'SCENARIO_OUT_OF_RANGE' },
-  }),
+  duration: durationWithin('above-zero', TEN_MINUTES, 'a run is bounded to 10 minutes of load'),
   rate: z.number().positive().max(50_000).optional(),
   ramp: z
     .array(z.strictObject({ rate: z.number().nonnegative().max(50_000), for: PositiveDuration }))
@@ -86,10 +93,14 @@ const Load = z.strictObject({
         .default([{ model: 'auto', weight: 1 }]),
       /** Share of requests that stream. */
       stream: z.number().min(0).max(1).default(0),
-      promptTokens: CountDist.default({ dist: 'uniform', min: 20, max: 200 }),
+      promptTokens: boundedCountDist(MAX_PROMPT_TOKENS).default({ dist: 'uniform', min: 20, max: 200 }),
       maxTokens: z.number().int().positive().optional(),
       /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
-      deadline: PositiveDuration.default(10_000),
+      deadline: durationWithin(
+        'above-zero',
+        TEN_MINUTES,
+        'a request deadline is at most 10 minutes (a run waits for its slowest answer)',
+      ).default(10_000),
     })
     .default({
       models: [{ model: 'auto', weight: 1 }],

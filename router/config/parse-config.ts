@@ -1,5 +1,5 @@
-import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { readConfigYaml } from './read-yaml.js';
 import { RouterConfigSchema, type RouterConfig } from './schema.js';
 
 /**
@@ -39,20 +39,13 @@ export type ParseConfigResult = { ok: true; config: RouterConfig } | { ok: false
  * unique, keys' environment variables are set).
  */
 export function parseRouterConfig(text: string, env: Readonly<Record<string, string | undefined>>): ParseConfigResult {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
+  const read = readConfigYaml(text);
+  if (!read.ok)
     return {
       ok: false,
-      issues: doc.errors.map((e) => ({
-        code: 'CONFIG_YAML_SYNTAX',
-        path: [],
-        message: e.message.split('\n')[0]!,
-        ...lc.linePos(e.pos[0]),
-      })),
+      issues: read.problems.map((p) => ({ code: p.code, path: [], message: p.message, line: p.line, col: p.col })),
     };
-  }
-  const raw = doc.toJS();
+  const raw = read.value;
   const parsed = RouterConfigSchema.safeParse(raw);
   const issues: ConfigIssue[] = [];
   if (!parsed.success) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readDuration } from './duration.js';
+import { MAX_DURATION_MS, readDuration } from './duration.js';
 
 const Duration = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const ms = readDuration(v);
@@ -8,10 +8,26 @@ const Duration = z.union([z.string(), z.number()]).transform((v, ctx) => {
       code: 'custom',
       message: `expected a duration such as 250ms, 30s or 2m, got ${JSON.stringify(v)}`,
       params: { code: 'CONFIG_INVALID_DURATION' },
+      input: v,
+    });
+    return z.NEVER;
+  }
+  if (ms > MAX_DURATION_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected at most 24d (timers cannot wait longer), got ${JSON.stringify(v)}`,
+      params: { code: 'CONFIG_OUT_OF_RANGE' },
+      input: v,
     });
     return z.NEVER;
   }
   return ms;
+});
+
+/** A duration that must be more than zero: a zero timeout or deadline fails every request. */
+const PositiveDuration = Duration.refine((ms) => ms > 0, {
+  message: 'expected a duration greater than zero',
+  params: { code: 'CONFIG_OUT_OF_RANGE' },
 });
 
 const Id = z
@@ -97,21 +113,21 @@ const Server = z.strictObject({
 });
 
 const Deadline = z.strictObject({
-  default: Duration.default(30_000),
+  default: PositiveDuration.default(30_000),
   /** Request header a client uses to tighten (never loosen) its deadline, in ms. */
   header: z.string().default('x-throttlelab-deadline-ms'),
 });
 
 const Attempt = z.strictObject({
-  timeout: Duration.default(30_000),
+  timeout: PositiveDuration.default(30_000),
   /** Time allowed before the first content token of a stream (keep-alives do not count). */
-  firstTokenTimeout: Duration.default(15_000),
+  firstTokenTimeout: PositiveDuration.default(15_000),
 });
 
 const Retry = z.strictObject({
   maxAttempts: z.number().int().positive().default(6),
   backoff: z
-    .strictObject({ base: Duration.default(200), max: Duration.default(5000) })
+    .strictObject({ base: PositiveDuration.default(200), max: PositiveDuration.default(5000) })
     .default({ base: 200, max: 5000 }),
   /** Longest single wait considered before failing fast. */
   maxWait: Duration.default(30_000),
@@ -121,23 +137,23 @@ const Retry = z.strictObject({
     .strictObject({
       ratio: z.number().min(0).default(0.25),
       minPerWindow: z.number().int().nonnegative().default(20),
-      window: Duration.default(10_000),
+      window: PositiveDuration.default(10_000),
     })
     .default({ ratio: 0.25, minPerWindow: 20, window: 10_000 }),
 });
 
 const Breaker = z.strictObject({
   failureThreshold: z.number().int().positive().default(3),
-  openFor: Duration.default(2000),
+  openFor: PositiveDuration.default(2000),
   /** Longest window a wait hint is honoured for (a three-day Retry-After is capped here, then probed). */
-  maxOpenFor: Duration.default(3_600_000),
+  maxOpenFor: PositiveDuration.default(3_600_000),
   /**
    * Longest a window without a hint grows to as failed probes double it: an outage is re-probed
    * (by one request) at least this often, as the vendors' SDKs cap their backoff (8 s for Anthropic's).
    */
-  maxBackoffOpenFor: Duration.default(8000),
+  maxBackoffOpenFor: PositiveDuration.default(8000),
   /** Window for quota walls that name no wait. */
-  quotaOpenFor: Duration.default(3_600_000),
+  quotaOpenFor: PositiveDuration.default(3_600_000),
   jitterRatio: z.number().min(0).max(1).default(0.1),
 });
 

@@ -4,11 +4,25 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
-/** The real clock. */
+// setTimeout fires after 1 ms when given more than 2^31−1 ms: longer timers are chained.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** The real clock; timers of any length (a wait of 30 days is not a wait of 1 ms). */
 export const systemClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
   setTimer(ms, fire) {
-    const t = setTimeout(fire, Math.max(0, ms));
+    if (ms <= LONGEST_TIMER_MS) {
+      const t = setTimeout(fire, Math.max(0, ms));
+      return () => clearTimeout(t);
+    }
+    let left = ms;
+    let t: ReturnType<typeof setTimeout>;
+    const arm = () => {
+      const step = Math.min(left, LONGEST_TIMER_MS);
+      left -= step;
+      t = setTimeout(() => (left > 0 ? arm() : fire()), step);
+    };
+    arm();
     return () => clearTimeout(t);
   },
   sleep(ms, signal) {
@@ -16,13 +30,13 @@ export const systemClock: Clock = {
     if (!(ms > 0)) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const onAbort = () => {
-        clearTimeout(timer);
+        cancel();
         reject(abortReason(signal!));
       };
-      const timer = setTimeout(() => {
+      const cancel = systemClock.setTimer!(ms, () => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      }, ms);
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },

@@ -195,14 +195,20 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
-    const fail = (error: unknown) =>
+    const fail = (error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      const hint =
+        code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL'
+          ? `the host ${host} is not an address of this machine; use 127.0.0.1 or ::1`
+          : 'pick another port or use port 0';
       reject(
         new RouterError(
           'ROUTER_SERVER_START_FAILED',
-          `Failed to start the router on ${host}:${options.port ?? router.config.server.port}: ${(error as Error).message}. Pick another port or use port 0.`,
+          `Failed to start the router on ${host}:${options.port ?? router.config.server.port}: ${(error as Error).message}. ${hint[0]!.toUpperCase()}${hint.slice(1)}.`,
           { cause: error },
         ),
       );
+    };
     server.once('error', fail);
     server.listen(options.port ?? router.config.server.port, host, () => {
       server.off('error', fail);

@@ -16,7 +16,7 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['5 seconds', 'soon', '', '1x', '--5s'])('rejects %j', (text) => {
+  it.each(['5 seconds', 'soon', '', '1x', '--5s', '9'.repeat(400), `${'9'.repeat(400)}d`])('rejects %j', (text) => {
     expect(parseDuration(text)).toBeUndefined();
   });
 });

@@ -9,13 +9,22 @@ const PART_RE = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
 export function parseDuration(text: string | number): number | undefined {
   if (typeof text === 'number') return Number.isFinite(text) ? text : undefined;
   const trimmed = text.trim();
-  if (/^-?\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  // A run of digits long enough to overflow reads as Infinity: that is no duration either.
+  if (/^-?\d+(\.\d+)?$/.test(trimmed)) return finite(Number(trimmed));
   const match = DURATION_RE.exec(trimmed);
   if (!match) return undefined;
   let total = 0;
   for (const part of match[2]!.matchAll(PART_RE)) total += Number(part[1]) * UNIT_MS[part[2]!]!;
-  return match[1] === '-' ? -total : total;
+  return finite(match[1] === '-' ? -total : total);
 }
+
+const finite = (ms: number) => (Number.isFinite(ms) ? ms : undefined);
+
+/**
+ * The longest wait anything in throttlelab schedules: 24 days. Node's timers overflow past
+ * 2^31−1 ms (about 24.8 days) and then fire after 1 ms, so longer values are refused up front.
+ */
+export const MAX_WAIT_MS = 24 * 86_400_000;
 
 /** Formats milliseconds compactly for people: `850ms`, `12.5s`, `6m`, `2h30m`. */
 export function formatDurationShort(ms: number): string {

@@ -4,7 +4,7 @@ import { createRng, deriveSeed, type Rng } from '../core/rng.js';
 import { Ledger, type AttemptStart } from '../ledger/ledger.js';
 import type { LedgerRow } from '../ledger/ledger-row.js';
 import type { Costs, LimitView, QuotaTicket } from '../quota/quota-set.js';
-import type { FaultSpec, Scenario } from '../scenario/schema.js';
+import { MAX_COMPLETION_TOKENS, type FaultSpec, type Scenario } from '../scenario/schema.js';
 import { maskKey } from '../vendors/openai-compatible.js';
 import type {
   ChatRequest,
@@ -365,7 +365,9 @@ export class Engine {
     const { latency } = provider;
     const now = ctx.now;
     // Embeddings generate nothing: their cost is the input alone.
-    const drawn = chat.embedding ? 0 : Math.max(1, Math.round(sample(latency.completionTokens, rng)));
+    const drawn = chat.embedding
+      ? 0
+      : Math.min(MAX_COMPLETION_TOKENS, Math.max(1, Math.round(sample(latency.completionTokens, rng))));
     const count = chat.maxTokens !== undefined ? Math.min(drawn, chat.maxTokens) : drawn;
     const tokens = count > 0 ? generateTokens(this.vocabulary, rng, count) : [];
     const completion: Completion = {

@@ -1,6 +1,6 @@
 import type { Rng } from '../core/rng.js';
 import type { LedgerRow } from '../ledger/ledger-row.js';
-import type { FaultSpec } from '../scenario/schema.js';
+import { MAX_HOLD_FILLERS, type FaultSpec } from '../scenario/schema.js';
 import type { ChatRequest, Completion, EncodeContext, ErrorKind, HeaderMap, VendorProfile } from '../vendors/types.js';
 import { randomHex } from '../vendors/wire-format.js';
 import { StepBuilder } from './build-steps.js';
@@ -52,8 +52,9 @@ export function scriptAnswer(a: AnswerInput): AnswerScript {
   if (fault?.kind === 'keep-alive') {
     b.head();
     const filler = profile.keepAlive(chat.stream);
-    for (let t = 0; t < fault.holdFor; t += fault.interval)
-      b.write(filler).wait(Math.min(fault.interval, fault.holdFor - t));
+    // Validation bounds the fillers; a fault built in code is held to the same bound.
+    const interval = Math.max(fault.interval, fault.holdFor / MAX_HOLD_FILLERS);
+    for (let t = 0; t < fault.holdFor; t += interval) b.write(filler).wait(Math.min(interval, fault.holdFor - t));
     if (fault.then === 'close') return { steps: b.end(), status: 200, errorType: null, tokensOut: 0, end: 'truncated' };
   }
 

@@ -1,7 +1,7 @@
-import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { ScenarioIssue } from './issue.js';
 import { locate } from './locate.js';
+import { readYaml } from './read-yaml.js';
 import { RULES, type Rule, type RuleContext } from './rules.js';
 import { ScenarioSchema, type Scenario } from './schema.js';
 
@@ -45,6 +45,30 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
 }
 
 /**
+ * Replaces a union's "Invalid input" by the problems of the branch the value was meant for: the
+ * one that failed on something other than the value's type (a distribution given as `1e12` is a
+ * number out of range, not "not an object").
+ */
+export function expandUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const out: z.core.$ZodIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code !== 'invalid_union' || !('errors' in issue) || issue.errors.length === 0) {
+      out.push(issue);
+      continue;
+    }
+    const meant = issue.errors.filter(
+      (branch) => !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0),
+    );
+    if (meant.length !== 1) {
+      out.push(issue);
+      continue;
+    }
+    for (const inner of expandUnions(meant[0]!)) out.push({ ...inner, path: [...issue.path, ...inner.path] });
+  }
+  return out;
+}
+
+/**
  * Builds a scenario parser for a schema and its rules: YAML syntax first, then the schema, then
  * the cross-field rules, every problem located by line and column. The simulator's parser reads
  * the world; the harness builds one over the world plus its run sections.
@@ -54,28 +78,13 @@ export function createScenarioParser<S>(
   rules: ReadonlyArray<Rule<S>>,
 ): ScenarioParser<S> {
   return (text, ctx = { env: {} }) => {
-    const lc = new LineCounter();
-    const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-    if (doc.errors.length > 0) {
-      return {
-        ok: false,
-        issues: doc.errors.map((e) => {
-          const pos = lc.linePos(e.pos[0]);
-          return {
-            code: 'SCENARIO_YAML_SYNTAX',
-            path: [],
-            message: e.message.split('\n')[0]!,
-            line: pos.line,
-            col: pos.col,
-          };
-        }),
-      };
-    }
-    const raw = doc.toJS();
+    const read = readYaml(text);
+    if (!read.ok) return read;
+    const { doc, lc, value: raw } = read;
     const parsed = schema.safeParse(raw);
     const issues: ScenarioIssue[] = [];
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
+      for (const issue of expandUnions(parsed.error.issues)) {
         const path = issue.path as Array<string | number>;
         if (issue.code === 'unrecognized_keys') {
           for (const key of issue.keys)

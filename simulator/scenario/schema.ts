@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from '../core/duration.js';
+import { MAX_WAIT_MS, parseDuration } from '../core/duration.js';
 import { VENDOR_IDS } from '../vendors/registry.js';
 
 /** A duration in YAML (`250ms`, `5s`, `1m30s`, `3d`, or a number of ms), parsed to milliseconds. */
@@ -16,16 +16,36 @@ export const Duration = z.union([z.string(), z.number()]).transform((value, ctx)
   return ms;
 });
 
-/** A duration of zero or more. */
-export const NonNegativeDuration = Duration.refine((ms) => ms >= 0, {
-  message: 'expected a duration of zero or more',
-  params: { code: 'SCENARIO_OUT_OF_RANGE' },
-});
-/** A duration greater than zero. */
-export const PositiveDuration = Duration.refine((ms) => ms > 0, {
-  message: 'expected a duration greater than zero',
-  params: { code: 'SCENARIO_OUT_OF_RANGE' },
-});
+/**
+ * A duration from zero (or from just above it) to `maxMs`; a value below the minimum gets only
+ * that message, not the maximum's as well.
+ */
+export function durationWithin(min: 'zero' | 'above-zero', maxMs: number, maxMessage: string) {
+  return Duration.refine((ms) => (min === 'zero' ? ms >= 0 : ms > 0), {
+    message: min === 'zero' ? 'expected a duration of zero or more' : 'expected a duration greater than zero',
+    params: { code: 'SCENARIO_OUT_OF_RANGE' },
+    abort: true,
+  }).refine((ms) => ms <= maxMs, { message: maxMessage, params: { code: 'SCENARIO_OUT_OF_RANGE' } });
+}
+
+const AT_MOST_WAIT = 'expected at most 24d (no timer can wait longer)';
+/** A duration of zero or more (and a wait a timer can keep). */
+export const NonNegativeDuration = durationWithin('zero', MAX_WAIT_MS, AT_MOST_WAIT);
+/** A duration greater than zero (and a wait a timer can keep). */
+export const PositiveDuration = durationWithin('above-zero', MAX_WAIT_MS, AT_MOST_WAIT);
+
+// Spans on the timeline (a quota window, a fault's start and length) are compared with the
+// clock, never waited on: they may be longer than a timer, within reason.
+const MAX_SPAN_MS = 3650 * 86_400_000;
+const SpanFrom = (min: 0 | 1) =>
+  durationWithin(min === 0 ? 'zero' : 'above-zero', MAX_SPAN_MS, 'expected at most 3650d');
+
+/** Largest completion a simulated answer may have, in tokens (the biggest real output windows are 128k). */
+export const MAX_COMPLETION_TOKENS = 131_072;
+/** Most keep-alive fillers one held request sends (30 minutes at one a second is 1,800). */
+export const MAX_HOLD_FILLERS = 10_000;
+/** Longest a wait hint may lie, either way: ten years. */
+const MAX_HINT_MS = 3650 * 86_400_000;
 
 const Id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
   error: 'expected an id of lower-case letters, digits, "-" or "_" (at most 64 characters)',
@@ -51,12 +71,15 @@ function distOf(value: z.ZodType<number, unknown>) {
 const MsDist = distOf(NonNegativeDuration as unknown as z.ZodType<number, unknown>);
 /** A distribution of a count (tokens, tokens per second). */
 export const CountDist = distOf(z.number().nonnegative() as unknown as z.ZodType<number, unknown>);
+/** A distribution of a count bounded by `max`. */
+export const boundedCountDist = (max: number) =>
+  distOf(z.number().nonnegative().max(max) as unknown as z.ZodType<number, unknown>);
 
 const Latency = z.strictObject({
   /** Time to first token (or to the whole answer's start when not streaming). */
   ttft: MsDist.optional(),
   tokensPerSecond: CountDist.optional(),
-  completionTokens: CountDist.optional(),
+  completionTokens: boundedCountDist(MAX_COMPLETION_TOKENS).optional(),
   tokensPerFrame: z.number().int().positive().optional(),
   /** How long error answers take. */
   errorDelay: NonNegativeDuration.optional(),
@@ -75,7 +98,7 @@ const Key = z.strictObject({
 const Quota = z.strictObject({
   metric: z.enum(['requests', 'tokens', 'input-tokens', 'output-tokens', 'concurrency']),
   limit: z.number().int().positive(),
-  per: PositiveDuration.optional(),
+  per: SpanFrom(1).optional(),
   algorithm: z.enum(['token-bucket', 'fixed-window', 'sliding-window']).optional(),
   scope: z.enum(['key', 'org', 'provider']).optional(),
   model: z.string().min(1).optional(),
@@ -133,8 +156,11 @@ export const ERROR_KINDS = [
 
 const HintSpec = z.strictObject({
   form: z.enum(['vendor', 'seconds', 'ms', 'http-date', 'reset-header', 'body', 'none']).default('vendor'),
-  /** The wait to announce; may be zero, negative or absurd on purpose. */
-  after: Duration.optional(),
+  /** The wait to announce; may be zero, negative or absurd on purpose (within ten years). */
+  after: Duration.refine((ms) => Math.abs(ms) <= MAX_HINT_MS, {
+    message: 'expected a wait within ±3650d',
+    params: { code: 'SCENARIO_OUT_OF_RANGE' },
+  }).optional(),
   /** Sent verbatim instead of a formatted wait (garbage on purpose). */
   raw: z.string().optional(),
 });
@@ -142,8 +168,8 @@ const HintSpec = z.strictObject({
 const FaultCommon = {
   id: Id,
   /** Offset from the simulator's start. */
-  at: NonNegativeDuration.default(0),
-  for: PositiveDuration.optional(),
+  at: SpanFrom(0).default(0),
+  for: SpanFrom(1).optional(),
   match: Match.default({}),
 };
 
@@ -177,13 +203,20 @@ const Fault = z.discriminatedUnion('kind', [
     end: z.enum(['close', 'reset', 'error-event']).default('close'),
     error: z.enum(ERROR_KINDS).default('overloaded'),
   }),
-  z.strictObject({
-    ...FaultCommon,
-    kind: z.literal('keep-alive'),
-    holdFor: PositiveDuration,
-    interval: PositiveDuration.default(1000),
-    then: z.enum(['continue', 'close']).default('continue'),
-  }),
+  z
+    .strictObject({
+      ...FaultCommon,
+      kind: z.literal('keep-alive'),
+      holdFor: PositiveDuration,
+      interval: PositiveDuration.default(1000),
+      then: z.enum(['continue', 'close']).default('continue'),
+    })
+    // Each filler is a step of the reply's script, planned when the request arrives.
+    .refine((f) => f.holdFor / f.interval <= MAX_HOLD_FILLERS, {
+      path: ['interval'],
+      message: `a hold sends one filler per interval, at most ${MAX_HOLD_FILLERS}: lengthen "interval" or shorten "holdFor"`,
+      params: { code: 'SCENARIO_OUT_OF_RANGE' },
+    }),
 ]);
 
 const Simulator = z.strictObject({
