@@ -1,4 +1,3 @@
-import { open } from 'node:fs/promises';
 import { CliError } from '../errors.js';
 import { loadRunScenarioFile, providerVar } from '../../harness/index.js';
 import {
@@ -9,6 +8,7 @@ import {
   type Simulator,
 } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { openLedgerFile } from '../ledger-file.js';
 import type { Io } from '../io.js';
 
 /** Options of `throttlelab simulate`. */
@@ -58,19 +58,26 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
   const scenario = loaded.scenario;
   const seed = options.seed ?? scenario.seed ?? io.randomSeed();
   const sim = createSimulator(scenario, { seed, env: io.env });
-  const ledgerFile = options.ledgerOut ? await openLedgerFile(options.ledgerOut, io) : undefined;
-  if (ledgerFile)
-    sim.ledger.addSink((row) => {
-      if (!ledgerFile.destroyed) ledgerFile.write(`${JSON.stringify(row)}\n`);
-    });
+  const ledgerFile = options.ledgerOut
+    ? await openLedgerFile(options.ledgerOut, (error) =>
+        io.err(
+          `simulate: writing ${options.ledgerOut} failed (${error.code ?? error.message}); later attempts are not written. Still serving.`,
+        ),
+      )
+    : undefined;
+  if (ledgerFile) sim.ledger.addSink((row) => ledgerFile.write(row));
+  const controlToken = io.env.THROTTLELAB_CONTROL_TOKEN || undefined;
   const server = await startSimulatorServer(sim, {
     host: options.host,
     port: options.port,
+    controlToken,
     onError: (e) => io.err(`simulator: survived an error: ${(e as Error).message}`),
   });
 
   io.out(`throttlelab simulate: scenario "${scenario.name}" (seed ${seed}; replay with --seed ${seed})`);
-  io.out(`listening on ${server.origin}   control API: ${server.origin}${CONTROL_PREFIX}/health`);
+  io.out(
+    `listening on ${server.origin}   control API: ${server.origin}${CONTROL_PREFIX}/health${controlToken ? ' (token required: $THROTTLELAB_CONTROL_TOKEN)' : ''}`,
+  );
   io.out('');
   const endpoints = sim.endpoints(server.origin);
   io.out('providers:');
@@ -114,29 +121,20 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
       { once: true },
     );
   });
+  // Closing ends every attempt still in flight (recorded as `shutdown`), so the file is complete.
   await server.close();
-  if (ledgerFile) await new Promise<void>((resolve) => ledgerFile.end(resolve));
+  const written = await ledgerFile?.close();
   io.out('');
   io.out(
     `stopped after ${formatDurationShort(sim.clock.now() - sim.startedAt)}: ${sim.ledger.size} attempts${sim.ledger.size ? ':' : '.'}`,
   );
   for (const line of summarizeAttempts(sim)) io.out(line);
+  if (written?.error)
+    throw new CliError(
+      'CLI_OUTPUT_UNWRITABLE',
+      `--ledger-out ${options.ledgerOut}: writing failed (${written.error.code ?? written.error.message}); the file is incomplete (at least ${written.lost} of ${written.rows + written.lost} attempts are missing).`,
+      { cause: written.error },
+    );
+  if (ledgerFile) io.out(`ledger: ${written!.rows} attempts written to ${options.ledgerOut}`);
   return EXIT.OK;
-}
-
-/** Opens `--ledger-out` before anything starts, so an unwritable path is a usage error, not a crash later. */
-async function openLedgerFile(path: string, io: Io) {
-  const handle = await open(path, 'w').catch((error: NodeJS.ErrnoException) => {
-    throw new CliError('CLI_OUTPUT_UNWRITABLE', `--ledger-out ${path}: cannot write (${error.code}).`, {
-      cause: error,
-    });
-  });
-  const stream = handle.createWriteStream();
-  let reported = false;
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (reported) return;
-    reported = true;
-    io.err(`simulate: writing ${path} failed (${error.code ?? error.message}); later attempts are not written.`);
-  });
-  return stream;
 }

@@ -431,7 +431,7 @@ export class Engine {
         ledger.finish(
           seq,
           at,
-          outcome.aborted ? 'client-abort' : undefined,
+          outcome.stopped ? 'shutdown' : outcome.aborted ? 'client-abort' : undefined,
           ticket ? outcome.tokensDelivered : undefined,
         );
         if (provider && ticket) {

@@ -12,6 +12,9 @@ export interface ReplySink {
   reset(): void;
 }
 
+/** The abort reason a transport gives when it shuts down with replies still in flight. */
+export const SHUTDOWN = Symbol('throttlelab.simulator.shutdown');
+
 interface Cursor {
   i: number;
   tokens: number;
@@ -81,7 +84,11 @@ async function playPaused(reply: Reply, sink: ReplySink, clock: Clock, signal: A
     if (!signal.aborted) throw error;
     aborted = true;
   } finally {
-    reply.onFinish(clock.now(), { aborted, tokensDelivered: at.tokens });
+    reply.onFinish(clock.now(), {
+      aborted,
+      stopped: aborted && signal.reason === SHUTDOWN,
+      tokensDelivered: at.tokens,
+    });
   }
 }
 

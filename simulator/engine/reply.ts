@@ -13,6 +13,8 @@ export type Step =
 export interface ReplyOutcome {
   /** The client went away before the reply finished. */
   aborted: boolean;
+  /** The transport was shut down while the reply was in flight (not the client's doing). */
+  stopped?: boolean;
   /** Content tokens written before the end. */
   tokensDelivered: number;
 }

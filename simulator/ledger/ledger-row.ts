@@ -1,7 +1,8 @@
 import type { HintForm } from '../vendors/types.js';
 
-/** How an attempt's response ended. */
-export type AttemptEnd = 'complete' | 'error-event' | 'truncated' | 'reset' | 'client-abort' | 'malformed' | 'pending';
+/** How an attempt's response ended; `shutdown`: the simulator stopped while it was in flight. */
+export type AttemptEnd =
+  'complete' | 'error-event' | 'truncated' | 'reset' | 'client-abort' | 'malformed' | 'pending' | 'shutdown';
 
 /** One attempt that reached a simulated provider: the evidence every verdict is built on. */
 export interface LedgerRow {

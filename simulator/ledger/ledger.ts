@@ -4,7 +4,17 @@ import type { HintForm } from '../vendors/types.js';
 import { InternTable } from './intern.js';
 import type { AttemptEnd, LedgerRow } from './ledger-row.js';
 
-const ENDS: AttemptEnd[] = ['pending', 'complete', 'error-event', 'truncated', 'reset', 'client-abort', 'malformed'];
+// Three bits: eight endings at most.
+const ENDS: AttemptEnd[] = [
+  'pending',
+  'complete',
+  'error-event',
+  'truncated',
+  'reset',
+  'client-abort',
+  'malformed',
+  'shutdown',
+];
 const ENDPOINTS: LedgerRow['endpoint'][] = ['chat', 'models', 'other', 'responses', 'embeddings'];
 const HINT_FORMS: Array<HintForm | 'garbage' | null> = [
   null,

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerQuery } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
@@ -46,27 +47,81 @@ async function streamJsonl(sim: Simulator, res: ServerResponse): Promise<void> {
   for (const row of sim.ledger.rowsIterator()) {
     batch += `${JSON.stringify(row)}\n`;
     if (++n % 1000 === 0) {
-      if (!res.write(batch)) await new Promise((resolve) => res.once('drain', resolve));
+      // A client that leaves mid-export ends it (a drain that never comes would hold the loop for ever).
+      if (!res.write(batch)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (res.destroyed) return;
       batch = '';
     }
   }
   res.end(batch);
 }
 
+const LOOPBACK_HOST = /^(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?$/i;
+const LOOPBACK_ORIGIN = /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?$/i;
+
+/**
+ * Why a control request is refused, if it is: a Host that is not loopback (a DNS-rebinding page
+ * reaching the simulator under its own name), an Origin that is not loopback (another site's
+ * page), a missing or wrong token when one is set, or a body that is not JSON (a cross-site form
+ * or `text/plain` POST needs no preflight; a JSON one does, and is never granted).
+ */
+function refusal(req: IncomingMessage, method: string, token: string | undefined): [number, string] | undefined {
+  if (!LOOPBACK_HOST.test(req.headers.host ?? ''))
+    return [
+      403,
+      'Failed to serve the control API: the Host header is not a loopback address. Use 127.0.0.1, [::1] or localhost.',
+    ];
+  // A page's requests carry its Origin (`null` from a sandbox or a file); tools such as curl send none.
+  const from = req.headers.origin;
+  if (from !== undefined && !LOOPBACK_ORIGIN.test(from))
+    return [403, 'Failed to serve the control API: requests from other origins are refused.'];
+  if (token !== undefined) {
+    const given = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    if (!given || !sameToken(given, token))
+      return [401, 'Failed to serve the control API: send Authorization: Bearer <the control token>.'];
+  }
+  if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && !isJson(req.headers['content-type']))
+    return [415, 'Failed to serve the control API: send the body as JSON (content-type: application/json).'];
+  return undefined;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '');
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Options of the control API. */
+export interface ControlOptions {
+  /** A bearer token every control request must carry; without one, loopback callers only. */
+  token?: string;
+}
+
 /**
  * Serves the control API: health, endpoints, the ledger (JSON query or JSONL export), live
- * faults (list, add, remove, as Toxiproxy's toxics) and quota state.
+ * faults (list, add, remove, as Toxiproxy's toxics) and quota state. Only loopback Hosts and
+ * Origins are served, POST bodies must be JSON, and a token is required when one is set.
  */
 export async function handleControl(
   sim: Simulator,
   req: IncomingMessage,
   res: ServerResponse,
   origin: string,
+  options: ControlOptions = {},
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://control');
   const path = url.pathname.slice(CONTROL_PREFIX.length) || '/';
   const method = req.method ?? 'GET';
   const route = `${method} ${path}`;
+  const refused = refusal(req, method, options.token);
+  if (refused) {
+    req.resume();
+    return problem(res, refused[0], refused[1]);
+  }
   if (route === 'GET /health') {
     return json(res, 200, {
       status: 'ok',

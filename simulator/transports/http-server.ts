@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimError } from '../core/errors.js';
-import { playReply } from '../engine/play-reply.js';
+import { playReply, SHUTDOWN } from '../engine/play-reply.js';
 import type { Simulator } from '../simulator.js';
 import { CONTROL_PREFIX, handleControl } from './control-api.js';
 import { NodeSink } from './node-sink.js';
@@ -24,6 +24,8 @@ export interface SimulatorServerOptions {
   port?: number;
   /** Called with errors the server survived (never with request data). */
   onError?: (error: unknown) => void;
+  /** A token the control API requires (`Authorization: Bearer <token>`); none means loopback callers only. */
+  controlToken?: string;
 }
 
 /**
@@ -38,6 +40,10 @@ export async function startSimulatorServer(
   const maxBody = sim.scenario.simulator.maxBodyBytes;
   const onError = options.onError ?? (() => {});
   let origin = '';
+  // Replies still playing (waiting, streaming, holding): shutting down ends each of them and
+  // waits for its ledger row, so that none is lost.
+  const playing = new Map<AbortController, Promise<void>>();
+  let closing = false;
 
   const fail = (res: ServerResponse, error: unknown) => {
     onError(error);
@@ -69,17 +75,26 @@ export async function startSimulatorServer(
       );
       res.sendDate = false;
       // Only replies that wait can outlive their client; the rest finish in this tick.
-      let signal = NEVER_ABORTED;
+      let aborter: AbortController | undefined;
       if (reply.steps.some((s) => s.op === 'wait' || s.op === 'hang')) {
-        const aborter = new AbortController();
+        const a = (aborter = new AbortController());
         res.on('close', () => {
-          if (!res.writableFinished) aborter.abort();
+          if (!res.writableFinished) a.abort();
         });
-        signal = aborter.signal;
       }
-      playReply(reply, new NodeSink(res, reply.binary ? 'latin1' : 'utf8'), sim.clock, signal)?.catch((error) =>
-        fail(res, error),
+      const played = playReply(
+        reply,
+        new NodeSink(res, reply.binary ? 'latin1' : 'utf8'),
+        sim.clock,
+        aborter?.signal ?? NEVER_ABORTED,
       );
+      if (played && aborter) {
+        const a = aborter;
+        playing.set(
+          a,
+          played.catch((error) => fail(res, error)).finally(() => playing.delete(a)),
+        );
+      }
     } catch (error) {
       fail(res, error);
     }
@@ -87,8 +102,12 @@ export async function startSimulatorServer(
 
   const server = createServer((req, res) => {
     const arrivalAt = sim.clock.now();
+    if (closing) {
+      res.writeHead(503, { connection: 'close', 'content-length': '0' }).end();
+      return;
+    }
     if (req.url?.startsWith(`${CONTROL_PREFIX}/`)) {
-      handleControl(sim, req, res, origin).catch((error) => fail(res, error));
+      handleControl(sim, req, res, origin, { token: options.controlToken }).catch((error) => fail(res, error));
       return;
     }
     collectBody(
@@ -128,10 +147,17 @@ export async function startSimulatorServer(
     server,
     origin,
     port: address.port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    async close() {
+      // No new connections or requests; replies in flight end now, recorded as `shutdown`, and
+      // their ledger rows are complete before the sockets close.
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      while (playing.size > 0) {
+        for (const a of playing.keys()) a.abort(SHUTDOWN);
+        await Promise.all(playing.values());
+      }
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }

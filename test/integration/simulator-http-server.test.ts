@@ -183,15 +183,20 @@ describe('control API', () => {
 
   it('adds, lists and removes live faults, rejecting bad ones with issues', async () => {
     served = await serve(YAML);
+    const json = { 'content-type': 'application/json' };
     const bad = await fetch(`${served.origin}/_throttlelab/faults`, {
       method: 'POST',
+      headers: json,
       body: JSON.stringify({ id: 'x', kind: 'status' }),
     });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.issues.length).toBeGreaterThan(0);
-    expect((await fetch(`${served.origin}/_throttlelab/faults`, { method: 'POST', body: '{nope' })).status).toBe(400);
+    expect(
+      (await fetch(`${served.origin}/_throttlelab/faults`, { method: 'POST', headers: json, body: '{nope' })).status,
+    ).toBe(400);
     const added = await fetch(`${served.origin}/_throttlelab/faults`, {
       method: 'POST',
+      headers: json,
       body: JSON.stringify({ id: 'chaos', kind: 'status', status: 503, match: { provider: 'openai' } }),
     });
     expect(added.status).toBe(201);
