@@ -28,8 +28,10 @@ import {
   exhausted,
   failWith,
   noCapacity,
+  retryAfterMs,
   type RouteResult,
 } from './engine/route-result.js';
+import { createRedactor } from './engine/redact.js';
 import { buildTargets, candidateOf, type TargetRuntime } from './engine/target.js';
 import { validateChatRequest } from './engine/validate-request.js';
 import { createStore } from './state/create-store.js';
@@ -99,7 +101,7 @@ export class Router {
   /** The state store: circuits, and the fleet's shared capacity, budget and usage. */
   readonly store: StateStore;
   private readonly ownsStore: boolean;
-  private readonly capacity = new CapacityBook();
+  private readonly capacity: CapacityBook;
   private readonly budget: RetryBudget;
   private readonly meter = new Meter();
   private readonly reliability = new Map<string, Ewma>();
@@ -109,6 +111,12 @@ export class Router {
   private readonly breaker: BreakerSettings;
   private readonly wakeup = new Wakeup();
   private readonly learning: LearnContext;
+  /** Requests being routed now, and the most held waiting for capacity at once. */
+  private inFlight = 0;
+  private waitingHighWater = 0;
+  /** Requests waiting for capacity, by the model name they asked for. */
+  private readonly waitingFor = new Map<string, number>();
+  private readonly shed = new Map<string, number>();
 
   constructor(config: RouterConfig, deps: RouterDeps) {
     this.config = config;
@@ -116,6 +124,7 @@ export class Router {
     this.rng = deps.rng ?? createRng(deps.seed ?? 1);
     this.transport = deps.transport ?? createUndiciTransport();
     this.breaker = breakerSettingsOf(config);
+    this.capacity = new CapacityBook({ maxResetInMs: config.breaker.maxOpenFor });
     this.ownsStore = deps.store === undefined;
     this.store =
       deps.store ??
@@ -132,6 +141,9 @@ export class Router {
       windowMs: config.retry.budget.window,
     });
     this.store.link(createFleetLink({ capacity: this.capacity, budget: this.budget, meter: this.meter }));
+    const built = buildTargets(config, deps.env);
+    this.byModel = built.byModel;
+    this.targets = built.targets;
     this.env = {
       clock: this.clock,
       transport: this.transport,
@@ -139,6 +151,9 @@ export class Router {
       attemptTimeoutMs: config.attempt.timeout,
       firstTokenTimeoutMs: config.attempt.firstTokenTimeout,
       defaultMaxTokens: config.routing.defaultMaxTokens,
+      maxResponseBytes: config.attempt.maxResponseBytes,
+      buffers: { held: 0, max: config.attempt.maxBufferedBytes },
+      redact: createRedactor(this.targets.map((t) => t.apiKey)),
     };
     this.learning = {
       circuits: this.circuits,
@@ -147,9 +162,6 @@ export class Router {
       meter: this.meter,
     };
     for (const p of config.providers) this.reliability.set(p.id, new Ewma(20));
-    const built = buildTargets(config, deps.env);
-    this.byModel = built.byModel;
-    this.targets = built.targets;
   }
 
   /** The targets a requested model name stands for: auto, an alias, `provider/model`, or a model name. */
@@ -170,7 +182,21 @@ export class Router {
   /** Routes one chat request (the parsed JSON body) to completion, failover included. */
   async route(body: unknown, options: RouteOptions = {}): Promise<RouteResult> {
     const started = this.clock.now();
-    const result = await this.routeInner(body, options, started);
+    let result: RouteResult;
+    if (this.inFlight >= this.config.admission.maxInFlight) {
+      result = this.shedNow(
+        'max_in_flight',
+        `The router is already routing ${this.inFlight} requests (admission.maxInFlight).`,
+        1,
+      );
+    } else {
+      this.inFlight++;
+      try {
+        result = await this.routeInner(body, options, started);
+      } finally {
+        this.inFlight--;
+      }
+    }
     const label = result.kind === 'stream' ? 'stream' : result.status < 400 ? 'ok' : String(result.status);
     this.requests.set(label, (this.requests.get(label) ?? 0) + 1);
     this.duration.observe((this.clock.now() - started) / 1000);
@@ -218,6 +244,14 @@ export class Router {
           return this.exhausted(state, candidates, t, 'retry_budget');
         }
         const result = await this.attempt(pick, state);
+        if (result.kind === 'unsent')
+          return failWith(
+            400,
+            'invalid_request',
+            'invalid_request_error',
+            `The request could not be translated for ${pick.target.provider}: ${result.message}.`,
+            state.attempts,
+          );
         if (result.kind !== 'failed') return this.success(pick, result, state);
         if (result.outcome.kind === 'client_error') {
           return failWith(
@@ -243,8 +277,69 @@ export class Router {
       const wait = Math.max(earliest - t, floor) || base;
       if (wait > this.config.retry.maxWait || !waitFits(state.deadline, t, wait, this.config.retry.minAttempt))
         return noCapacity(state.deadline, state.attempts, this.earliestAvailable(candidates, t), t);
-      if (await this.wakeup.sleep(this.clock, wait, state.signal)) state.excluded.clear();
+      const refused = this.admitWaiter(candidates, state, t + wait, t);
+      if (refused) return refused;
+      const model = state.req.model;
+      this.waitingFor.set(model, (this.waitingFor.get(model) ?? 0) + 1);
+      this.waitingHighWater = Math.max(this.waitingHighWater, this.wakeup.waiting + 1);
+      let elapsed: boolean;
+      try {
+        elapsed = await this.wakeup.sleep(this.clock, wait, state.signal);
+      } finally {
+        const left = this.waitingFor.get(model)! - 1;
+        if (left === 0) this.waitingFor.delete(model);
+        else this.waitingFor.set(model, left);
+      }
+      if (elapsed) state.excluded.clear();
     }
+  }
+
+  /**
+   * Whether a request may wait for capacity: refused (503 with Retry-After, at once rather than at
+   * its deadline) when `admission.maxWaiting` requests wait already, or when the requests already
+   * waiting for the same model take all the capacity the providers are expected to have before its
+   * deadline. Unknown limits are never spoken for.
+   */
+  private admitWaiter(
+    candidates: TargetRuntime[],
+    state: RequestState,
+    from: number,
+    now: number,
+  ): RouteResult | undefined {
+    const retryIn = () => retryAfterMs(this.earliestAvailable(candidates, now), now);
+    if (this.wakeup.waiting >= this.config.admission.maxWaiting)
+      return this.shedNow(
+        'max_waiting',
+        `The router is already holding ${this.wakeup.waiting} requests for capacity (admission.maxWaiting).`,
+        retryIn(),
+        state.attempts,
+      );
+    const ahead = this.waitingFor.get(state.req.model) ?? 0;
+    if (ahead === 0) return undefined;
+    const to = state.deadline.at - this.config.retry.minAttempt;
+    let expected = 0;
+    for (const t of candidates) {
+      let at = Math.max(from, t.disabledUntil);
+      // As the wait itself counts them: a probe in flight may answer (and wake us) any moment.
+      for (const scope of t.scopes) at = Math.max(at, this.circuits.waitableAt(scope, now));
+      if (at >= to) continue;
+      expected += this.capacity.expectedRequests(t.id, t.adapter.admissionTokens(state.req, state.inputTokens), at, to);
+      if (expected === Infinity) return undefined;
+    }
+    if (ahead < expected) return undefined;
+    return this.shedNow(
+      'spoken_for',
+      `No capacity before the deadline: the ${Math.floor(expected)} requests the providers are expected to take by then are spoken for by ${ahead} already waiting.`,
+      retryIn(),
+      state.attempts,
+    );
+  }
+
+  /** A 503 with Retry-After given instead of holding a request, counted by reason. */
+  private shedNow(reason: string, message: string, retryInMs: number, attempts: AttemptRecord[] = []): RouteResult {
+    this.shed.set(reason, (this.shed.get(reason) ?? 0) + 1);
+    const retryAfter = String(Math.max(1, Math.ceil(retryInMs / 1000)));
+    return failWith(503, 'router_overloaded', 'service_unavailable', message, attempts, { 'retry-after': retryAfter });
   }
 
   /** Ranks the candidates that can serve now and admits the best through its circuits. */
@@ -294,8 +389,17 @@ export class Router {
     for (const scope of pick.probes) this.circuits.release(scope, now);
   }
 
-  /** When the first candidate could be tried; `waiting` counts a probe in flight as now (its answer wakes waiters). */
+  /**
+   * When the first candidate could be tried; `waiting` counts a probe in flight as now (its answer
+   * wakes waiters). Never further than `breaker.maxOpenFor`: no learned reset, however absurd,
+   * makes a client wait longer than the longest window a hint is honoured for.
+   */
   private earliestAvailable(candidates: TargetRuntime[], now: number, waiting = false): number {
+    const earliest = this.earliestUncapped(candidates, now, waiting);
+    return Number.isFinite(earliest) ? Math.min(earliest, now + this.breaker.maxOpenForMs) : earliest;
+  }
+
+  private earliestUncapped(candidates: TargetRuntime[], now: number, waiting: boolean): number {
     const circuitAt = waiting
       ? (scope: string) => this.circuits.waitableAt(scope, now)
       : (scope: string) => this.circuits.availableAt(scope, now);
@@ -324,17 +428,25 @@ export class Router {
       forward: state.forward,
       admissionTokens: target.adapter.admissionTokens(state.req, state.inputTokens),
     });
+    if (result.kind === 'unsent') {
+      // No request left: the probe leases go back untested and the provider is not blamed.
+      this.releaseProbes(pick, this.clock.now());
+      return result;
+    }
     const outcome: AttemptOutcome = result.kind === 'failed' ? result.outcome : { kind: 'ok', status: 200 };
     state.attempts.push(attemptRecord(target, startedAt, result, outcome));
     if (result.kind !== 'stream')
       this.meter.attempt(target.id, outcome.kind, result.kind === 'json' ? result.usage : undefined);
     learnFromAttempt(this.learning, pick, outcome, result, startedAt, this.clock.now());
+    // The attempt's slot is free again: one waiter may take it (all wake on circuit changes).
+    if (result.kind === 'stream') void result.done.then(() => this.wakeup.notify(1));
+    else this.wakeup.notify(1);
     return result;
   }
 
   private success(
     pick: { target: TargetRuntime },
-    result: Exclude<AttemptResult, { kind: 'failed' }>,
+    result: Extract<AttemptResult, { kind: 'json' | 'stream' }>,
     state: RequestState,
   ): RouteResult {
     this.meter.served(pick.target.id);
@@ -359,7 +471,18 @@ export class Router {
       circuits: this.circuits.entries(),
       retryBudgetRemaining: this.budget.remaining(this.clock.now()),
       store: this.store.health(),
+      admission: this.admission(),
     });
+  }
+
+  /** Requests being routed and waiting now, the most that waited at once, and those shed by reason. */
+  admission(): { inFlight: number; waiting: number; waitingHighWater: number; shed: Record<string, number> } {
+    return {
+      inFlight: this.inFlight,
+      waiting: this.wakeup.waiting,
+      waitingHighWater: this.waitingHighWater,
+      shed: Object.fromEntries(this.shed),
+    };
   }
 
   /** Each target's circuits, capacity, statistics, usage and score, for the state view. */

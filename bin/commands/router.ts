@@ -37,6 +37,32 @@ export function storeEventLine(e: StoreEvent): string {
     : `router: lost the shared state at ${e.url} (${e.reason}); serving on local state until it returns`;
 }
 
+/**
+ * Reports errors the server survived, at most 10 a minute: a flood of one kind of failure must
+ * not drown the terminal or fill a disk; the rest are counted in the next line that gets through.
+ */
+function logLimited(write: (line: string) => void, perMinute = 10): (e: unknown) => void {
+  let windowStart = 0;
+  let shown = 0;
+  let hidden = 0;
+  return (e) => {
+    const now = performance.now();
+    if (now - windowStart >= 60_000) {
+      windowStart = now;
+      shown = 0;
+    }
+    if (shown >= perMinute) {
+      hidden++;
+      return;
+    }
+    shown++;
+    write(
+      `router: survived an error: ${(e as Error)?.message ?? String(e)}${hidden ? ` (${hidden} more not shown)` : ''}`,
+    );
+    hidden = 0;
+  };
+}
+
 /** Serves the reference router from a config file until stopped. */
 export async function routerCommand(options: RouterCommandOptions, io: Io): Promise<ExitCode> {
   const read = await readConfigFile(options.config);
@@ -68,7 +94,7 @@ export async function routerCommand(options: RouterCommandOptions, io: Io): Prom
     host: options.host,
     port: options.port,
     authTokens: tokens,
-    onError: (e) => io.err(`router: survived an error: ${(e as Error).message}`),
+    onError: logLimited((line) => io.err(line)),
   });
   io.out(`throttlelab router: listening on ${server.origin} (seed ${seed}; replay with --seed ${seed})`);
   io.out(

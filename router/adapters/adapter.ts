@@ -64,6 +64,11 @@ export interface StreamEventReader {
   push(chunk: Uint8Array): SseEvent[];
   /** The body ended: completes a last event that lacks its terminator. */
   end(): SseEvent[];
+  /**
+   * Why the stream is malformed past repair (a line or event over its bound), once it is: the
+   * attempt fails as `malformed_stream` rather than the reader growing without end.
+   */
+  readonly malformed?: string;
 }
 
 /** One vendor's wire format, both ways. */

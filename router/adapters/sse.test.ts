@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseReader } from './sse.js';
+import { MAX_SSE_EVENT_CHARS, MAX_SSE_LINE_CHARS, SseReader } from './sse.js';
 
 describe('SseReader', () => {
   it('yields events across arbitrary chunk boundaries', () => {
@@ -26,5 +26,31 @@ describe('SseReader', () => {
 
   it('joins multi-line data', () => {
     expect(new SseReader().push('data: a\ndata: b\n\n')).toEqual([{ event: undefined, data: 'a\nb' }]);
+  });
+
+  it('accepts lone CR line ends, even split from a following LF', () => {
+    const r = new SseReader();
+    expect(r.push('data: a\r\rdata: b\r')).toEqual([{ event: undefined, data: 'a' }]);
+    expect(r.push('\n\n')).toEqual([{ event: undefined, data: 'b' }]);
+  });
+
+  it('marks a stream without line ends malformed past the line bound, keeping nothing of it', () => {
+    const r = new SseReader();
+    const chunk = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 4; i++) expect(r.push(chunk)).toEqual([]);
+    expect(r.malformed).toBeUndefined();
+    expect(r.push(chunk)).toEqual([]);
+    expect(r.malformed).toBe(`a line over ${MAX_SSE_LINE_CHARS} characters`);
+    expect(r.push('\n\ndata: late\n\n')).toEqual([]);
+    expect(r.end()).toEqual([]);
+  });
+
+  it('marks an event malformed whose data lines together pass the event bound', () => {
+    const r = new SseReader();
+    const line = `data: ${'y'.repeat(1024 * 1024)}\n`;
+    for (let i = 0; i < 8; i++) r.push(line);
+    expect(r.malformed).toBeUndefined();
+    expect(r.push(line)).toEqual([]);
+    expect(r.malformed).toBe(`an event over ${MAX_SSE_EVENT_CHARS} characters`);
   });
 });

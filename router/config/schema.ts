@@ -110,6 +110,24 @@ const Server = z.strictObject({
     .int()
     .positive()
     .default(1024 * 1024),
+  /** Longest a client may take to send its headers (a slowloris trickle is cut with 408). */
+  headersTimeout: PositiveDuration.default(10_000),
+  /** Longest a client may take to send its whole request, body included (the answer is not bounded by this). */
+  requestTimeout: PositiveDuration.default(30_000),
+  /** Most client connections open at once; more are refused at connect. */
+  maxConnections: z.number().int().positive().default(4096),
+  /** How long a stop waits for requests in flight before cutting them (streams end with an error event). */
+  shutdownGrace: Duration.default(5000),
+});
+
+const Admission = z.strictObject({
+  /** Most client requests being routed at once; more get 503 with Retry-After at once. */
+  maxInFlight: z.number().int().positive().default(2048),
+  /**
+   * Most requests held waiting for capacity; more get 503 with Retry-After at once. Requests are
+   * also shed early when the capacity expected before their deadline is already spoken for.
+   */
+  maxWaiting: z.number().int().nonnegative().default(512),
 });
 
 const Deadline = z.strictObject({
@@ -122,6 +140,18 @@ const Attempt = z.strictObject({
   timeout: PositiveDuration.default(30_000),
   /** Time allowed before the first content token of a stream (keep-alives do not count). */
   firstTokenTimeout: PositiveDuration.default(15_000),
+  /** Largest answer (not streamed) read from a provider. */
+  maxResponseBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
+  /** Most bytes of answers being read from all providers at once; an attempt past it fails, not the process. */
+  maxBufferedBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
 });
 
 const Retry = z.strictObject({
@@ -199,6 +229,7 @@ export const RouterConfigSchema = z.strictObject({
     })
     .default({ weights: parse(Weights), defaultMaxTokens: 1024 }),
   deadline: Deadline.default(parse(Deadline)),
+  admission: Admission.default(parse(Admission)),
   attempt: Attempt.default(parse(Attempt)),
   retry: Retry.default(parse(Retry)),
   breaker: Breaker.default(parse(Breaker)),

@@ -37,9 +37,16 @@ export interface CapacityView {
 // puts a request a few milliseconds early.
 const REFILL_SAFETY = 1.05;
 
-function toLimit(s: LimitSignal | undefined, now: number, previous: Limit | undefined): Limit | undefined {
+function toLimit(
+  s: LimitSignal | undefined,
+  now: number,
+  previous: Limit | undefined,
+  maxResetInMs: number,
+): Limit | undefined {
   if (!s || s.remaining === undefined) return previous;
-  return { limit: s.limit ?? previous?.limit, remaining: s.remaining, resetAt: s.resetAt ?? now, observedAt: now };
+  // A reset a year away (a hostile or broken header) is held to the longest wait honoured anywhere.
+  const resetAt = Math.min(s.resetAt ?? now, now + maxResetInMs);
+  return { limit: s.limit ?? previous?.limit, remaining: s.remaining, resetAt, observedAt: now };
 }
 
 const toShared = (l: Limit | undefined): SharedLimit | undefined =>
@@ -71,6 +78,14 @@ function whenAvailable(l: Limit, refill: Signals['refill'], need: number, now: n
   return Math.min(l.resetAt, l.observedAt + ((need - l.remaining) / rate) * REFILL_SAFETY);
 }
 
+function expectedUnits(l: Limit, refill: Signals['refill'], from: number, to: number): number {
+  const continuous = refill === 'continuous' && l.limit !== undefined && l.resetAt > l.observedAt;
+  if (!continuous) return to >= l.resetAt ? Infinity : l.remaining;
+  const rate = (l.limit! - l.remaining) / (l.resetAt - l.observedAt);
+  const atFrom = Math.min(l.limit!, l.remaining + Math.max(0, from - l.observedAt) * rate);
+  return atFrom + (to - from) * rate;
+}
+
 /**
  * Capacity per target, from the vendors' own remaining counts and reset times, minus what the
  * router has in flight, so that a target known to be empty until T is not tried before T. Counts
@@ -81,6 +96,12 @@ export class CapacityBook {
   /** Targets whose limits this replica observed since the fleet last heard. */
   private readonly observed = new Set<string>();
   private heldChanged = false;
+  private readonly maxResetInMs: number;
+
+  /** `maxResetInMs`: the furthest a learned reset may lie ahead (the breaker's `maxOpenFor`). */
+  constructor(options: { maxResetInMs?: number } = {}) {
+    this.maxResetInMs = options.maxResetInMs ?? Infinity;
+  }
 
   private entry(target: string): CapacityEntry {
     let e = this.entries.get(target);
@@ -95,8 +116,8 @@ export class CapacityBook {
   observe(target: string, s: Signals, now: number): void {
     const e = this.entry(target);
     e.refill = s.refill;
-    e.requests = toLimit(s.requests, now, e.requests);
-    e.tokens = toLimit(s.tokens, now, e.tokens);
+    e.requests = toLimit(s.requests, now, e.requests, this.maxResetInMs);
+    e.tokens = toLimit(s.tokens, now, e.tokens, this.maxResetInMs);
     if (s.requests?.remaining !== undefined || s.tokens?.remaining !== undefined) this.observed.add(target);
   }
 
@@ -160,6 +181,22 @@ export class CapacityBook {
     if (e.requests) at = Math.max(at, whenAvailable(e.requests, e.refill, 1 + e.inFlight + e.remoteInFlight, now));
     if (e.tokens) at = Math.max(at, whenAvailable(e.tokens, e.refill, tokens + e.reservedTokens + e.remoteTokens, now));
     return at;
+  }
+
+  /**
+   * How many more requests of `tokens` each the target should take between `from` and `to`, by
+   * what the vendor last said, less what is in flight; optimistic (no safety margin), and
+   * Infinity when its limits are unknown or a window resets in between (its next size is unknown).
+   */
+  expectedRequests(target: string, tokens: number, from: number, to: number): number {
+    const e = this.entries.get(target);
+    if (!e) return Infinity;
+    if (to <= from) return 0;
+    let n = Infinity;
+    if (e.requests) n = Math.min(n, expectedUnits(e.requests, e.refill, from, to) - e.inFlight);
+    if (e.tokens && tokens > 0)
+      n = Math.min(n, (expectedUnits(e.tokens, e.refill, from, to) - e.reservedTokens) / tokens);
+    return Math.max(0, n);
   }
 
   /** Share of capacity left in [0, 1]: 1 when nothing is known. */

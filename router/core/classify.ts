@@ -14,6 +14,9 @@ const KEY_INVALID = /API_KEY_INVALID|API key not valid|Incorrect API key provide
 export function classifyResponse(status: number, signals: Signals, bodyText: string): AttemptOutcome {
   const waitMs = signals.waitMs;
   if (status >= 200 && status < 300) return { kind: 'ok', status };
+  // A redirect or an informational status is no answer a client can use: the provider (or what
+  // stands in front of it) misbehaved, and its status must never reach the client.
+  if (status < 200 || (status >= 300 && status < 400)) return { kind: 'server_error', status };
   if (status === 429) {
     return signals.quotaExhausted
       ? { kind: 'quota_exhausted', status, waitMs }

@@ -1,6 +1,6 @@
 // Over 300 lines on purpose: one upstream attempt (send, classify, learn capacity, stream until
 // first content under its timeouts) is a single sequence with shared cancellation.
-import type { CallContext, StreamEventReader, StreamFailure, Translated } from '../adapters/adapter.js';
+import type { CallContext, HttpCall, StreamEventReader, StreamFailure, Translated } from '../adapters/adapter.js';
 import { errorFrame } from '../adapters/openai-chunks.js';
 import { createSseByteReader, type SseEvent } from '../adapters/sse.js';
 import type { CapacityBook } from '../core/capacity.js';
@@ -15,6 +15,13 @@ import type { TargetRuntime } from './target.js';
 
 const TIMEOUT = Symbol('attempt-timeout');
 const CLIENT_GONE = Symbol('client-gone');
+const OVER_BUDGET = Symbol('over-buffer-budget');
+
+/** Bytes of answers being read from every provider at once, against one bound. */
+export interface BufferBudget {
+  held: number;
+  readonly max: number;
+}
 
 /** What an attempt needs from the router. */
 export interface AttemptEnv {
@@ -24,6 +31,12 @@ export interface AttemptEnv {
   attemptTimeoutMs: number;
   firstTokenTimeoutMs: number;
   defaultMaxTokens: number;
+  /** Largest answer read from one provider. */
+  maxResponseBytes: number;
+  /** Shared by all attempts: answers being read, in bytes. */
+  buffers: BufferBudget;
+  /** Removes the router's own key values from any provider text passed on. */
+  redact: (text: string) => string;
 }
 
 /** One attempt's request. */
@@ -47,8 +60,13 @@ export interface StreamEnd {
   aborted: boolean;
 }
 
-/** An attempt's result: a failure value, a JSON answer, or a stream committed after its first content. */
+/**
+ * An attempt's result: a failure value, a JSON answer, a stream committed after its first content,
+ * or `unsent`: the request could not even be built for this provider (a local failure, never the
+ * provider's; it is not an attempt and counts against nobody).
+ */
 export type AttemptResult =
+  | { kind: 'unsent'; message: string; endedAt: number }
   | { kind: 'failed'; outcome: AttemptOutcome; signals?: Signals; endedAt: number }
   | { kind: 'json'; body: string; usage: Usage; endedAt: number; firstByteAt: number }
   | {
@@ -82,15 +100,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   const { clock, capacity } = env;
   const { target, stream, deadline } = input;
   const started = clock.now();
-  const ac = new AbortController();
-  const onParentAbort = () => ac.abort(CLIENT_GONE);
   if (input.signal.aborted) return { kind: 'failed', outcome: { kind: 'aborted' }, endedAt: started };
-  input.signal.addEventListener('abort', onParentAbort, { once: true });
-  const budget = attemptBudgetMs(deadline, started, env.attemptTimeoutMs);
-  let cancelTimer = timer(clock, stream ? Math.min(env.firstTokenTimeoutMs, budget) : budget, () => ac.abort(TIMEOUT));
-  let phase: 'headers' | 'first-token' | 'body' = 'headers';
-  let handedOff = false;
-  capacity.reserve(target.id, input.admissionTokens);
   const ctx: CallContext = {
     baseUrl: target.providerConfig.baseUrl.replace(/\/+$/, ''),
     model: target.model,
@@ -101,10 +111,29 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     defaultMaxTokens: env.defaultMaxTokens,
     now: started,
   };
+  // Building the request is our own work on the client's body: if it throws (a body nested
+  // thousands deep), that is no failure of the provider's and must not count against it.
+  let call: HttpCall;
+  try {
+    call = await target.adapter.buildRequest(input.req, ctx, stream);
+  } catch (error) {
+    return { kind: 'unsent', message: (error as Error)?.message ?? String(error), endedAt: clock.now() };
+  }
+  const ac = new AbortController();
+  const onParentAbort = () => ac.abort(CLIENT_GONE);
+  input.signal.addEventListener('abort', onParentAbort, { once: true });
+  const budget = attemptBudgetMs(deadline, started, env.attemptTimeoutMs);
+  let cancelTimer = timer(clock, stream ? Math.min(env.firstTokenTimeoutMs, budget) : budget, () => ac.abort(TIMEOUT));
+  let phase: 'headers' | 'first-token' | 'body' = 'headers';
+  let handedOff = false;
+  let buffered = 0;
+  capacity.reserve(target.id, input.admissionTokens);
   const cleanup = () => {
     cancelTimer();
     input.signal.removeEventListener('abort', onParentAbort);
     capacity.release(target.id, input.admissionTokens);
+    env.buffers.held -= buffered;
+    buffered = 0;
   };
   const failed = (outcome: AttemptOutcome, signals?: Signals): AttemptResult => ({
     kind: 'failed',
@@ -114,14 +143,15 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   });
 
   try {
-    const res = await env.transport.send(await target.adapter.buildRequest(input.req, ctx, stream), ac.signal);
+    const res = await env.transport.send(call, ac.signal);
     const firstByteAt = clock.now();
     const get = headerGetter(res.headers);
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text(256 * 1024);
       const signals = decodeSignals(target.adapter.vendor, res.status, get, text, clock.now());
       capacity.observe(target.id, signals, clock.now());
-      return failed(classifyResponse(res.status, signals, text), signals);
+      // The provider's words may be passed on to the client (a 4xx): never with our key in them.
+      return failed(classifyResponse(res.status, signals, env.redact(text)), signals);
     }
     capacity.observe(
       target.id,
@@ -134,27 +164,29 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
       phase = 'body';
       let cancelFirstToken: (() => void) | undefined;
       let started = false;
-      const chunks = await res.collect(
-        (chunk) => {
-          if (started) return;
-          started = hasContent(chunk);
-          if (!started && !cancelFirstToken) {
-            phase = 'first-token';
-            cancelFirstToken = timer(clock, Math.min(env.firstTokenTimeoutMs, remainingMs(deadline, clock.now())), () =>
-              ac.abort(TIMEOUT),
-            );
-          } else if (started && cancelFirstToken) {
-            phase = 'body';
-            cancelFirstToken();
-          }
-        },
-        64 * 1024 * 1024,
-      );
+      const chunks = await res.collect((chunk) => {
+        // One bound over every answer being read at once: six 60 MB answers must not take 1.3 GB.
+        buffered += chunk.length;
+        env.buffers.held += chunk.length;
+        if (env.buffers.held > env.buffers.max) ac.abort(OVER_BUDGET);
+        if (started) return;
+        started = hasContent(chunk);
+        if (!started && !cancelFirstToken) {
+          phase = 'first-token';
+          cancelFirstToken = timer(clock, Math.min(env.firstTokenTimeoutMs, remainingMs(deadline, clock.now())), () =>
+            ac.abort(TIMEOUT),
+          );
+        } else if (started && cancelFirstToken) {
+          phase = 'body';
+          cancelFirstToken();
+        }
+      }, env.maxResponseBytes);
       cancelFirstToken?.();
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
       const parsed = target.adapter.parseCompletion(text, ctx);
       if ('error' in parsed) return failed({ kind: 'server_error', status: res.status });
-      return { kind: 'json', body: parsed.body, usage: parsed.usage, endedAt: clock.now(), firstByteAt };
+      const body = env.redact(parsed.body);
+      return { kind: 'json', body, usage: parsed.usage, endedAt: clock.now(), firstByteAt };
     }
 
     phase = 'first-token';
@@ -167,7 +199,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     let finished = false;
     let leftover: SseEvent[] = [];
     const take = (t: Translated): StreamFailure | undefined => {
-      for (const c of t.chunks) first.push(frame(c));
+      for (const c of t.chunks) first.push(env.redact(frame(c)));
       if (t.usage) lastUsage = t.usage;
       if (t.content) committed = true;
       if (t.done) finished = true;
@@ -184,6 +216,10 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
         return failed({ kind: 'server_error', status: res.status });
       }
       const events = reader.push(next.value);
+      if (reader.malformed !== undefined) {
+        res.dispose();
+        return failed({ kind: 'stream_error', message: `malformed_stream: ${reader.malformed}` });
+      }
       for (let i = 0; i < events.length; i++) {
         const error = take(translator.onEvent(events[i]!.data, events[i]!.event));
         if (error) {
@@ -206,7 +242,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     let resolveDone!: (end: StreamEnd) => void;
     const done = new Promise<StreamEnd>((resolve) => (resolveDone = resolve));
     const rest = continueStream(
-      { iterator, reader, translator, finished, lastUsage, contentEvents: 1, leftover },
+      { iterator, reader, translator, finished, lastUsage, contentEvents: 1, leftover, redact: env.redact },
       ac.signal,
       () => {
         cleanup();
@@ -217,6 +253,8 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   } catch (error) {
     if (ac.signal.reason === CLIENT_GONE) return failed({ kind: 'aborted' });
     if (ac.signal.reason === TIMEOUT) return failed({ kind: 'timeout', phase });
+    // Too much is being read at once: this answer is given up, as a provider too slow to fit would be.
+    if (ac.signal.reason === OVER_BUDGET) return failed({ kind: 'server_error', status: 200 });
     return failed({ kind: 'network_error', message: (error as Error)?.message ?? String(error) });
   } finally {
     if (!handedOff) cleanup();
@@ -232,6 +270,7 @@ interface StreamState {
   contentEvents: number;
   /** Events that arrived with the first content and still need relaying. */
   leftover: SseEvent[];
+  redact: (text: string) => string;
 }
 
 /**
@@ -272,6 +311,15 @@ async function* continueStream(
         return;
       }
       const events = first ? s.leftover : next.done ? s.reader.end() : s.reader.push(next.value);
+      if (s.reader.malformed !== undefined) {
+        failure = {
+          message: `The provider sent a malformed stream (${s.reader.malformed}).`,
+          type: 'upstream_error',
+          code: 'malformed_stream',
+        };
+        yield `data: ${errorFrame(failure)}\n\n`;
+        return;
+      }
       const translated: Translated[] = events.map((ev) => s.translator.onEvent(ev.data, ev.event));
       if (next.done) translated.push(s.translator.onEnd());
       let out = '';
@@ -282,8 +330,9 @@ async function* continueStream(
         if (t.done) s.finished = true;
         if (t.error && !s.finished) failure ??= t.error;
       }
+      if (out) out = s.redact(out);
       if (failure) {
-        yield `${out}data: ${errorFrame(failure)}\n\n`;
+        yield `${out}data: ${s.redact(errorFrame(failure))}\n\n`;
         return;
       }
       if (s.finished) {

@@ -1,5 +1,10 @@
 import type { AttemptOutcome, Usage } from '../core/types.js';
 
+// More than any model's context in one answer: a count past it is not a count.
+const MAX_TOKENS_PER_ATTEMPT = 100_000_000;
+
+const tokenCount = (n: number) => (Number.isSafeInteger(n) && n >= 0 && n <= MAX_TOKENS_PER_ATTEMPT ? n : 0);
+
 /** Counters for one target. */
 export interface TargetUsage {
   attempts: Partial<Record<AttemptOutcome['kind'], number>>;
@@ -45,13 +50,17 @@ export class Meter {
     u.attempts[outcome] = (u.attempts[outcome] ?? 0) + 1;
     this.count(target, `attempts.${outcome}`, 1);
     if (usage) {
-      u.promptTokens += usage.promptTokens;
-      u.completionTokens += usage.completionTokens;
-      this.count(target, 'promptTokens', usage.promptTokens);
-      this.count(target, 'completionTokens', usage.completionTokens);
+      // A provider's usage is its word: negative, fractional or absurd counts (1e308) would
+      // poison counters that only ever go up (here and in the fleet's shared totals), so they are not counted at all.
+      const prompt = tokenCount(usage.promptTokens);
+      const completion = tokenCount(usage.completionTokens);
+      u.promptTokens += prompt;
+      u.completionTokens += completion;
+      this.count(target, 'promptTokens', prompt);
+      this.count(target, 'completionTokens', completion);
       if (usage.estimated) {
-        u.estimatedTokens += usage.promptTokens + usage.completionTokens;
-        this.count(target, 'estimatedTokens', usage.promptTokens + usage.completionTokens);
+        u.estimatedTokens += prompt + completion;
+        this.count(target, 'estimatedTokens', prompt + completion);
       }
     }
   }

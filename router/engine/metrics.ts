@@ -36,6 +36,7 @@ export function renderMetrics(input: {
   circuits: Iterable<[string, { state: string }]>;
   retryBudgetRemaining: number;
   store: StoreHealth;
+  admission?: { inFlight: number; waiting: number; waitingHighWater: number; shed: Record<string, number> };
 }): string {
   const lines: string[] = [];
   lines.push(
@@ -107,5 +108,23 @@ export function renderMetrics(input: {
     '# TYPE throttlelab_router_shared_state_peers gauge',
     `throttlelab_router_shared_state_peers{${store}} ${st.peers}`,
   );
+  const a = input.admission;
+  if (a) {
+    lines.push(
+      '# HELP throttlelab_router_in_flight Client requests being routed now.',
+      '# TYPE throttlelab_router_in_flight gauge',
+      `throttlelab_router_in_flight ${a.inFlight}`,
+      '# HELP throttlelab_router_waiting Client requests held waiting for capacity now.',
+      '# TYPE throttlelab_router_waiting gauge',
+      `throttlelab_router_waiting ${a.waiting}`,
+      '# HELP throttlelab_router_waiting_max The most client requests held waiting for capacity at once.',
+      '# TYPE throttlelab_router_waiting_max gauge',
+      `throttlelab_router_waiting_max ${a.waitingHighWater}`,
+      '# HELP throttlelab_router_shed_total Client requests answered 503 at once instead of being held, by reason.',
+      '# TYPE throttlelab_router_shed_total counter',
+    );
+    for (const [reason, n] of Object.entries(a.shed))
+      lines.push(`throttlelab_router_shed_total{reason="${esc(reason)}"} ${n}`);
+  }
   return `${lines.join('\n')}\n`;
 }

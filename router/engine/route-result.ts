@@ -35,10 +35,15 @@ export function retryAfterSeconds(earliest: number, now: number): number | undef
   return Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;
 }
 
+/** Milliseconds until `earliest` for a shed request's Retry-After: a second when nothing is known. */
+export function retryAfterMs(earliest: number, now: number): number {
+  return Number.isFinite(earliest) ? Math.max(1000, earliest - now) : 1000;
+}
+
 /** A provider's answer as the client gets it: the body or the stream, with the route's own headers. */
 export function answered(
   target: TargetRuntime,
-  result: Exclude<AttemptResult, { kind: 'failed' }>,
+  result: Extract<AttemptResult, { kind: 'json' | 'stream' }>,
   attempts: AttemptRecord[],
 ): RouteResult {
   const headers: Record<string, string> = {

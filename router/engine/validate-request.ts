@@ -1,5 +1,22 @@
 import type { ChatRequest } from '../core/types.js';
 
+// Far deeper than any chat request (tool schemas nest a dozen levels); deep enough bodies make
+// JSON.stringify throw when the request is re-serialised for a provider.
+const MAX_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays deeper than `max`, found without recursion. */
+function depthOver(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks the shape of a chat request as OpenAI would; returns the problem, or the request. */
@@ -29,6 +46,19 @@ export function validateChatRequest(
       };
     }
   }
+  // Failover may land on a vendor without `n` (Anthropic): answering one choice silently would lie.
+  if (body.n !== undefined && body.n !== null && body.n !== 1)
+    return {
+      ok: false,
+      message: "Invalid 'n': this router answers one choice per request; send n = 1 or leave it out.",
+      param: 'n',
+    };
+  if (depthOver(body, MAX_DEPTH))
+    return {
+      ok: false,
+      message: `Invalid request body: nested deeper than ${MAX_DEPTH} levels.`,
+      param: null,
+    };
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
     return { ok: false, message: "Invalid type for 'stream': expected a boolean.", param: 'stream' };
   for (const p of ['max_tokens', 'max_completion_tokens'] as const) {

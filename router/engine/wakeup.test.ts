@@ -3,21 +3,12 @@ import { createFakeClock } from '../core/fake-clock.js';
 import { Wakeup } from './wakeup.js';
 
 describe('Wakeup', () => {
-  it('aborts the signal handed out before a notify, and hands out a fresh one after', () => {
-    const w = new Wakeup();
-    const before = w.signal;
-    expect(before.aborted).toBe(false);
-    w.notify();
-    expect(before.aborted).toBe(true);
-    expect(w.signal.aborted).toBe(false);
-    expect(w.signal).not.toBe(before);
-  });
-
-  it('sleeps the full wait, or ends early on a notify or an abort, leaving no listeners behind', async () => {
+  it('sleeps the full wait, or ends early on a notify or an abort, leaving no waiter behind', async () => {
     const clock = createFakeClock(0);
     const w = new Wakeup();
     const client = new AbortController();
     const full = w.sleep(clock, 100, client.signal);
+    expect(w.waiting).toBe(1);
     await clock.advance(100);
     expect(await full).toBe(true);
     const woken = w.sleep(clock, 100, client.signal);
@@ -27,5 +18,25 @@ describe('Wakeup', () => {
     client.abort();
     expect(await aborted).toBe(false);
     expect(clock.now()).toBe(100);
+    expect(w.waiting).toBe(0);
+  });
+
+  it('wakes only the longest waiting given one freed slot, not the whole herd', async () => {
+    const clock = createFakeClock(0);
+    const w = new Wakeup();
+    const never = new AbortController().signal;
+    const woke: number[] = [];
+    const sleeps = [0, 1, 2, 3].map((i) => w.sleep(clock, 1000, never).then((full) => !full && woke.push(i)));
+    w.notify(1);
+    await Promise.resolve();
+    expect(woke).toEqual([0]);
+    expect(w.waiting).toBe(3);
+    w.notify(2);
+    await Promise.resolve();
+    expect(woke).toEqual([0, 1, 2]);
+    w.notify();
+    await Promise.all(sleeps);
+    expect(woke).toEqual([0, 1, 2, 3]);
+    expect(w.waiting).toBe(0);
   });
 });

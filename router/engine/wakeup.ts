@@ -1,49 +1,53 @@
-import { setMaxListeners } from 'node:events';
 import { startTimer, type Clock } from '../core/clock.js';
 
+interface Sleeper {
+  /** Ends the sleep once; `elapsed`: the full wait passed. */
+  finish(elapsed: boolean): void;
+}
+
 /**
- * Wakes every request waiting for capacity when something it waits on changes (a circuit closes
- * after its probe, or re-opens), so that waiters re-decide at once instead of polling.
+ * The requests waiting for capacity, in the order they began to wait. Something that frees one
+ * slot (an attempt ending) wakes the one that waited longest; something that changes what every
+ * waiter decides (a circuit closing or re-opening) wakes them all. Waking one per freed slot
+ * keeps a thousand waiters from stampeding for the one slot an answer frees.
  */
 export class Wakeup {
-  private controller = Wakeup.fresh();
+  private readonly sleepers = new Set<Sleeper>();
 
-  private static fresh(): AbortController {
-    const c = new AbortController();
-    // Every waiting request listens; there may be thousands.
-    setMaxListeners(0, c.signal);
-    return c;
-  }
-
-  /** Aborts on the next `notify()`. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** Requests waiting now. */
+  get waiting(): number {
+    return this.sleepers.size;
   }
 
   /**
-   * Waits `ms` on `clock`, ending early on the next `notify()` or when `signal` aborts; resolves
-   * true only if the full wait elapsed. Listeners are removed however it ends.
+   * Waits `ms` on `clock`, ending early when woken or when `signal` aborts; resolves true only if
+   * the full wait elapsed. Its timer and listener are removed however it ends.
    */
   sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
-    const wake = this.signal;
     return new Promise((resolve) => {
-      const finish = (elapsed: boolean) => {
-        cancel();
-        signal.removeEventListener('abort', early);
-        wake.removeEventListener('abort', early);
-        resolve(elapsed);
+      const sleeper: Sleeper = {
+        finish: (elapsed) => {
+          if (!this.sleepers.delete(sleeper)) return;
+          cancel();
+          signal.removeEventListener('abort', early);
+          resolve(elapsed);
+        },
       };
-      const early = () => finish(false);
-      const cancel = startTimer(clock, ms, () => finish(true));
+      const early = () => sleeper.finish(false);
+      this.sleepers.add(sleeper);
+      const cancel = startTimer(clock, ms, () => sleeper.finish(true));
       signal.addEventListener('abort', early);
-      wake.addEventListener('abort', early);
     });
   }
 
-  notify(): void {
-    const c = this.controller;
-    this.controller = Wakeup.fresh();
-    c.abort();
+  /** Wakes the `count` longest waiting (all of them by default). */
+  notify(count = Infinity): void {
+    if (this.sleepers.size === 0) return;
+    let left = count;
+    for (const s of this.sleepers) {
+      if (left-- <= 0) break;
+      s.finish(false);
+    }
   }
 }

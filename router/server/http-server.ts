@@ -1,6 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RouterError } from '../core/errors.js';
+import {
+  clientGone,
+  isJson,
+  json,
+  openAIError,
+  readBody,
+  SHUTDOWN,
+  SHUTDOWN_FRAME,
+  shuttingDown,
+} from './http-replies.js';
 import type { Router } from '../router.js';
 
 /** A listening router. */
@@ -8,7 +18,12 @@ export interface RouterServer {
   readonly server: Server;
   readonly origin: string;
   readonly port: number;
-  close(): Promise<void>;
+  /**
+   * Stops taking requests, lets those in flight finish for `graceMs` (the config's
+   * `server.shutdownGrace` by default), then ends the rest: a waiting request gets 503, a live
+   * stream an explicit error event, never a silent cut.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Options for `startRouterServer`. */
@@ -20,42 +35,6 @@ export interface RouterServerOptions {
   maxBodyBytes?: number;
   /** Called with errors the server survived (never with request bodies or keys). */
   onError?: (error: unknown) => void;
-}
-
-function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    ...headers,
-  });
-  res.end(body);
-}
-
-function openAIError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  type: string,
-  code: string | null,
-  headers: Record<string, string> = {},
-): void {
-  json(res, status, { error: { message, type, param: null, code } }, headers);
-}
-
-function readBody(req: IncomingMessage, max: number): Promise<{ text: string; tooLarge: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) tooLarge = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge }));
-    req.on('error', reject);
-  });
 }
 
 /** The deadline a client asked for: our header in ms, or the OpenAI SDK's `x-stainless-timeout` in seconds. */
@@ -77,6 +56,11 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
   const maxBody = options.maxBodyBytes ?? router.config.server.maxBodyBytes;
   const onError = options.onError ?? (() => {});
   const forward = router.config.forwardHeaders.map((h) => h.toLowerCase());
+  // Requests being answered (by their abort controllers), for a drain on close.
+  const live = new Set<AbortController>();
+  let closing = false;
+  let drained: (() => void) | undefined;
+  const whenDrained = () => (live.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve)));
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -117,6 +101,17 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
         'invalid_request_error',
         null,
       );
+    // A cross-site form or text/plain POST needs no CORS preflight; a JSON one does (never granted).
+    if (!isJson(req.headers['content-type'])) {
+      req.resume();
+      return openAIError(
+        res,
+        415,
+        'Send the request body as JSON, with content-type: application/json.',
+        'invalid_request_error',
+        'unsupported_media_type',
+      );
+    }
 
     const { text, tooLarge } = await readBody(req, maxBody);
     if (tooLarge)
@@ -126,6 +121,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
         `Request body is larger than ${maxBody} bytes.`,
         'invalid_request_error',
         'request_too_large',
+        { connection: 'close' },
       );
     let body: unknown;
     try {
@@ -143,39 +139,64 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     res.on('close', () => {
       if (!res.writableFinished) aborter.abort();
     });
-    const fwd: Record<string, string> = {};
-    for (const h of forward) {
-      const v = req.headers[h];
-      if (typeof v === 'string') fwd[h] = v;
+    live.add(aborter);
+    try {
+      await answer(res, aborter, body, req);
+    } finally {
+      live.delete(aborter);
+      if (live.size === 0) drained?.();
     }
+  };
+
+  const answer = async (res: ServerResponse, aborter: AbortController, body: unknown, req: IncomingMessage) => {
     const result = await router.route(body, {
       signal: aborter.signal,
       deadlineMs: clientDeadlineMs(req, router.config.deadline.header),
-      forward: fwd,
+      forward: fwd(req),
     });
     if (res.destroyed) {
       if (result.kind === 'stream') await result.rest.return(undefined);
       return;
     }
+    if (aborter.signal.reason === SHUTDOWN && result.kind === 'response') return shuttingDown(res);
     if (result.kind === 'response') {
       res.writeHead(result.status, result.headers);
       return void res.end(result.body);
     }
     res.writeHead(200, result.headers);
     res.write(result.first.join(''));
+    let last = '';
     try {
       for await (const frame of result.rest) {
+        last = frame;
         if (aborter.signal.aborted) break;
         if (!res.write(frame))
           await new Promise<void>((resolve) => res.once('drain', () => resolve()).once('close', () => resolve()));
       }
     } finally {
+      // Cut by a stop: the client is told, never left with a stream that merely ends.
+      if (aborter.signal.reason === SHUTDOWN && !res.destroyed && !/data: (\[DONE\]|\{"error")/.test(last))
+        res.write(`data: ${SHUTDOWN_FRAME}\n\n`);
       res.end();
     }
   };
 
-  const server = createServer((req, res) => {
+  const fwd = (req: IncomingMessage): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const h of forward) {
+      const v = req.headers[h];
+      if (typeof v === 'string') out[h] = v;
+    }
+    return out;
+  };
+
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+    if (closing) {
+      req.resume();
+      return shuttingDown(res);
+    }
     handle(req, res).catch((error) => {
+      if (clientGone(req, res, error)) return void res.destroy();
       onError(error);
       if (!res.headersSent && !res.destroyed)
         openAIError(
@@ -188,10 +209,20 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
       else res.destroy();
     });
   });
+  const s = router.config.server;
   server.keepAliveTimeout = 30_000;
-  server.requestTimeout = 0;
-  server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  // A client trickling its headers or body is cut with 408 (checked every second).
+  server.requestTimeout = s.requestTimeout;
+  server.headersTimeout = Math.min(s.headersTimeout, s.requestTimeout);
+  server.maxConnections = s.maxConnections;
+  server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
+    const status =
+      e.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : e.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
@@ -220,10 +251,19 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     server,
     origin: host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    async close(o = {}) {
+      const graceMs = o.graceMs ?? s.shutdownGrace;
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (live.size > 0 && graceMs > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([whenDrained(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        clearTimeout(timer);
+      }
+      for (const a of live) a.abort(SHUTDOWN);
+      await whenDrained();
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }
