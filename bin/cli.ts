@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError, knownError } from './errors.js';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { CliError, isInterrupted, knownError } from './errors.js';
+import { EXIT, interruptedCode, type ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';
 
 function parseSeed(value: string): number {
@@ -216,6 +216,10 @@ export async function runCli(argv: readonly string[], io: Io): Promise<ExitCode>
     if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
       const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(e.code);
       return ok ? EXIT.OK : EXIT.BAD_INPUT;
+    }
+    if (isInterrupted(error)) {
+      io.err(`throttlelab: interrupted: ${(error as Error).message}`);
+      return interruptedCode(io.stop);
     }
     const known = knownError(error);
     if (known) {

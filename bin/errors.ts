@@ -67,6 +67,11 @@ const ENVIRONMENT_SYSCALLS = new Set([
   'access',
 ]);
 
+/** Whether an error says the user stopped the command before it had anything to show (exit 130, not 2). */
+export function isInterrupted(e: unknown): boolean {
+  return branded(e, HARNESS) && e.code === 'HARNESS_INTERRUPTED';
+}
+
 /** A user-caused error, told apart from a bug: the code and its one-line message. */
 export interface KnownError {
   code: string;

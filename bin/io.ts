@@ -3,7 +3,7 @@ export interface Io {
   out(line: string): void;
   err(line: string): void;
   env: Readonly<Record<string, string | undefined>>;
-  /** Aborts when the user asks the process to stop (Ctrl-C, SIGTERM). */
+  /** Aborts when the user asks the process to stop; its reason is the signal's name (`SIGINT`, `SIGTERM`). */
   stop: AbortSignal;
   /** A fresh random seed when none is given. */
   randomSeed(): number;

@@ -7,9 +7,20 @@ import { printable } from './printable.js';
 
 function createIo(): Io {
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // The first Ctrl-C (or SIGTERM) stops the work and lets it finish honestly: a run is judged on
+  // what was answered and says "interrupted". A second one quits at once; reports are written
+  // through a rename, so each file is whole or absent, and a router command's watchdog stops it.
+  const stop = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (!controller.signal.aborted) {
+      controller.abort(signal);
+      process.stderr.write(`\nthrottlelab: ${signal}: stopping (send it again to quit at once)\n`);
+      return;
+    }
+    process.stderr.write(`throttlelab: ${signal} again: quitting at once\n`);
+    process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   return {
     out: (line) => process.stdout.write(`${printable(line)}\n`),
     err: (line) => process.stderr.write(`${printable(line)}\n`),

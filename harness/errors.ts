@@ -10,6 +10,8 @@ export type HarnessErrorCode =
   | 'HARNESS_SCENARIO_INVALID'
   /** A fleet run needs a redis-server the harness could not start. */
   | 'HARNESS_REDIS_UNAVAILABLE'
+  /** The user stopped the run before there was anything to judge. */
+  | 'HARNESS_INTERRUPTED'
   | 'HARNESS_INTERNAL';
 
 const BRAND = Symbol.for('throttlelab.harness.error');

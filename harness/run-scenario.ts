@@ -31,7 +31,8 @@ export interface RunData {
   outcomes: ClientOutcome[];
   rows: LedgerRow[];
   checks: CheckResult[];
-  verdict: 'pass' | 'fail';
+  /** `interrupted`: the user stopped the run, so its checks judged only part of it (never a pass). */
+  verdict: 'pass' | 'fail' | 'interrupted';
   /** A fleet run: its replicas, store, spread and Redis faults. */
   fleet?: FleetSummary;
   /** Files holding the router's output (a fleet's: one per replica). */
@@ -90,6 +91,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
         simOrigin: server.origin,
         seed: o.seed,
         env: routerEnv,
+        signal: o.signal,
         ...(fleet.context ? { fleet: fleet.context } : {}),
       });
       fleet.startFaults(sim.startedAt);
@@ -121,7 +123,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       outcomes: result.outcomes,
       rows,
       checks,
-      verdict: overallVerdict(checks),
+      verdict: o.signal?.aborted ? 'interrupted' : overallVerdict(checks),
       ...(fleet.context
         ? { fleet: fleet.summary(requestsPerReplica(result.outcomes, router.replicas?.length ?? 1)) }
         : {}),

@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeReportFolder, type Report } from '../../harness/index.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
-import { CliError } from '../errors.js';
+import { CliError, isInterrupted } from '../errors.js';
 import { assertWritableDir } from '../output-dir.js';
 import { executeRun, keepLogs, prepareRun, type RouterChoice } from './run.js';
 
@@ -47,12 +47,25 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
   }
   const reports: Report[] = [];
   const logs: Array<[string, string[]]> = [];
+  let stopped = false;
   for (const { file, p } of prepared) {
+    if (io.stop.aborted) {
+      stopped = true;
+      break;
+    }
     const seed = options.seed ?? p.scenario.seed ?? io.randomSeed();
     io.out(`→ ${p.scenario.name} (seed ${seed})`);
-    const run = await executeRun(p, file, seed, io, options.simPort);
+    let run: Awaited<ReturnType<typeof executeRun>>;
+    try {
+      run = await executeRun(p, file, seed, io, options.simPort);
+    } catch (error) {
+      // Stopped while its router started: nothing of this scenario ran.
+      if (!isInterrupted(error)) throw error;
+      io.out('  INTERRUPTED before its load started');
+      stopped = true;
+      break;
+    }
     const report = run.report;
-    if (io.stop.aborted) break;
     reports.push(report);
     if (run.logs.length > 0) logs.push([report.scenario.name, run.logs]);
     const failed = report.checks.filter((c) => c.verdict === 'fail');
@@ -62,13 +75,30 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
         ' ',
       )}, p99 ${report.latency.answered.p99 === null ? 'n/a' : `${Math.round(report.latency.answered.p99)} ms`}`;
     io.out(
-      `  ${report.verdict === 'pass' ? 'PASS' : 'FAIL'} (${summary})${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`,
+      `  ${report.verdict.toUpperCase()} (${summary})${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`,
     );
+    if (report.verdict === 'interrupted') {
+      stopped = true;
+      break;
+    }
+  }
+  const notRun = prepared.slice(reports.length);
+  if (reports.length === 0) {
+    io.err('conformance: interrupted before any scenario was judged; no report written.');
+    return interruptedCode(io.stop);
   }
   const dir = options.out ?? join('reports', `conformance-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, reports);
   for (const [name, files] of logs) await keepLogs(files, join(dir, 'logs', name));
   const passed = reports.filter((r) => r.verdict === 'pass').length;
+  if (stopped) {
+    const never = notRun.map(({ p }) => p.scenario.name);
+    io.out(
+      `conformance: INTERRUPTED, not a pass: ${passed} of ${prepared.length} scenarios pass against ${reports[0]!.router}, ${reports.length - passed} ${reports.length - passed === 1 ? 'was' : 'were'} not (or stopped), ${never.length} never ran${never.length ? ` (${never.join(', ')})` : ''}`,
+    );
+    io.out(`report: ${paths.html}`);
+    return interruptedCode(io.stop);
+  }
   io.out(`conformance: ${passed} of ${reports.length} scenarios pass against ${reports[0]!.router}`);
   io.out(`report: ${paths.html}`);
   return passed === reports.length ? EXIT.OK : EXIT.CHECK_FAILED;

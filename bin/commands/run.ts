@@ -17,7 +17,7 @@ import {
   type RunScenario as Scenario,
 } from '../../harness/index.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { assertWritableDir } from '../output-dir.js';
 import { referenceConfig } from '../reference-launcher.js';
@@ -199,5 +199,6 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   io.out(
     `report: ${paths.html} (also report.json, junit.xml, summary.md${kept.length ? `, ${kept.map((f) => basename(f)).join(', ')}` : ''} in ${dir})`,
   );
+  if (report.verdict === 'interrupted') return interruptedCode(io.stop);
   return report.verdict === 'pass' ? EXIT.OK : EXIT.CHECK_FAILED;
 }

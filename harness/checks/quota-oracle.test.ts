@@ -70,4 +70,30 @@ describe('quotaOracle', () => {
     expect(quotaOracle(scenario as never, [req(0, { tokensIn: 5000 })], new Map())).toBe(0);
     expect(quotaOracle(scenario as never, [req(0)], new Map())).toBe(1);
   });
+
+  it('finishes at 400 req/s against two 600/min buckets at epoch-millisecond time (a wait of 1e-11 ms once looped for ever)', () => {
+    const p = limited[0]!;
+    const scenario = {
+      ...world(),
+      providers: ['a', 'b'].map((id) => ({
+        ...p,
+        id,
+        keys: [{ ...p.keys[0]!, id: `k-${id}` }],
+        quotas: [{ metric: 'requests' as const, limit: 600, per: 60_000 }],
+      })),
+    };
+    const start = 1_764_500_000_000.123;
+    const requests = Array.from({ length: 2000 }, (_, i) =>
+      req(0, {
+        sentAt: start + i * 2.5,
+        latestAt: start + i * 2.5 + 9500,
+        targets: ['a', 'b'].map((provider) => ({ provider, model: p.models[0]! })),
+        tokensIn: 50,
+      }),
+    );
+    // Both buckets full (1,200), then 20 a second for the 14.5 s the last deadline allows.
+    const admitted = quotaOracle(scenario as never, requests, new Map());
+    expect(admitted).toBeGreaterThan(1400);
+    expect(admitted).toBeLessThanOrEqual(1200 + 20 * 15);
+  });
 });

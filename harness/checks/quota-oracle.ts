@@ -14,6 +14,11 @@ export interface OracleRequest {
   maxTokens: number;
 }
 
+// Time must move on each retry: at epoch-millisecond magnitudes a wait of 2.7e-11 ms (a bucket a
+// hair short of one token) adds nothing, `at + wait === at`, and the request would come back at
+// the same instant for ever. No quota is finer than a millisecond.
+const MIN_STEP_MS = 1;
+
 /** End of the blocked interval containing `t`, or `t` itself. */
 function after(blocked: Intervals, t: number): number {
   return containing(blocked, t)?.[1] ?? t;
@@ -75,7 +80,12 @@ export function quotaOracle(
   const queue = new Queue<{ at: number; r: OracleRequest }>();
   for (const r of requests) queue.push({ at: r.sentAt, r });
   let admitted = 0;
+  // Each request comes back at most once per millisecond of its deadline, and far fewer in
+  // practice; past this the replay is not converging, which is a bug to report, not to hang on.
+  let steps = 0;
+  const maxSteps = 100_000 + requests.reduce((n, r) => n + Math.max(1, r.latestAt - r.sentAt), 0);
   while (queue.size > 0) {
+    if (++steps > maxSteps) throw new Error(`quotaOracle did not converge after ${steps} steps`);
     const { at, r } = queue.pop();
     let soonest = Infinity;
     let placed = false;
@@ -102,7 +112,7 @@ export function quotaOracle(
           break;
         }
         const wait = rt.quota.waitFor(rt.quota.bucketsFor(caller, model, at), costs, at);
-        if (wait > 0) soonest = Math.min(soonest, at + wait);
+        if (wait > 0) soonest = Math.min(soonest, at + Math.max(wait, MIN_STEP_MS));
       }
       if (placed) break;
     }

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { HarnessError } from '../errors.js';
+import { redactSecrets } from './redact-secrets.js';
 import type { RouterLaunch } from './launcher.js';
 
 /**
@@ -17,8 +18,8 @@ export async function launchUrl(url: string): Promise<RouterLaunch> {
     const reason = e.name === 'TimeoutError' ? 'no answer within 5 s' : (e.code ?? e.message);
     throw new HarnessError(
       'HARNESS_ROUTER_UNREACHABLE',
-      `Failed to reach the router at ${baseUrl}: ${reason}. Start it first, pointed at the simulator, or check the URL.`,
+      `Failed to reach the router at ${redactSecrets(baseUrl)}: ${reason}. Start it first, pointed at the simulator, or check the URL.`,
     );
   }
-  return { baseUrl, description: `url: ${baseUrl}`, stop: async () => {} };
+  return { baseUrl, description: `url: ${redactSecrets(baseUrl)}`, stop: async () => {} };
 }

@@ -22,6 +22,8 @@ export interface LaunchContext {
   env: Record<string, string>;
   /** A fleet run: what to start and where its state and logs go. */
   fleet?: FleetContext;
+  /** Aborts when the user stops the run (Ctrl-C): a router still starting is stopped at once. */
+  signal?: AbortSignal;
 }
 
 /** What a launcher needs to start a fleet. */

@@ -24,6 +24,8 @@ export interface LoadProgress {
   byStatus: Record<string, number>;
 }
 
+const INTERRUPTED = Symbol('interrupted-by-the-user');
+
 /** How long after its deadline a client gives up on a request (the deadline check still fails it). */
 export function clientGraceMs(deadlineMs: number): number {
   return Math.max(2000, deadlineMs / 2);
@@ -138,8 +140,9 @@ export async function runOpenLoop(
       clearTimeout(timer);
       open.delete(ac);
       out.endAt = clock.now();
-      // A request cut short because the user stopped the run says nothing about the router.
-      if (signal?.aborted && out.error !== null && out.status === 0) {
+      // A request cut short because the user stopped the run says nothing about the router: a
+      // stream the stop cut is not a stream the router ended silently.
+      if (ac.signal.reason === INTERRUPTED || (signal?.aborted && out.error !== null && out.status === 0)) {
         dropped++;
         return;
       }
@@ -151,7 +154,7 @@ export async function runOpenLoop(
 
   // One listener for the user's stop, however many requests are open.
   const interrupt = () => {
-    for (const ac of open) ac.abort();
+    for (const ac of open) ac.abort(INTERRUPTED);
   };
   signal?.addEventListener('abort', interrupt, { once: true });
   let n = 0;

@@ -11,7 +11,7 @@ h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd;padding
 .muted{color:#666}.pass{color:#1e7a46;font-weight:600}.fail{color:#b3261e;font-weight:600}.skip{color:#777}
 table{border-collapse:collapse;width:100%;margin:.6rem 0}td,th{border-bottom:1px solid #eee;padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:#fafafa}.badge{display:inline-block;padding:.15rem .6rem;border-radius:1rem;color:#fff}
-.badge.pass{background:#1e7a46}.badge.fail{background:#b3261e}ul.evidence{margin:.2rem 0 0 1rem;padding:0;font-size:.9em}
+.badge.pass{background:#1e7a46}.badge.fail{background:#b3261e}.badge.interrupted{background:#8a6d00}.interrupted{color:#8a6d00;font-weight:600}ul.evidence{margin:.2rem 0 0 1rem;padding:0;font-size:.9em}
 code{background:#f4f4f4;padding:0 .25rem;border-radius:3px}svg{max-width:100%;height:auto}
 `;
 
@@ -74,7 +74,7 @@ export function renderHtml(reports: readonly Report[]): string {
     reports.length === 1 ? `throttlelab: ${reports[0]!.scenario.name}` : `throttlelab: ${reports.length} scenarios`;
   const overview =
     reports.length > 1
-      ? `<h1>${reports.every((r) => r.verdict === 'pass') ? 'All scenarios pass' : 'Some scenarios fail'}</h1><table><tr><th>scenario</th><th>verdict</th><th>failed checks</th></tr>${reports
+      ? `<h1>${reports.every((r) => r.verdict === 'pass') ? 'All scenarios pass' : reports.some((r) => r.verdict === 'fail') ? 'Some scenarios fail' : 'Interrupted'}</h1><table><tr><th>scenario</th><th>verdict</th><th>failed checks</th></tr>${reports
           .map(
             (r) =>
               `<tr><td>${esc(r.scenario.name)}</td><td class="${r.verdict}">${r.verdict.toUpperCase()}</td><td>${esc(

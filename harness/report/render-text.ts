@@ -12,7 +12,7 @@ function pad(rows: string[][]): string[] {
 export function renderVerdictTable(r: Report): string {
   const lines = [
     `scenario "${r.scenario.name}" (seed ${r.seed}; replay with --seed ${r.seed}) against ${r.router}`,
-    `load: ${r.load.mode === 'open' ? `open loop, ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s: ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s${r.load.dropped ? (r.load.mode === 'open' ? `, ${r.load.dropped} not sent (load generator saturated)` : `, ${r.load.dropped} in flight at the end (not judged)`) : ''}${r.load.interrupted ? `; INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, judged on what was answered` : ''}`,
+    `load: ${r.load.mode === 'open' ? `open loop, ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s: ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s${r.load.dropped ? (r.load.interrupted ? `, ${r.load.dropped} cut by the stop or not sent (not judged)` : r.load.mode === 'open' ? `, ${r.load.dropped} not sent (load generator saturated)` : `, ${r.load.dropped} in flight at the end (not judged)`) : ''}${r.load.interrupted ? `; INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, judged on what was answered` : ''}`,
     `answers: ${Object.entries(r.load.byStatus)
       .map(([k, v]) => `${v}×${k}`)
       .join(', ')}; latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
@@ -27,8 +27,11 @@ export function renderVerdictTable(r: Report): string {
     for (const e of c.evidence.slice(0, 3))
       lines.push(`    ${e.correlationId ? `[${e.correlationId}] ` : ''}${e.detail}`);
   }
+  const counts = `${r.checks.filter((c) => c.verdict === 'pass').length} passed, ${failed.length} failed, ${r.checks.filter((c) => c.verdict === 'skip').length} skipped`;
   lines.push(
-    `verdict: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} (${r.checks.filter((c) => c.verdict === 'pass').length} passed, ${failed.length} failed, ${r.checks.filter((c) => c.verdict === 'skip').length} skipped)`,
+    r.verdict === 'interrupted'
+      ? `verdict: INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (on what was answered: ${counts})`
+      : `verdict: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} (${counts})`,
   );
   return lines.join('\n');
 }
@@ -40,7 +43,7 @@ export function renderMarkdown(reports: readonly Report[]): string {
   const out: string[] = [];
   for (const r of reports) {
     out.push(
-      `### ${r.verdict === 'pass' ? '✅' : '❌'} ${r.scenario.name}`,
+      `### ${r.verdict === 'pass' ? '✅' : r.verdict === 'interrupted' ? '⏹️ interrupted:' : '❌'} ${r.scenario.name}`,
       '',
       `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
       ...(r.fleet ? ['', fleetLine(r.fleet)] : []),
@@ -80,9 +83,15 @@ export function renderJunit(reports: readonly Report[]): string {
             : '';
       return `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="${xml(c.id)}" time="0">${body}</testcase>`;
     });
+    // An interrupted run is an error for CI, whatever its checks said of the part that ran.
+    if (r.verdict === 'interrupted')
+      cases.push(
+        `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="run-completed" time="0"><error message="interrupted by the user after ${(r.durationMs / 1000).toFixed(1)} s"/></testcase>`,
+      );
     const failures = r.checks.filter((c) => c.verdict === 'fail').length;
     const skipped = r.checks.filter((c) => c.verdict === 'skip').length;
-    return `  <testsuite name="${xml(r.scenario.name)}" tests="${r.checks.length}" failures="${failures}" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}" timestamp="${r.startedAt}">\n${cases.join('\n')}\n  </testsuite>`;
+    const errors = r.verdict === 'interrupted' ? ' errors="1"' : '';
+    return `  <testsuite name="${xml(r.scenario.name)}" tests="${cases.length}" failures="${failures}"${errors} skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}" timestamp="${r.startedAt}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="throttlelab">\n${suites.join('\n')}\n</testsuites>\n`;
 }

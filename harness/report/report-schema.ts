@@ -48,7 +48,7 @@ export const ReportSchema = z.looseObject({
   scenario: z.looseObject({ name: Text, description: Text.optional(), file: Text, sha256: Text }),
   seed: Num,
   router: Text,
-  verdict: z.enum(['pass', 'fail']),
+  verdict: z.enum(['pass', 'fail', 'interrupted']),
   startedAt: Text,
   durationMs: Num,
   load: z.looseObject({

@@ -31,7 +31,8 @@ export interface Report {
   router: string;
   /** A fleet run: replicas, store, spread, requests per replica and the Redis faults played. */
   fleet?: FleetSummary;
-  verdict: 'pass' | 'fail';
+  /** `interrupted`: stopped by the user before the load ended; the checks judged what was answered. */
+  verdict: 'pass' | 'fail' | 'interrupted';
   startedAt: string;
   durationMs: number;
   load: {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import type { Report } from './report.js';
@@ -19,14 +19,27 @@ export async function writeReportFolder(
     markdown: join(dir, 'summary.md'),
     html: join(dir, 'index.html'),
   };
-  await writeFile(
+  // Every file is whole or absent: a process killed mid-write (a second Ctrl-C) leaves no half a report.
+  await writeWhole(
     paths.json,
     `${JSON.stringify(reports.length === 1 ? reports[0] : { schema: 'throttlelab.reports/v1', reports }, null, 2)}\n`,
   );
-  await writeFile(paths.junit, renderJunit(reports));
-  await writeFile(paths.markdown, renderMarkdown(reports));
-  await writeFile(paths.html, renderHtml(reports));
+  await writeWhole(paths.junit, renderJunit(reports));
+  await writeWhole(paths.markdown, renderMarkdown(reports));
+  await writeWhole(paths.html, renderHtml(reports));
   return paths;
+}
+
+/** Writes a file through a temporary one renamed into place, so readers see all of it or none. */
+async function writeWhole(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** Reads the reports a `report.json` holds (one run, or a conformance pack), checked field by field. */

@@ -1,0 +1,201 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { reportsOf } from '../../harness/report/write-report.js';
+
+// Ctrl-C and SIGTERM in a terminal or CI, and SIGKILL from a CI timeout: each leaves no process
+// behind, and either a whole report with an honest "interrupted" verdict (exit 130, or 143 for
+// SIGTERM) or nothing at all. Runs the built CLI (npm test builds first).
+
+const LONG = 'test/fixtures/signals/long-run.yaml';
+const ROUTER = 'node --import tsx test/fixtures/routers/serve.ts naive';
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'throttlelab-signals-'));
+});
+
+interface Cli {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts the CLI in its own process group, as a terminal's foreground job is. */
+function start(args: string[]): Cli {
+  const child = spawn(process.execPath, ['dist/bin/throttlelab.js', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
+  return { child, output: () => out, exited };
+}
+
+/** Ctrl-C in a terminal: SIGINT to every process of the foreground group. */
+const ctrlC = (cli: Cli) => process.kill(-cli.child.pid!, 'SIGINT');
+
+async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const groupAlive = (pgid: number) => {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A router command that writes its pid to `file` and then becomes the router (exec keeps the pid). */
+const pidRouter = (file: string, command = ROUTER) => `echo $$ > ${file}; exec ${command}`;
+const pidIn = async (file: string) => Number((await readFile(file, 'utf8')).trim());
+
+async function reportFiles(out: string) {
+  const names = (await readdir(out)).sort();
+  const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+  return { names, reports: reportsOf(json, 'report.json') };
+}
+
+describe('signals during throttlelab run', () => {
+  it('judges what was answered on Ctrl-C, says INTERRUPTED, exits 130 and leaves no router behind', async () => {
+    const out = join(dir, 'run-int');
+    const pidFile = join(dir, 'run-int.pid');
+    const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', out]);
+    await until(() => /\d+ s \/ 60 s/.test(cli.output()) || /in flight/.test(cli.output()), 30_000).catch(() => {});
+    await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
+    const routerPid = await pidIn(pidFile);
+    // Let the load run with streams live, then stop it.
+    await new Promise((r) => setTimeout(r, 3000));
+    ctrlC(cli);
+    expect(await cli.exited).toBe(130);
+    expect(cli.output()).toMatch(/verdict: INTERRUPTED after [\d.]+ s, not a pass/);
+    const { names, reports } = await reportFiles(out);
+    expect(names).toEqual(['index.html', 'junit.xml', 'report.json', 'summary.md']);
+    expect(reports[0]!.verdict).toBe('interrupted');
+    expect(reports[0]!.load.interrupted).toBe(true);
+    // Streams the stop cut are not streams the router ended silently.
+    expect(reports[0]!.checks.find((c) => c.id === 'stream-integrity')!.verdict).not.toBe('fail');
+    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain('<error message="interrupted by the user');
+    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+  });
+
+  it('exits 143 on SIGTERM, its report whole', async () => {
+    const out = join(dir, 'run-term');
+    const cli = start(['run', LONG, '--out', out]);
+    await until(() => cli.output().includes('throttlelab run: scenario'));
+    await new Promise((r) => setTimeout(r, 2000));
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(143);
+    expect((await reportFiles(out)).reports[0]!.verdict).toBe('interrupted');
+  });
+
+  it('stops at once on Ctrl-C while a router command is still starting, leaving nothing running', async () => {
+    const pidFile = join(dir, 'start.pid');
+    const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile, 'sleep 120'), '--out', join(dir, 'start')]);
+    await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
+    const routerPid = await pidIn(pidFile);
+    const stoppedAt = Date.now();
+    ctrlC(cli);
+    expect(await cli.exited).toBe(130);
+    // The defect ignored it until the 30 s start timeout.
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    expect(cli.output()).toContain(
+      'throttlelab: interrupted: Interrupted while the router was starting; nothing was run.',
+    );
+    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+  });
+
+  it('leaves no router behind when a CI timeout SIGKILLs the harness', async () => {
+    const pidFile = join(dir, 'kill.pid');
+    const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', join(dir, 'kill')]);
+    await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
+    const routerPid = await pidIn(pidFile);
+    await until(() => cli.output().includes('throttlelab run: scenario'));
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(alive(routerPid)).toBe(true);
+    cli.child.kill('SIGKILL');
+    await cli.exited;
+    // Its watchdog saw the harness go and stopped the router's whole group (SIGTERM, then SIGKILL).
+    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 15_000);
+  });
+
+  it('quits at once on a second Ctrl-C, leaving no file half-written', async () => {
+    const out = join(dir, 'twice');
+    const cli = start(['run', LONG, '--out', out]);
+    await until(() => cli.output().includes('throttlelab run: scenario'));
+    await new Promise((r) => setTimeout(r, 2000));
+    ctrlC(cli);
+    await until(() => cli.output().includes('stopping'));
+    ctrlC(cli);
+    expect(await cli.exited).toBe(130);
+    expect(cli.output()).toContain('throttlelab: SIGINT again: quitting at once');
+    const names = await readdir(out).catch(() => [] as string[]);
+    expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    if (names.includes('report.json')) reportsOf(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')));
+  });
+});
+
+describe('signals during throttlelab conform', () => {
+  it('reports the scenarios judged, the one stopped and those never run, and exits 130', async () => {
+    const pack = join(dir, 'pack');
+    for (const name of ['a', 'b', 'c']) await cp(LONG, join(pack, `${name}.yaml`));
+    const quick = join(pack, 'a.yaml');
+    await cp('test/fixtures/signals/short-run.yaml', quick);
+    const out = join(dir, 'conform');
+    const pidFile = join(dir, 'conform.pid');
+    const cli = start(['conform', '--dir', pack, '--router-cmd', pidRouter(pidFile), '--out', out]);
+    await until(() => (cli.output().match(/→ /g) ?? []).length === 2, 60_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    const routerPid = await pidIn(pidFile);
+    ctrlC(cli);
+    expect(await cli.exited).toBe(130);
+    expect(cli.output()).toMatch(
+      /conformance: INTERRUPTED, not a pass: \d of 3 scenarios pass .*1 never ran \(signals-long-run\)/,
+    );
+    const { reports } = await reportFiles(out);
+    expect(reports.map((r) => r.verdict)).toEqual([expect.stringMatching(/pass|fail/), 'interrupted']);
+    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+  });
+
+  it('says so and writes nothing when stopped before any scenario was judged', async () => {
+    const pidFile = join(dir, 'conform-start.pid');
+    const out = join(dir, 'none');
+    const cli = start([
+      'conform',
+      '--dir',
+      'test/fixtures/signals',
+      '--only',
+      'long-run',
+      '--router-cmd',
+      pidRouter(pidFile, 'sleep 120'),
+      '--out',
+      out,
+    ]);
+    await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
+    const routerPid = await pidIn(pidFile);
+    ctrlC(cli);
+    expect(await cli.exited).toBe(130);
+    expect(cli.output()).toContain('conformance: interrupted before any scenario was judged; no report written.');
+    expect(await readdir(out).catch(() => 'absent')).toBe('absent');
+    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+  });
+});
