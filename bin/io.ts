@@ -11,4 +11,6 @@ export interface Io {
   isTTY: boolean;
   /** Shows a transient status line (a terminal redraws it; elsewhere it is dropped). */
   status(line: string): void;
+  /** Registers synchronous cleanup for a quit at once (a second Ctrl-C): temporary files, say. */
+  onQuit?(cleanup: () => void): void;
 }

@@ -7,6 +7,7 @@ import { printable } from './printable.js';
 
 function createIo(): Io {
   const controller = new AbortController();
+  const cleanups: Array<() => void> = [];
   // The first Ctrl-C (or SIGTERM) stops the work and lets it finish honestly: a run is judged on
   // what was answered and says "interrupted". A second one quits at once; reports are written
   // through a rename, so each file is whole or absent, and a router command's watchdog stops it.
@@ -17,6 +18,13 @@ function createIo(): Io {
       return;
     }
     process.stderr.write(`throttlelab: ${signal} again: quitting at once\n`);
+    for (const cleanup of cleanups) {
+      try {
+        cleanup();
+      } catch {
+        // quitting regardless
+      }
+    }
     process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
   };
   process.on('SIGINT', () => stop('SIGINT'));
@@ -28,6 +36,7 @@ function createIo(): Io {
     stop: controller.signal,
     randomSeed: () => randomInt(0, 2 ** 32 - 1),
     isTTY: process.stderr.isTTY === true,
+    onQuit: (cleanup) => cleanups.push(cleanup),
     status: (line) => {
       if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${printable(line)}`);
     },

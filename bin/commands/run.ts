@@ -1,6 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
+  abandonReportWrites,
   buildReport,
   isFleet,
   launchCommand,
@@ -186,6 +187,7 @@ export async function executeRun(
 
 /** Runs a scenario against a router under load, judges it, writes the reports; exit 0 pass, 1 fail, 2 bad input. */
 export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode> {
+  io.onQuit?.(abandonReportWrites);
   const prepared = await prepareRun(options.scenario, options, io);
   if (!prepared) return EXIT.BAD_INPUT;
   await assertWritableDir(options.out ?? 'reports');
