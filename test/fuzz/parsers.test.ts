@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { readFile } from 'node:fs/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { FUZZ_SEED, hostileYaml } from './hostile-yaml.js';
 
@@ -13,10 +13,18 @@ import { FUZZ_SEED, hostileYaml } from './hostile-yaml.js';
 // (located problems), never 70 (a bug), and memory stays bounded. Seeded: a failure prints its
 // seed and counterexample; `FUZZ_SEED=n npx vitest run test/fuzz` replays it.
 
+const rejections: unknown[] = [];
+const onRejection = (e: unknown) => rejections.push(e);
+afterAll(() => {
+  process.off('unhandledRejection', onRejection);
+  expect(rejections).toEqual([]);
+});
+
 let dir: string;
 let scenarioBase: unknown;
 let configBase: unknown;
 beforeAll(async () => {
+  process.on('unhandledRejection', onRejection);
   dir = await mkdtemp(join(tmpdir(), 'throttlelab-fuzz-'));
   scenarioBase = parse(await readFile('test/fixtures/harness/429-burst.yaml', 'utf8'));
   configBase = parse(await readFile('docs/router.example.yaml', 'utf8'));
