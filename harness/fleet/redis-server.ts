@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { HarnessError } from '../errors.js';
 import { freePort } from '../launch/launch-command.js';
+import { WATCHDOG } from '../launch/watchdog.js';
 
 /** A redis-server the harness owns for one run (or one test): it can stop, restart and pause it. */
 export interface RedisServer {
@@ -79,26 +80,30 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
   const launch = async () => {
     output = '';
-    const c = spawn(
-      binary,
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-        '--dbfilename',
-        'dump.rdb',
-        '--loglevel',
-        'warning',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--dbfilename',
+      'dump.rdb',
+      '--loglevel',
+      'warning',
+    ];
+    // Under the router's watchdog (its own process group, stopped when the harness dies, SIGKILL
+    // included), so that a killed harness leaves no redis-server behind. SIGTERM to the watchdog
+    // stops redis-server (SIGKILL after 500 ms); `exec` keeps redis-server's exit code.
+    const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+    const c = spawn(process.execPath, ['-e', WATCHDOG, `exec ${[binary, ...args].map(quote).join(' ')}`, '500'], {
+      stdio: ['pipe', 'pipe', 'pipe', 'ignore'],
+    });
+    c.stdin!.on('error', () => {});
     const keep = (d: Buffer) => {
       output = (output + d.toString()).slice(-2000);
     };
@@ -106,11 +111,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     c.stderr!.on('data', keep);
     let spawnError: Error | undefined;
     c.once('error', (e) => (spawnError = e));
+    // The shell answers 127 for a command it cannot find.
+    c.once('exit', (code) => {
+      if (code === 127) spawnError ??= Object.assign(new Error(`${binary} not found`), { code: 'ENOENT' });
+    });
     exited = new Promise((resolve) => c.once('exit', () => resolve()));
     child = c;
     const up = await pingable(url, startTimeoutMs);
     if (!up || spawnError) {
-      c.kill('SIGKILL');
+      c.kill('SIGTERM');
       const missing = (spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
       throw new HarnessError(
         'HARNESS_REDIS_UNAVAILABLE',
@@ -127,7 +136,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     if (!c || c.exitCode !== null) return;
     child = undefined;
     await command(url, 'SHUTDOWN', keepData ? 'SAVE' : 'NOSAVE').catch(() => {});
-    const killed = setTimeout(() => c.kill('SIGKILL'), 3000);
+    const killed = setTimeout(() => c.kill('SIGTERM'), 3000);
     await exited;
     clearTimeout(killed);
     if (!keepData) await rm(join(dir, 'dump.rdb'), { force: true });

@@ -45,7 +45,7 @@ export async function launchCommand(
   const secrets = secretValues({ ...baseEnv, ...ctx.env, ...spec.env });
   const shown = (text: string) => redactSecrets(text, secrets);
   const graceMs = 5000;
-  const child = spawn(process.execPath, ['-e', WATCHDOG], {
+  const child = spawn(process.execPath, ['-e', WATCHDOG, spec.command, String(graceMs)], {
     cwd: spec.cwd,
     env: {
       ...baseEnv,
@@ -53,8 +53,6 @@ export async function launchCommand(
       ...spec.env,
       [ROUTER_PORT_VAR]: String(port),
       PORT: String(port),
-      THROTTLELAB_WATCHDOG_COMMAND: spec.command,
-      THROTTLELAB_WATCHDOG_GRACE_MS: String(graceMs),
     },
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
   });

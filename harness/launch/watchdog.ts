@@ -1,9 +1,9 @@
 /**
- * A tiny supervisor, run as `node -e WATCHDOG`, that starts a router command in its own process
+ * A tiny supervisor, run as `node -e WATCHDOG <command> <graceMs>`, that starts a router command in its own process
  * group and stops that whole group when told to (its stdin ends) or when the harness dies (its
  * stdin ends too: the kernel closes the pipe of a killed process). A CI timeout that SIGKILLs the
  * harness so leaves no router behind, which a detached router would outlive. The router's group
- * gets SIGTERM, then SIGKILL after `THROTTLELAB_WATCHDOG_GRACE_MS`. The watchdog ignores a
+ * gets SIGTERM, then SIGKILL after `graceMs`. The watchdog ignores a
  * terminal's SIGINT (the harness decides when to stop), reports the router's pid on fd 3, and
  * exits with the router's exit code (128 + the signal number if a signal ended it).
  */
@@ -11,10 +11,8 @@ export const WATCHDOG = `
 const { spawn } = require('node:child_process');
 const { writeSync } = require('node:fs');
 const { constants } = require('node:os');
-const command = process.env.THROTTLELAB_WATCHDOG_COMMAND;
-const graceMs = Number(process.env.THROTTLELAB_WATCHDOG_GRACE_MS) || 5000;
-delete process.env.THROTTLELAB_WATCHDOG_COMMAND;
-delete process.env.THROTTLELAB_WATCHDOG_GRACE_MS;
+const command = process.argv[1];
+const graceMs = Number(process.argv[2]) || 5000;
 const router = spawn('sh', ['-c', command], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
 try { writeSync(3, router.pid + '\\n'); } catch {}
 const group = (signal) => { try { process.kill(-router.pid, signal); } catch {} };

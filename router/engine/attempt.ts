@@ -111,14 +111,6 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     defaultMaxTokens: env.defaultMaxTokens,
     now: started,
   };
-  // Building the request is our own work on the client's body: if it throws (a body nested
-  // thousands deep), that is no failure of the provider's and must not count against it.
-  let call: HttpCall;
-  try {
-    call = await target.adapter.buildRequest(input.req, ctx, stream);
-  } catch (error) {
-    return { kind: 'unsent', message: (error as Error)?.message ?? String(error), endedAt: clock.now() };
-  }
   const ac = new AbortController();
   const onParentAbort = () => ac.abort(CLIENT_GONE);
   input.signal.addEventListener('abort', onParentAbort, { once: true });
@@ -127,6 +119,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   let phase: 'headers' | 'first-token' | 'body' = 'headers';
   let handedOff = false;
   let buffered = 0;
+  // Reserved before the first await: requests selected in the same tick must see each other.
   capacity.reserve(target.id, input.admissionTokens);
   const cleanup = () => {
     cancelTimer();
@@ -135,6 +128,15 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     env.buffers.held -= buffered;
     buffered = 0;
   };
+  // Building the request is our own work on the client's body: if it throws (a body nested
+  // thousands deep), that is no failure of the provider's and must not count against it.
+  let call: HttpCall;
+  try {
+    call = await target.adapter.buildRequest(input.req, ctx, stream);
+  } catch (error) {
+    cleanup();
+    return { kind: 'unsent', message: (error as Error)?.message ?? String(error), endedAt: clock.now() };
+  }
   const failed = (outcome: AttemptOutcome, signals?: Signals): AttemptResult => ({
     kind: 'failed',
     outcome,

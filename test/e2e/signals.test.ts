@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,5 +198,39 @@ describe('signals during throttlelab conform', () => {
     expect(cli.output()).toContain('conformance: interrupted before any scenario was judged; no report written.');
     expect(await readdir(out).catch(() => 'absent')).toBe('absent');
     await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+  });
+});
+
+const hasRedis = (() => {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const answers = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = connect(port, '127.0.0.1', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+
+describe('SIGKILL of a harness that started a redis-server for a fleet', () => {
+  it.skipIf(!hasRedis)('leaves no redis-server behind', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/signals/hold-redis.ts'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    await until(() => /^\d+\n/.test(out), 20_000);
+    const port = Number(out.trim());
+    expect(await answers(port)).toBe(true);
+    child.kill('SIGKILL');
+    // Its watchdog saw the harness go: SIGTERM, then SIGKILL after 500 ms.
+    await until(async () => !(await answers(port)), 10_000);
   });
 });
