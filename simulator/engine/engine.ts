@@ -24,6 +24,8 @@ import { findCorrelationId } from './correlation.js';
 import { FaultBook, type FaultDecision } from './fault-book.js';
 import { Keyring, type KeyMatch } from './keyring.js';
 import { createProviderRuntime, type ProviderRuntime } from './provider-runtime.js';
+import { cachePolicyFor, type CacheLookup } from './prompt-cache.js';
+import { promptSegments } from './prompt-segments.js';
 import { staticReply, type Reply } from './reply.js';
 import { sample } from './sample.js';
 import { scriptAnswer } from './script-answer.js';
@@ -69,6 +71,8 @@ interface Attempt {
   ctx: EncodeContext;
   tokensIn: number;
   faults: string[];
+  /** What the request reads from and writes to the prompt cache, once admitted. */
+  cache?: CacheLookup;
   /** Set once admitted: how long the quota would refuse the same request again. */
   emptyForMs?: number;
 }
@@ -240,7 +244,21 @@ export class Engine {
       return this.fail(attempt, spec, views, shown);
     }
 
-    const costs = this.costs(provider, chat, attempt.tokensIn);
+    // The prompt cache: looked up before admission (cache reads may not count toward input
+    // limits), written only once the request is admitted.
+    const policy = cachePolicyFor(profile.id, chat.model, provider.options);
+    const cache = policy
+      ? provider.cache.lookup(
+          key.owner.org,
+          chat.model,
+          promptSegments(profile.id, route.api, body),
+          attempt.tokensIn,
+          policy,
+          now,
+        )
+      : undefined;
+    const uncounted = cache && !policy!.readsCountTowardLimits ? cache.read : 0;
+    const costs = this.costs(provider, chat, attempt.tokensIn - uncounted);
     const admission = provider.quota.admit(caller, chat.model, costs, now);
     if (!admission.ok) {
       if (provider.accounting.countRejected) provider.quota.chargeRejected(admission.buckets, now);
@@ -253,6 +271,10 @@ export class Engine {
       return this.fail(attempt, spec, provider.quota.view(admission.buckets, now));
     }
     attempt.emptyForMs = provider.quota.waitFor(admission.ticket.buckets, costs, now);
+    if (cache) {
+      provider.cache.commit(cache, now);
+      attempt.cache = cache;
+    }
     return this.succeed(attempt, profile, chat, admission.ticket, costs, decision, rng);
   }
 
@@ -310,6 +332,8 @@ export class Engine {
       emptyForMs: attempt.emptyForMs ?? Number.NaN,
       tokensIn: attempt.tokensIn,
       tokensOut,
+      cacheRead: attempt.cache?.read,
+      cacheWrite: attempt.cache?.write,
       faults: attempt.faults,
       end,
     });
@@ -377,6 +401,8 @@ export class Engine {
       tokens,
       textJson: quoteText(this.vocabulary, tokens.join('')),
       inputTokens: attempt.tokensIn,
+      cacheRead: attempt.cache?.read,
+      cacheWrite: attempt.cache?.write,
       finishReason: drawn > count ? 'length' : 'stop',
       maxTokens: chat.maxTokens,
       embedding: chat.embedding,

@@ -4,6 +4,7 @@ import { QuotaSet, type QuotaRule } from '../quota/quota-set.js';
 import { createWindowStart } from '../quota/window-start.js';
 import type { Dist, ProviderSpec } from '../scenario/schema.js';
 import { VENDORS } from '../vendors/registry.js';
+import { PromptCache } from './prompt-cache.js';
 import type { ApiKind, VendorDefaults, VendorProfile } from '../vendors/types.js';
 
 /** A provider ready to serve: its vendor profile, live quotas and resolved settings. */
@@ -16,6 +17,8 @@ export interface ProviderRuntime {
   apis: ReadonlyMap<ApiKind, VendorProfile>;
   models: ReadonlySet<string>;
   quota: QuotaSet;
+  /** Prompt prefixes cached per organisation and model. */
+  cache: PromptCache;
   accounting: Pick<VendorDefaults, 'tokenAdmission' | 'chargeOutputToTokens' | 'countRejected'>;
   latency: {
     ttft?: Dist;
@@ -63,6 +66,7 @@ export function createProviderRuntime(spec: ProviderSpec, index: number): Provid
     ),
     models: new Set(spec.models),
     quota: new QuotaSet(compileRules(spec, profile)),
+    cache: new PromptCache(),
     accounting: {
       tokenAdmission: spec.accounting.tokenAdmission ?? d.tokenAdmission,
       chargeOutputToTokens: spec.accounting.chargeOutputToTokens ?? d.chargeOutputToTokens,

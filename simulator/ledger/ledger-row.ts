@@ -42,6 +42,10 @@ export interface LedgerRow {
   };
   tokensIn: number;
   tokensOut: number;
+  /** Prompt tokens served from the provider's prompt cache (absent when none). */
+  cacheRead?: number;
+  /** Prompt tokens written to the prompt cache (Anthropic's cache creation; absent when none). */
+  cacheWrite?: number;
   /** Ids of the faults applied. */
   faults: string[];
   end: AttemptEnd;

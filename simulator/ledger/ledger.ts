@@ -54,6 +54,9 @@ export interface AttemptPlan {
   emptyForMs: number;
   tokensIn: number;
   tokensOut: number;
+  /** Prompt tokens read from and written to the provider's prompt cache. */
+  cacheRead?: number;
+  cacheWrite?: number;
   faults: string[];
   end: AttemptEnd;
 }
@@ -127,6 +130,8 @@ export class Ledger {
   private readonly retry: Column<Int32Array>;
   private readonly tokensIn: Column<Uint32Array>;
   private readonly tokensOut: Column<Uint32Array>;
+  private readonly cacheRead: Column<Uint32Array>;
+  private readonly cacheWrite: Column<Uint32Array>;
   /** Bits 0-2: end, 3-5: endpoint, 6: stream. */
   private readonly small: Column<Uint8Array>;
   private readonly hintFormColumn: Column<Uint8Array>;
@@ -154,6 +159,8 @@ export class Ledger {
     this.retry = new Column((n) => new Int32Array(n), this.capacity, -1);
     this.tokensIn = new Column((n) => new Uint32Array(n), this.capacity);
     this.tokensOut = new Column((n) => new Uint32Array(n), this.capacity);
+    this.cacheRead = new Column((n) => new Uint32Array(n), this.capacity);
+    this.cacheWrite = new Column((n) => new Uint32Array(n), this.capacity);
     this.small = new Column((n) => new Uint8Array(n), this.capacity);
     this.hintFormColumn = new Column((n) => new Uint8Array(n), this.capacity);
   }
@@ -192,6 +199,8 @@ export class Ledger {
       this.retry,
       this.tokensIn,
       this.tokensOut,
+      this.cacheRead,
+      this.cacheWrite,
       this.small,
       this.hintFormColumn,
     ];
@@ -242,6 +251,8 @@ export class Ledger {
     this.quota[4]!.data[i] = p.emptyForMs;
     this.tokensIn.data[i] = p.tokensIn;
     this.tokensOut.data[i] = p.tokensOut;
+    this.cacheRead.data[i] = p.cacheRead ?? 0;
+    this.cacheWrite.data[i] = p.cacheWrite ?? 0;
     this.faults.data[i] = p.faults.length === 0 ? 0 : this.faultSets.id(p.faults.join(',')) + 1;
     this.small.data[i] = (this.small.data[i]! & ~7) | ENDS.indexOf(p.end);
   }
@@ -284,7 +295,7 @@ export class Ledger {
     const model = this.model.data[i]!;
     const errorType = this.errorType.data[i]!;
     const retry = this.retry.data[i]!;
-    return {
+    const row: LedgerRow = {
       seq,
       arrivalAt: this.arrival.data[i]!,
       firstByteAt: num(this.firstByte.data[i]!),
@@ -313,6 +324,10 @@ export class Ledger {
       faults: faults === 0 ? [] : this.faultSets.value(faults - 1).split(','),
       end: ENDS[small & 7]!,
     };
+    // Only rows that touched a prompt cache carry its figures.
+    if (this.cacheRead.data[i]) row.cacheRead = this.cacheRead.data[i]!;
+    if (this.cacheWrite.data[i]) row.cacheWrite = this.cacheWrite.data[i]!;
+    return row;
   }
 
   /** Every kept row, in arrival order. */
@@ -400,6 +415,8 @@ function planToRow(p: AttemptPlan): Partial<LedgerRow> {
     },
     tokensIn: p.tokensIn,
     tokensOut: p.tokensOut,
+    ...(p.cacheRead ? { cacheRead: p.cacheRead } : {}),
+    ...(p.cacheWrite ? { cacheWrite: p.cacheWrite } : {}),
     faults: p.faults,
     end: p.end,
   };

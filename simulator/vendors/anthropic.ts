@@ -5,7 +5,16 @@ import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import { pickView, tightestView, withResetHint } from './limit-views.js';
 import { bearerToken } from './openai-compatible.js';
-import type { ChatRequest, EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
+import type {
+  ChatRequest,
+  Completion,
+  EncodeContext,
+  EncodedError,
+  ErrorSpec,
+  HeaderMap,
+  Route,
+  VendorProfile,
+} from './types.js';
 import { formatRfc3339, randomAlnum, stableHex, uuidFrom } from './wire-format.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -70,6 +79,17 @@ function parseAnthropic(_route: Route & { kind: 'chat' }, body: unknown): ChatRe
     promptText,
     messageCount: body.messages.length,
   };
+}
+
+/**
+ * Input usage split as Anthropic reports it: `input_tokens` are the tokens after the last cache
+ * breakpoint; the total input is `input_tokens + cache_creation_input_tokens + cache_read_input_tokens`.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
+ */
+function cacheUsage(c: Completion): string {
+  const read = c.cacheRead ?? 0;
+  const write = c.cacheWrite ?? 0;
+  return `"input_tokens":${Math.max(0, c.inputTokens - read - write)},"cache_creation_input_tokens":${write},"cache_read_input_tokens":${read}`;
 }
 
 function setFamily(headers: HeaderMap, name: string, v: LimitView | undefined, now: number): void {
@@ -312,14 +332,14 @@ export const anthropicProfile: VendorProfile = {
   },
   parse: parseAnthropic,
   completion: (c) =>
-    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${c.textJson}}],"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
+    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${c.textJson}}],"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null,"usage":{${cacheUsage(c)},"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
   stream(c) {
     const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
     return {
       head: [
         ev(
           'message_start',
-          `{"type":"message_start","message":{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${c.inputTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}`,
+          `{"type":"message_start","message":{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{${cacheUsage(c)},"output_tokens":1,"service_tier":"standard"}}}`,
         ),
         ev('content_block_start', '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}'),
         ev('ping', '{"type": "ping"}'),

@@ -107,7 +107,11 @@ export function parseGemini(route: Route & { kind: 'chat' }, body: unknown): Cha
 function usageMetadata(c: Completion, final: boolean): string {
   const out = final ? c.tokens.length : 0;
   const cand = final ? `"candidatesTokenCount":${out},` : '';
-  return `{"promptTokenCount":${c.inputTokens},${cand}"totalTokenCount":${c.inputTokens + out},"promptTokensDetails":[{"modality":"TEXT","tokenCount":${c.inputTokens}}]}`;
+  // `promptTokenCount` includes the cached part, `cachedContentTokenCount` is present only on a hit.
+  const cached = c.cacheRead
+    ? `"cachedContentTokenCount":${c.cacheRead},"cacheTokensDetails":[{"modality":"TEXT","tokenCount":${c.cacheRead}}],`
+    : '';
+  return `{"promptTokenCount":${c.inputTokens},${cand}${cached}"totalTokenCount":${c.inputTokens + out},"promptTokensDetails":[{"modality":"TEXT","tokenCount":${c.inputTokens}}]}`;
 }
 
 function candidate(text: string, finish?: string): string {

@@ -111,9 +111,19 @@ export interface OpenAIFlavor {
   usageOnFinish?: boolean;
 }
 
+/** Usage details with the prompt-cache hits in `prompt_tokens_details.cached_tokens`. */
+function details(c: Completion, flavor: OpenAIFlavor): string {
+  const d = flavor.usageDetails ?? '';
+  if (!c.cacheRead) return d;
+  const cached = `"cached_tokens":${c.cacheRead}`;
+  return d.includes('"cached_tokens":0')
+    ? d.replace('"cached_tokens":0', cached)
+    : `${d},"prompt_tokens_details":{${cached}}`;
+}
+
 function usageJson(c: Completion, flavor: OpenAIFlavor): string {
   const out = c.tokens.length;
-  return `{"prompt_tokens":${c.inputTokens},"completion_tokens":${out},"total_tokens":${c.inputTokens + out}${flavor.usageDetails ?? ''}}`;
+  return `{"prompt_tokens":${c.inputTokens},"completion_tokens":${out},"total_tokens":${c.inputTokens + out}${details(c, flavor)}}`;
 }
 
 /** A non-streaming chat.completion object. */

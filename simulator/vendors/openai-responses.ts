@@ -85,7 +85,7 @@ export function parseResponsesRequest(route: Route & { kind: 'chat' }, body: unk
 
 function usage(c: Completion): string {
   const out = c.tokens.length;
-  return `{"input_tokens":${c.inputTokens},"input_tokens_details":{"cached_tokens":0},"output_tokens":${out},"output_tokens_details":{"reasoning_tokens":0},"total_tokens":${c.inputTokens + out}}`;
+  return `{"input_tokens":${c.inputTokens},"input_tokens_details":{"cached_tokens":${c.cacheRead ?? 0}},"output_tokens":${out},"output_tokens_details":{"reasoning_tokens":0},"total_tokens":${c.inputTokens + out}}`;
 }
 
 const messageId = (c: Completion) => `msg_${c.id.slice(5)}`;

@@ -153,6 +153,9 @@ export interface Completion {
   /** The whole text as a JSON string literal (quotes included). */
   textJson: string;
   inputTokens: number;
+  /** Of `inputTokens`, those read from the prompt cache and those written to it (Anthropic's cache creation). */
+  cacheRead?: number;
+  cacheWrite?: number;
   finishReason: 'stop' | 'length';
   /** The request's `max_output_tokens` and the like, for APIs that echo it. */
   maxTokens?: number;
