@@ -2,6 +2,7 @@
 // state; learning (engine/learn.ts), answers (engine/route-result.ts) and views live beside it.
 import type { RouterConfig } from './config/schema.js';
 import { backoffMs } from './core/backoff.js';
+import { CacheAffinity, preferWarm } from './core/cache-affinity.js';
 import { CapacityBook } from './core/capacity.js';
 import { CircuitBook } from './core/circuit-book.js';
 import type { BreakerSettings } from './core/circuit-policy.js';
@@ -19,6 +20,7 @@ import type { AttemptOutcome, AttemptRecord, ChatRequest } from './core/types.js
 import { runAttempt, type AttemptEnv, type AttemptResult } from './engine/attempt.js';
 import { attemptRecord } from './engine/attempt-record.js';
 import { estimateInputTokens } from './engine/estimate.js';
+import { keysToRemember, prefixKeys } from './engine/prefix-keys.js';
 import { Meter } from './engine/meter.js';
 import { DurationHistogram, renderMetrics } from './engine/metrics.js';
 import { renderStateView } from './engine/state-view.js';
@@ -82,6 +84,8 @@ interface RequestState {
   attempts: AttemptRecord[];
   /** Targets that failed since the last wait, without a window of their own. */
   excluded: Set<string>;
+  /** The request's cacheable prompt prefixes, longest first (empty without cache affinity). */
+  prefixes: string[];
 }
 
 /**
@@ -117,6 +121,9 @@ export class Router {
   /** Requests waiting for capacity, by the model name they asked for. */
   private readonly waitingFor = new Map<string, number>();
   private readonly shed = new Map<string, number>();
+  /** Where each prompt prefix was last served (cache affinity), and how requests fared by it. */
+  private readonly affinity: CacheAffinity | undefined;
+  private readonly affinityCounts = { warm: 0, fallback: 0, cold: 0 };
 
   constructor(config: RouterConfig, deps: RouterDeps) {
     this.config = config;
@@ -162,6 +169,8 @@ export class Router {
       meter: this.meter,
     };
     for (const p of config.providers) this.reliability.set(p.id, new Ewma(20));
+    const ca = config.cacheAffinity;
+    this.affinity = ca.enabled ? new CacheAffinity({ ttlMs: ca.ttl, maxEntries: ca.maxEntries }) : undefined;
   }
 
   /** The targets a requested model name stands for: auto, an alias, `provider/model`, or a model name. */
@@ -227,7 +236,10 @@ export class Router {
       inputTokens: estimateInputTokens(req),
       attempts: [],
       excluded: new Set(),
+      prefixes: [],
     };
+    const minTokens = this.config.cacheAffinity.minTokens;
+    if (this.affinity && state.inputTokens >= minTokens) state.prefixes = prefixKeys(req, minTokens);
     this.budget.onRequest(now);
     for (;;) {
       const t = this.clock.now();
@@ -356,10 +368,17 @@ export class Router {
         this.capacity.availableAt(t.id, t.adapter.admissionTokens(state.req, state.inputTokens), now) <= now,
     );
     if (usable.length === 0) return undefined;
-    const ranked =
+    let ranked =
       usable.length === 1
         ? [{ target: usable[0]!.id, score: 1, parts: { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 } }]
         : this.rank(usable, state.inputTokens, state.req.max_completion_tokens ?? state.req.max_tokens ?? 256, now);
+    if (this.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
+      // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
+      const warm = this.affinity.lookup(state.prefixes, now);
+      const result = warm === undefined ? 'cold' : usable.some((t) => t.id === warm) ? 'warm' : 'fallback';
+      this.affinityCounts[result]++;
+      ranked = preferWarm(ranked, warm);
+    }
     for (const scored of ranked) {
       const target = usable.find((t) => t.id === scored.target)!;
       const probes: string[] = [];
@@ -450,6 +469,8 @@ export class Router {
     state: RequestState,
   ): RouteResult {
     this.meter.served(pick.target.id);
+    if (this.affinity && state.prefixes.length > 0)
+      this.affinity.remember(keysToRemember(state.prefixes), pick.target.id, this.clock.now());
     return answered(pick.target, result, state.attempts);
   }
 
@@ -472,6 +493,7 @@ export class Router {
       retryBudgetRemaining: this.budget.remaining(this.clock.now()),
       store: this.store.health(),
       admission: this.admission(),
+      cacheAffinity: this.affinity ? this.affinityCounts : undefined,
     });
   }
 

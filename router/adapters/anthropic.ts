@@ -1,6 +1,33 @@
 import type { ChatRequest } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import { hasBreakpoint, textBlocks, type TextBlock } from './cache-hints.js';
 import { ChunkWriter, completionBody, messageText } from './openai-chunks.js';
+
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/**
+ * Anthropic's input split (after the last breakpoint, cache reads, cache writes) as OpenAI counts
+ * it: `prompt_tokens` is the whole input, cache reads are `cached_tokens`.
+ */
+function inputUsage(u: AnthropicUsage | undefined): {
+  promptTokens: number;
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
+} {
+  const read = u?.cache_read_input_tokens ?? 0;
+  const write = u?.cache_creation_input_tokens ?? 0;
+  const out: { promptTokens: number; cachedTokens?: number; cacheWriteTokens?: number } = {
+    promptTokens: (u?.input_tokens ?? 0) + read + write,
+  };
+  if (read > 0) out.cachedTokens = read;
+  if (write > 0) out.cacheWriteTokens = write;
+  return out;
+}
 
 const STOP: Record<string, string> = {
   end_turn: 'stop',
@@ -10,19 +37,29 @@ const STOP: Record<string, string> = {
   refusal: 'content_filter',
 };
 
-/** OpenAI messages as Anthropic's `system` and alternating turns. */
+/**
+ * OpenAI messages as Anthropic's `system` and alternating turns. Cache breakpoints
+ * (`cache_control` on a content part) are kept: the message becomes text blocks, and a marked
+ * system prompt becomes `system` blocks.
+ */
 function toAnthropic(req: ChatRequest): {
-  system?: string;
-  messages: Array<{ role: 'user' | 'assistant'; content: string }>;
+  system?: string | TextBlock[];
+  messages: Array<{ role: 'user' | 'assistant'; content: string | TextBlock[] }>;
 } {
-  const system: string[] = [];
-  const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+  const system: ChatRequest['messages'] = [];
+  const messages: Array<{ role: 'user' | 'assistant'; content: string | TextBlock[] }> = [];
   for (const m of req.messages) {
-    const text = messageText(m.content);
-    if (m.role === 'system' || m.role === 'developer') system.push(text);
-    else messages.push({ role: m.role === 'assistant' ? 'assistant' : 'user', content: text });
+    if (m.role === 'system' || m.role === 'developer') system.push(m);
+    else
+      messages.push({
+        role: m.role === 'assistant' ? 'assistant' : 'user',
+        content: hasBreakpoint(m.content) ? textBlocks(m.content) : messageText(m.content),
+      });
   }
-  return { system: system.length > 0 ? system.join('\n\n') : undefined, messages };
+  if (system.length === 0) return { messages };
+  if (system.some((m) => hasBreakpoint(m.content)))
+    return { system: system.flatMap((m) => textBlocks(m.content)), messages };
+  return { system: system.map((m) => messageText(m.content)).join('\n\n'), messages };
 }
 
 /**
@@ -43,6 +80,8 @@ export const anthropicAdapter: ProviderAdapter = {
       stream,
     };
     if (system !== undefined) body.system = system;
+    // Automatic caching: a top-level breakpoint the API moves to the last cacheable block.
+    if (req.cache_control != null) body.cache_control = req.cache_control;
     if (typeof req.temperature === 'number') body.temperature = req.temperature;
     if (typeof req.top_p === 'number') body.top_p = req.top_p;
     if (req.stop) body.stop_sequences = Array.isArray(req.stop) ? req.stop : [req.stop];
@@ -65,7 +104,7 @@ export const anthropicAdapter: ProviderAdapter = {
       id?: string;
       content?: Array<{ type: string; text?: string }>;
       stop_reason?: string;
-      usage?: { input_tokens?: number; output_tokens?: number };
+      usage?: AnthropicUsage;
     };
     try {
       j = JSON.parse(text);
@@ -77,7 +116,7 @@ export const anthropicAdapter: ProviderAdapter = {
       .filter((b) => b.type === 'text')
       .map((b) => b.text ?? '')
       .join('');
-    const prompt = j.usage?.input_tokens ?? 0;
+    const input = inputUsage(j.usage);
     const completion = j.usage?.output_tokens ?? 0;
     return {
       body: completionBody(
@@ -86,15 +125,16 @@ export const anthropicAdapter: ProviderAdapter = {
         ctx.now,
         out,
         STOP[j.stop_reason ?? 'end_turn'] ?? 'stop',
-        prompt,
+        input.promptTokens,
         completion,
+        input.cachedTokens,
       ),
-      usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usage === undefined },
+      usage: { ...input, completionTokens: completion, estimated: j.usage === undefined },
     };
   },
   streamTranslator(ctx, clientWantsUsage): StreamTranslator {
     let writer = new ChunkWriter('msg', ctx.model, ctx.now);
-    let prompt = 0;
+    let input: ReturnType<typeof inputUsage> = { promptTokens: 0 };
     let completion = 0;
     let contentEvents = 0;
     let finished = false;
@@ -102,7 +142,7 @@ export const anthropicAdapter: ProviderAdapter = {
       onEvent(data, event): Translated {
         let j: {
           type?: string;
-          message?: { id?: string; usage?: { input_tokens?: number } };
+          message?: { id?: string; usage?: AnthropicUsage };
           delta?: { type?: string; text?: string; stop_reason?: string };
           usage?: { output_tokens?: number };
           error?: { type?: string; message?: string };
@@ -123,7 +163,7 @@ export const anthropicAdapter: ProviderAdapter = {
         switch (j.type ?? event) {
           case 'message_start':
             writer = new ChunkWriter(j.message?.id ?? 'msg', ctx.model, ctx.now);
-            prompt = j.message?.usage?.input_tokens ?? 0;
+            input = inputUsage(j.message?.usage);
             return { chunks: [writer.role()], content: false };
           case 'content_block_delta':
             if (j.delta?.type === 'text_delta' && j.delta.text) {
@@ -136,9 +176,9 @@ export const anthropicAdapter: ProviderAdapter = {
             return { chunks: [writer.finish(STOP[j.delta?.stop_reason ?? 'end_turn'] ?? 'stop')], content: false };
           case 'message_stop': {
             finished = true;
-            const usage = { promptTokens: prompt, completionTokens: completion, estimated: false };
+            const usage = { ...input, completionTokens: completion, estimated: false };
             return {
-              chunks: clientWantsUsage ? [writer.usage(prompt, completion)] : [],
+              chunks: clientWantsUsage ? [writer.usage(input.promptTokens, completion, input.cachedTokens)] : [],
               content: false,
               done: true,
               usage,
@@ -164,7 +204,7 @@ export const anthropicAdapter: ProviderAdapter = {
         return {
           chunks: [],
           content: false,
-          usage: { promptTokens: prompt, completionTokens: Math.max(completion, contentEvents), estimated: true },
+          usage: { ...input, completionTokens: Math.max(completion, contentEvents), estimated: true },
           error: {
             message: 'the provider closed the stream before message_stop',
             type: 'upstream_error',

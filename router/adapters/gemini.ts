@@ -13,7 +13,7 @@ const FINISH: Record<string, string> = {
 
 interface GeminiChunk {
   candidates?: Array<{ content?: { parts?: Array<{ text?: string }> }; finishReason?: string }>;
-  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number };
+  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; cachedContentTokenCount?: number };
   responseId?: string;
   error?: { code?: number; message?: string; status?: string };
 }
@@ -33,6 +33,9 @@ export function toGemini(req: ChatRequest, maxTokens: number | undefined): Recor
   if (req.stop) generationConfig.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
   const body: Record<string, unknown> = { contents, generationConfig };
   if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n\n') }] };
+  // A context cache the client created at Gemini (`cachedContents/…`), named as the SDKs' extra field.
+  const cached = req.cached_content ?? req.cachedContent;
+  if (typeof cached === 'string' && cached) body.cachedContent = cached;
   return body;
 }
 
@@ -68,6 +71,7 @@ export const geminiAdapter: ProviderAdapter = {
     if (!Array.isArray(j.candidates)) return { error: 'the provider answered 200 without candidates' };
     const prompt = j.usageMetadata?.promptTokenCount ?? 0;
     const completion = j.usageMetadata?.candidatesTokenCount ?? 0;
+    const cached = j.usageMetadata?.cachedContentTokenCount ?? 0;
     return {
       body: completionBody(
         j.responseId ?? 'gemini',
@@ -77,14 +81,21 @@ export const geminiAdapter: ProviderAdapter = {
         FINISH[j.candidates[0]?.finishReason ?? 'STOP'] ?? 'stop',
         prompt,
         completion,
+        cached,
       ),
-      usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usageMetadata === undefined },
+      usage: {
+        promptTokens: prompt,
+        completionTokens: completion,
+        ...(cached > 0 ? { cachedTokens: cached } : {}),
+        estimated: j.usageMetadata === undefined,
+      },
     };
   },
   streamTranslator(ctx, clientWantsUsage): StreamTranslator {
     let writer: ChunkWriter | undefined;
     let finished = false;
     let prompt = 0;
+    let cached = 0;
     let completion = 0;
     let contentChunks = 0;
     return {
@@ -124,17 +135,23 @@ export const geminiAdapter: ProviderAdapter = {
           chunks.push(writer.content(text));
         }
         prompt = j.usageMetadata?.promptTokenCount ?? prompt;
+        cached = j.usageMetadata?.cachedContentTokenCount ?? cached;
         const reason = j.candidates?.[0]?.finishReason;
         if (reason) {
           finished = true;
           completion = j.usageMetadata?.candidatesTokenCount ?? completion;
           chunks.push(writer.finish(FINISH[reason] ?? 'stop'));
-          if (clientWantsUsage) chunks.push(writer.usage(prompt, completion));
+          if (clientWantsUsage) chunks.push(writer.usage(prompt, completion, cached));
           return {
             chunks,
             content: text.length > 0,
             done: true,
-            usage: { promptTokens: prompt, completionTokens: completion, estimated: false },
+            usage: {
+              promptTokens: prompt,
+              completionTokens: completion,
+              ...(cached > 0 ? { cachedTokens: cached } : {}),
+              estimated: false,
+            },
           };
         }
         return { chunks, content: text.length > 0 };

@@ -20,8 +20,9 @@ export class ChunkWriter {
     return `${this.prefix}[{"index":0,"delta":{},"finish_reason":${JSON.stringify(reason)}}]}`;
   }
 
-  usage(prompt: number, completion: number): string {
-    return `${this.prefix}[],"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion}}}`;
+  usage(prompt: number, completion: number, cached = 0): string {
+    const details = cached > 0 ? `,"prompt_tokens_details":{"cached_tokens":${cached}}` : '';
+    return `${this.prefix}[],"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion}${details}}}`;
   }
 }
 
@@ -34,6 +35,7 @@ export function completionBody(
   finishReason: string,
   prompt: number,
   completion: number,
+  cached = 0,
 ): string {
   return JSON.stringify({
     id,
@@ -48,7 +50,13 @@ export function completionBody(
         finish_reason: finishReason,
       },
     ],
-    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      // Prompt-cache hits in OpenAI's place for them, whichever vendor served.
+      ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+    },
   });
 }
 

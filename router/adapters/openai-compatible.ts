@@ -1,16 +1,26 @@
 import type { ChatRequest, Usage, VendorKind } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import { withoutCacheControl } from './cache-hints.js';
 
 interface OpenAIChunk {
   choices?: Array<{ delta?: { content?: string | null; role?: string }; finish_reason?: string | null }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-  x_groq?: { usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  usage?: OpenAIUsage | null;
+  x_groq?: { usage?: OpenAIUsage };
   error?: { message?: string; type?: string; code?: string | null };
 }
 
-function usageOf(u: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): Usage | undefined {
+interface OpenAIUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+}
+
+function usageOf(u: OpenAIUsage | null | undefined): Usage | undefined {
   if (!u || typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return undefined;
-  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, estimated: false };
+  const usage: Usage = { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, estimated: false };
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number' && cached > 0) usage.cachedTokens = cached;
+  return usage;
 }
 
 // Vendors that accept `stream_options.include_usage`; Mistral rejects unknown fields.
@@ -38,7 +48,9 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
   return {
     vendor,
     buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall {
-      const body: Record<string, unknown> = { ...req, model: ctx.model, stream };
+      // Anthropic's `cache_control` hints stay behind (OpenAI-style APIs cache by themselves and
+      // refuse unknown fields); `prompt_cache_key` passes through with the rest.
+      const body: Record<string, unknown> = { ...withoutCacheControl(req), model: ctx.model, stream };
       if (stream && INCLUDE_USAGE.has(vendor))
         body.stream_options = { ...(req.stream_options ?? {}), include_usage: true };
       else if (!stream) delete body.stream_options;

@@ -211,6 +211,24 @@ const Store = z.discriminatedUnion('kind', [
   }),
 ]);
 
+const CacheAffinityFields = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** How long a prefix stays warm where it was served (vendors keep 5 min from the last use). */
+  ttl: PositiveDuration.default(300_000),
+  /** Most prefixes remembered (least recently used forgotten first). */
+  maxEntries: z.number().int().positive().max(10_000_000).default(100_000),
+  /** Shorter prompts have no cacheable prefix at any vendor (1024 tokens at the least). */
+  minTokens: z.number().int().nonnegative().default(1024),
+});
+
+/**
+ * Cache affinity: a conversation goes back to the provider and key where its prompt prefix is
+ * warm, when that target can serve now. `false` turns it off; `true` or an object turns it on.
+ */
+const CacheAffinity = z
+  .union([z.boolean(), CacheAffinityFields])
+  .transform((v) => (typeof v === 'boolean' ? { ...parse(CacheAffinityFields), enabled: v } : v));
+
 /** The router's config file. */
 export const RouterConfigSchema = z.strictObject({
   version: z.literal(1),
@@ -235,6 +253,7 @@ export const RouterConfigSchema = z.strictObject({
   breaker: Breaker.default(parse(Breaker)),
   /** Request headers passed on to providers (correlation ids). */
   forwardHeaders: z.array(z.string().min(1)).default(['x-throttlelab-correlation-id']),
+  cacheAffinity: CacheAffinity.default(parse(CacheAffinityFields)),
   store: Store.default({ kind: 'memory' }),
 });
 

@@ -42,6 +42,10 @@ export interface ChatRequest {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** Of `promptTokens`, those the provider read from its prompt cache (absent: none reported). */
+  cachedTokens?: number;
+  /** Of `promptTokens`, those written to the prompt cache (Anthropic's cache creation). */
+  cacheWriteTokens?: number;
   /** True when the provider did not report usage and it was estimated. */
   estimated: boolean;
 }

@@ -14,6 +14,9 @@ export interface TargetUsage {
   completionTokens: number;
   /** Tokens counted by estimate because the provider reported none (e.g. a broken stream). */
   estimatedTokens: number;
+  /** Of the prompt tokens, those read from the provider's prompt cache, and those written to it. */
+  cachedTokens: number;
+  cacheWriteTokens: number;
 }
 
 /** Usage per provider, key and model, every attempt included (failed and partial ones too). */
@@ -39,7 +42,15 @@ export class Meter {
   private get(target: string): TargetUsage {
     let u = this.targets.get(target);
     if (!u) {
-      u = { attempts: {}, served: 0, promptTokens: 0, completionTokens: 0, estimatedTokens: 0 };
+      u = {
+        attempts: {},
+        served: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        estimatedTokens: 0,
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+      };
       this.targets.set(target, u);
     }
     return u;
@@ -58,6 +69,12 @@ export class Meter {
       u.completionTokens += completion;
       this.count(target, 'promptTokens', prompt);
       this.count(target, 'completionTokens', completion);
+      const cached = tokenCount(usage.cachedTokens ?? 0);
+      const written = tokenCount(usage.cacheWriteTokens ?? 0);
+      u.cachedTokens += cached;
+      u.cacheWriteTokens += written;
+      this.count(target, 'cachedTokens', cached);
+      this.count(target, 'cacheWriteTokens', written);
       if (usage.estimated) {
         u.estimatedTokens += prompt + completion;
         this.count(target, 'estimatedTokens', prompt + completion);

@@ -37,6 +37,8 @@ export function renderMetrics(input: {
   retryBudgetRemaining: number;
   store: StoreHealth;
   admission?: { inFlight: number; waiting: number; waitingHighWater: number; shed: Record<string, number> };
+  /** Requests by cache-affinity result, when affinity is on. */
+  cacheAffinity?: Record<string, number>;
 }): string {
   const lines: string[] = [];
   lines.push(
@@ -72,6 +74,26 @@ export function renderMetrics(input: {
       `throttlelab_router_tokens_total{${l},direction="prompt"} ${u.promptTokens}`,
       `throttlelab_router_tokens_total{${l},direction="completion"} ${u.completionTokens}`,
     );
+  }
+  lines.push(
+    '# HELP throttlelab_router_cached_tokens_total Prompt tokens the provider read from (read) or wrote to (write) its prompt cache.',
+    '# TYPE throttlelab_router_cached_tokens_total counter',
+  );
+  for (const [target, u] of usage) {
+    const [provider, key, ...model] = target.split('/');
+    const l = `provider="${esc(provider!)}",key="${esc(key!)}",model="${esc(model.join('/'))}"`;
+    lines.push(
+      `throttlelab_router_cached_tokens_total{${l},kind="read"} ${u.cachedTokens}`,
+      `throttlelab_router_cached_tokens_total{${l},kind="write"} ${u.cacheWriteTokens}`,
+    );
+  }
+  if (input.cacheAffinity) {
+    lines.push(
+      '# HELP throttlelab_router_cache_affinity_total Requests by cache affinity: sent to the warm target (warm), warm target busy or open (fallback), no warm target known (cold).',
+      '# TYPE throttlelab_router_cache_affinity_total counter',
+    );
+    for (const [result, n] of Object.entries(input.cacheAffinity))
+      lines.push(`throttlelab_router_cache_affinity_total{result="${result}"} ${n}`);
   }
   lines.push(
     '# HELP throttlelab_router_circuit_open Whether a circuit is open (1) or half-open (0.5).',
