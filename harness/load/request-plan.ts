@@ -36,6 +36,22 @@ export function createRequestPlanner(
   const vocabulary: Vocabulary = createVocabulary(deriveSeed(seed, 7));
   const models = load.requests.models;
   const totalWeight = models.reduce((a, m) => a + m.weight, 0);
+  const conversations = load.requests.conversations;
+  const systems = new Map<number, string>();
+  // A conversation's system prompt: the same text for every request of it, in every run with the seed.
+  const systemOf = (c: number, tokens: number) => {
+    let text = systems.get(c);
+    if (text === undefined) {
+      const words = generateTokens(
+        vocabulary,
+        createRng(deriveSeed(seed, 11, c)),
+        Math.max(1, Math.round(tokens * 0.75)),
+      );
+      text = `You are assistant ${c}.${words.join('')}`;
+      systems.set(c, text);
+    }
+    return text;
+  };
   return (n: number): PlannedRequest => {
     const rng = createRng(deriveSeed(seed, 3, n));
     let pick = rng.next() * totalWeight;
@@ -46,7 +62,17 @@ export function createRequestPlanner(
     const id = `${runId}-${n}`;
     const words = generateTokens(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75))).join('');
     const prompt = `${formatCorrelationMarker(id)} ${words}`;
-    const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: prompt }], stream };
+    const messages: Array<Record<string, unknown>> = [{ role: 'user', content: prompt }];
+    const body: Record<string, unknown> = { model, messages, stream };
+    if (conversations) {
+      const c = Math.floor(rng.next() * conversations.count);
+      const text = systemOf(c, conversations.systemTokens);
+      messages.unshift({
+        role: 'system',
+        content: conversations.cacheControl ? [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] : text,
+      });
+      if (conversations.promptCacheKey) body.prompt_cache_key = `conversation-${c}`;
+    }
     if (stream) body.stream_options = { include_usage: true };
     if (load.requests.maxTokens !== undefined) body.max_tokens = load.requests.maxTokens;
     const headers: Record<string, string> = {

@@ -2,6 +2,7 @@ import { summary } from '../checks/types.js';
 import { deriveWindows } from '../checks/windows.js';
 import type { RunData } from '../run-scenario.js';
 import { TOOL_VERSION } from '../version.js';
+import { cacheStats } from './cache-stats.js';
 import type { ProviderTimeline, Report } from './report.js';
 
 const BOUNDS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000, Infinity];
@@ -47,7 +48,15 @@ function timelines(data: RunData): ProviderTimeline[] {
             lane(w.key, w.model),
           ] as [number, number, number],
       );
-    return { id: p.id, lanes, attempts, windows: mine, totals: { attempts: rows.length, byStatus } };
+    const cache = cacheStats(data.rows.filter((r) => r.provider === p.id));
+    return {
+      id: p.id,
+      lanes,
+      attempts,
+      windows: mine,
+      totals: { attempts: rows.length, byStatus },
+      ...(cache ? { cache } : {}),
+    };
   });
 }
 

@@ -1,4 +1,5 @@
 import { fleetLine } from '../fleet/fleet-line.js';
+import { cacheLine } from './cache-stats.js';
 import { failoverChart, latencyChart, throughputChart, timelineChart } from './charts.js';
 import type { Report } from './report.js';
 
@@ -62,7 +63,9 @@ ${r.series.providers
         p.totals.byStatus,
       )
         .map(([k, v]) => `${v}×${k}`)
-        .join(', ')})${p.attempts.length < p.totals.attempts ? `; successes sampled for the chart` : ''}.</p>`,
+        .join(', ')})${p.attempts.length < p.totals.attempts ? `; successes sampled for the chart` : ''}${
+        p.cache ? `; prompt cache: ${esc(cacheLine(p.id, p.cache))}` : ''
+      }.</p>`,
   )
   .join('\n')}
 </section>`;

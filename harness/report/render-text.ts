@@ -1,4 +1,5 @@
 import { fleetLine } from '../fleet/fleet-line.js';
+import { cacheLine } from './cache-stats.js';
 import type { Report } from './report.js';
 
 const VERDICT = { pass: 'PASS', fail: 'FAIL', skip: 'skip' } as const;
@@ -17,6 +18,7 @@ export function renderVerdictTable(r: Report): string {
       .map(([k, v]) => `${v}×${k}`)
       .join(', ')}; latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
     ...(r.fleet ? [fleetLine(r.fleet)] : []),
+    ...cacheLines(r),
     '',
     ...pad([['check', 'verdict', 'figure'], ...r.checks.map((c) => [c.id, VERDICT[c.verdict], c.figure])]),
     '',
@@ -34,6 +36,12 @@ export function renderVerdictTable(r: Report): string {
       : `verdict: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} (${counts})`,
   );
   return lines.join('\n');
+}
+
+/** One line on the providers whose prompt cache was used at all (hits or writes). */
+function cacheLines(r: Report): string[] {
+  const used = r.series.providers.filter((p) => p.cache && (p.cache.hits > 0 || p.cache.writeTokens > 0));
+  return used.length === 0 ? [] : [`prompt cache: ${used.map((p) => cacheLine(p.id, p.cache!)).join('; ')}`];
 }
 
 const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);

@@ -39,6 +39,17 @@ const Provider = z.looseObject({
   attempts: z.array(Point).max(MAX_POINTS),
   windows: z.array(Point).max(MAX_POINTS),
   totals: z.looseObject({ attempts: Num, byStatus: z.record(z.string(), Num) }),
+  cache: z
+    .looseObject({
+      answered: Num,
+      hits: Num,
+      hitRate: Num,
+      inputTokens: Num,
+      cachedTokens: Num,
+      writeTokens: Num,
+      tokenShare: Num,
+    })
+    .optional(),
 });
 
 /** One run's report as `throttlelab report` accepts it: the renderers' fields typed and bounded. */

@@ -1,3 +1,4 @@
+import type { CacheStats } from './cache-stats.js';
 import type { CheckResult } from '../checks/types.js';
 import type { FleetSummary } from '../fleet/fleet-run.js';
 
@@ -20,6 +21,8 @@ export interface ProviderTimeline {
   /** Announced waits: [start s, end s, lane]. */
   windows: Array<[number, number, number]>;
   totals: { attempts: number; byStatus: Record<string, number> };
+  /** The provider's prompt cache over the answered requests (absent when it answered none). */
+  cache?: CacheStats;
 }
 
 /** A run's report, versioned: everything the renderers need, so `throttlelab report` can redraw it. */

@@ -95,6 +95,20 @@ const Load = z.strictObject({
       stream: z.number().min(0).max(1).default(0),
       promptTokens: boundedCountDist(MAX_PROMPT_TOKENS).default({ dist: 'uniform', min: 20, max: 200 }),
       maxTokens: z.number().int().positive().optional(),
+      /**
+       * Requests belong to `count` conversations, each opening with its own system prompt of
+       * `systemTokens` (the prefix a provider's prompt cache can keep): marked with an Anthropic
+       * cache breakpoint (`cache_control` on its content part) unless `cacheControl: false`, and
+       * named by `prompt_cache_key` when `promptCacheKey: true`.
+       */
+      conversations: z
+        .strictObject({
+          count: z.number().int().positive().max(200),
+          systemTokens: z.number().int().positive().max(50_000),
+          cacheControl: z.boolean().default(true),
+          promptCacheKey: z.boolean().default(false),
+        })
+        .optional(),
       /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
       deadline: durationWithin(
         'above-zero',
