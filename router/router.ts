@@ -2,7 +2,7 @@
 // state; learning (engine/learn.ts), answers (engine/route-result.ts) and views live beside it.
 import type { RouterConfig } from './config/schema.js';
 import { backoffMs } from './core/backoff.js';
-import { CacheAffinity, preferWarm } from './core/cache-affinity.js';
+import { CacheAffinity, preferWarm, type Prefix, type WarmPrefix } from './core/cache-affinity.js';
 import { CapacityBook } from './core/capacity.js';
 import { CircuitBook } from './core/circuit-book.js';
 import type { BreakerSettings } from './core/circuit-policy.js';
@@ -20,7 +20,7 @@ import type { AttemptOutcome, AttemptRecord, ChatRequest } from './core/types.js
 import { runAttempt, type AttemptEnv, type AttemptResult } from './engine/attempt.js';
 import { attemptRecord } from './engine/attempt-record.js';
 import { estimateInputTokens } from './engine/estimate.js';
-import { keysToRemember, prefixKeys } from './engine/prefix-keys.js';
+import { prefixesToRemember, prefixKeys, uncachedInput } from './engine/prefix-keys.js';
 import { Meter } from './engine/meter.js';
 import { DurationHistogram, renderMetrics } from './engine/metrics.js';
 import { renderStateView } from './engine/state-view.js';
@@ -85,7 +85,9 @@ interface RequestState {
   /** Targets that failed since the last wait, without a window of their own. */
   excluded: Set<string>;
   /** The request's cacheable prompt prefixes, longest first (empty without cache affinity). */
-  prefixes: string[];
+  prefixes: Prefix[];
+  /** Where its prefix is warm, looked up when it arrived. */
+  warm?: WarmPrefix;
 }
 
 /**
@@ -239,7 +241,10 @@ export class Router {
       prefixes: [],
     };
     const minTokens = this.config.cacheAffinity.minTokens;
-    if (this.affinity && state.inputTokens >= minTokens) state.prefixes = prefixKeys(req, minTokens);
+    if (this.affinity && state.inputTokens >= minTokens) {
+      state.prefixes = prefixKeys(req, minTokens);
+      state.warm = this.affinity.lookup(state.prefixes, now);
+    }
     this.budget.onRequest(now);
     for (;;) {
       const t = this.clock.now();
@@ -335,7 +340,7 @@ export class Router {
       // As the wait itself counts them: a probe in flight may answer (and wake us) any moment.
       for (const scope of t.scopes) at = Math.max(at, this.circuits.waitableAt(scope, now));
       if (at >= to) continue;
-      expected += this.capacity.expectedRequests(t.id, t.adapter.admissionTokens(state.req, state.inputTokens), at, to);
+      expected += this.capacity.expectedRequests(t.id, this.admissionTokens(t, state), at, to);
       if (expected === Infinity) return undefined;
     }
     if (ahead < expected) return undefined;
@@ -365,7 +370,7 @@ export class Router {
         !state.excluded.has(t.id) &&
         t.disabledUntil <= now &&
         t.scopes.every((scope) => this.circuits.isPassable(scope, now)) &&
-        this.capacity.availableAt(t.id, t.adapter.admissionTokens(state.req, state.inputTokens), now) <= now,
+        this.capacity.availableAt(t.id, this.admissionTokens(t, state), now) <= now,
     );
     if (usable.length === 0) return undefined;
     let ranked =
@@ -374,7 +379,7 @@ export class Router {
         : this.rank(usable, state.inputTokens, state.req.max_completion_tokens ?? state.req.max_tokens ?? 256, now);
     if (this.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
       // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
-      const warm = this.affinity.lookup(state.prefixes, now);
+      const warm = state.warm?.target;
       const result = warm === undefined ? 'cold' : usable.some((t) => t.id === warm) ? 'warm' : 'fallback';
       this.affinityCounts[result]++;
       ranked = preferWarm(ranked, warm);
@@ -395,6 +400,19 @@ export class Router {
       this.releaseProbes({ probes }, now);
     }
     return undefined;
+  }
+
+  /**
+   * The tokens a target's limits will be charged up front: where the prompt's prefix is warm and
+   * the vendor does not charge cache reads to input limits, only the rest of the prompt.
+   */
+  private admissionTokens(t: TargetRuntime, state: RequestState): number {
+    const warm = state.warm;
+    const input =
+      warm !== undefined && warm.target === t.id
+        ? uncachedInput(t.adapter.vendor, state.inputTokens, warm.tokens)
+        : state.inputTokens;
+    return t.adapter.admissionTokens(state.req, input);
   }
 
   private rank(usable: TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): Scored[] {
@@ -445,7 +463,7 @@ export class Router {
       deadline: state.deadline,
       signal: state.signal,
       forward: state.forward,
-      admissionTokens: target.adapter.admissionTokens(state.req, state.inputTokens),
+      admissionTokens: this.admissionTokens(target, state),
     });
     if (result.kind === 'unsent') {
       // No request left: the probe leases go back untested and the provider is not blamed.
@@ -470,7 +488,7 @@ export class Router {
   ): RouteResult {
     this.meter.served(pick.target.id);
     if (this.affinity && state.prefixes.length > 0)
-      this.affinity.remember(keysToRemember(state.prefixes), pick.target.id, this.clock.now());
+      this.affinity.remember(prefixesToRemember(state.prefixes), pick.target.id, this.clock.now());
     return answered(pick.target, result, state.attempts);
   }
 

@@ -2,38 +2,43 @@ import { describe, expect, it } from 'vitest';
 import { CacheAffinity, preferWarm } from './cache-affinity.js';
 
 const ranked = (...targets: string[]) => targets.map((target, i) => ({ target, score: 1 - i / 10 }));
+/** Prefixes longest first, each of `tokens`. */
+const prefixes = (...keys: string[]) => keys.map((key, i) => ({ key, tokens: 1000 * (keys.length - i) }));
 
 describe('CacheAffinity', () => {
   it('sends a prefix back to the target that served it, the longest warm prefix first', () => {
     const a = new CacheAffinity({ ttlMs: 300_000, maxEntries: 100 });
-    a.remember(['conv1-turn1', 'system-x'], 'p1/k1/m', 0);
-    a.remember(['conv2-turn1', 'system-x'], 'p2/k1/m', 10);
-    expect(a.lookup(['conv1-turn2', 'conv1-turn1', 'system-x'], 20)).toBe('p1/k1/m');
+    a.remember(prefixes('conv1-turn1', 'system-x'), 'p1/k1/m', 0);
+    a.remember(prefixes('conv2-turn1', 'system-x'), 'p2/k1/m', 10);
+    expect(a.lookup(prefixes('conv1-turn2', 'conv1-turn1', 'system-x'), 20)).toEqual({
+      target: 'p1/k1/m',
+      tokens: 2000,
+    });
     // Only the shared system prompt is known: it was last warmed at p2.
-    expect(a.lookup(['conv3-turn1', 'system-x'], 20)).toBe('p2/k1/m');
-    expect(a.lookup(['unknown'], 20)).toBeUndefined();
+    expect(a.lookup(prefixes('conv3-turn1', 'system-x'), 20)).toEqual({ target: 'p2/k1/m', tokens: 1000 });
+    expect(a.lookup(prefixes('unknown'), 20)).toBeUndefined();
   });
 
   it('forgets a prefix once its TTL has passed since the last use, and a use renews it', () => {
     const a = new CacheAffinity({ ttlMs: 1000, maxEntries: 100 });
-    a.remember(['p'], 't1', 0);
-    expect(a.lookup(['p'], 999)).toBe('t1');
-    a.remember(['p'], 't1', 999);
-    expect(a.lookup(['p'], 1998)).toBe('t1');
-    expect(a.lookup(['p'], 1999)).toBeUndefined();
+    a.remember(prefixes('p'), 't1', 0);
+    expect(a.lookup(prefixes('p'), 999)?.target).toBe('t1');
+    a.remember(prefixes('p'), 't1', 999);
+    expect(a.lookup(prefixes('p'), 1998)?.target).toBe('t1');
+    expect(a.lookup(prefixes('p'), 1999)).toBeUndefined();
     expect(a.size).toBe(0);
   });
 
   it('stays within maxEntries, forgetting the least recently used', () => {
     const a = new CacheAffinity({ ttlMs: 1000, maxEntries: 2 });
-    a.remember(['a'], 't', 0);
-    a.remember(['b'], 't', 0);
-    a.remember(['a'], 't', 1);
-    a.remember(['c'], 't', 2);
+    a.remember(prefixes('a'), 't', 0);
+    a.remember(prefixes('b'), 't', 0);
+    a.remember(prefixes('a'), 't', 1);
+    a.remember(prefixes('c'), 't', 2);
     expect(a.size).toBe(2);
-    expect(a.lookup(['b'], 3)).toBeUndefined();
-    expect(a.lookup(['a'], 3)).toBe('t');
-    for (let i = 0; i < 10_000; i++) a.remember([`k${i}`], 't', 4);
+    expect(a.lookup(prefixes('b'), 3)).toBeUndefined();
+    expect(a.lookup(prefixes('a'), 3)?.target).toBe('t');
+    for (let i = 0; i < 10_000; i++) a.remember(prefixes(`k${i}`), 't', 4);
     expect(a.size).toBe(2);
   });
 });

@@ -6,8 +6,19 @@ export interface CacheAffinityOptions {
   maxEntries: number;
 }
 
-interface Warm {
+/** A prompt prefix: its identity and its estimated tokens. */
+export interface Prefix {
+  key: string;
+  tokens: number;
+}
+
+/** Where a prefix is warm, and how many tokens of the prompt it covers. */
+export interface WarmPrefix {
   target: string;
+  tokens: number;
+}
+
+interface Warm extends WarmPrefix {
   expiresAt: number;
 }
 
@@ -26,26 +37,26 @@ export class CacheAffinity {
     return this.warm.size;
   }
 
-  /** The target where the longest of `keys` (longest first) is warm, if any. */
-  lookup(keys: readonly string[], now: number): string | undefined {
-    for (const k of keys) {
-      const w = this.warm.get(k);
+  /** Where the longest of `prefixes` (longest first) is warm, if anywhere. */
+  lookup(prefixes: readonly Prefix[], now: number): WarmPrefix | undefined {
+    for (const p of prefixes) {
+      const w = this.warm.get(p.key);
       if (!w) continue;
       if (w.expiresAt <= now) {
-        this.warm.delete(k);
+        this.warm.delete(p.key);
         continue;
       }
-      return w.target;
+      return { target: w.target, tokens: w.tokens };
     }
     return undefined;
   }
 
   /** `target` served a request with these prefixes at `now`: they are warm there now. */
-  remember(keys: readonly string[], target: string, now: number): void {
+  remember(prefixes: readonly Prefix[], target: string, now: number): void {
     const expiresAt = now + this.options.ttlMs;
-    for (const k of keys) {
-      this.warm.delete(k);
-      this.warm.set(k, { target, expiresAt });
+    for (const p of prefixes) {
+      this.warm.delete(p.key);
+      this.warm.set(p.key, { target, tokens: p.tokens, expiresAt });
     }
     while (this.warm.size > this.options.maxEntries) this.warm.delete(this.warm.keys().next().value!);
   }

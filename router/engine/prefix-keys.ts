@@ -1,32 +1,51 @@
 import { createHash } from 'node:crypto';
 import { messageText } from '../adapters/openai-chunks.js';
-import type { ChatRequest } from '../core/types.js';
+import type { Prefix } from '../core/cache-affinity.js';
+import type { ChatRequest, VendorKind } from '../core/types.js';
+
+/**
+ * The vendors that do not charge cache reads to their input-token limits (Anthropic's ITPM on
+ * current models, docs/vendor-facts.md §18.2): a request going where its prefix is warm is
+ * admitted for the tokens after the prefix only.
+ */
+const CACHE_READS_FREE = new Set<VendorKind>(['anthropic']);
+
+/** The input tokens a target's limits are charged for a request whose `warm` prefix tokens are cached there. */
+export function uncachedInput(vendor: VendorKind, inputTokens: number, warmTokens: number): number {
+  return CACHE_READS_FREE.has(vendor) ? Math.max(0, inputTokens - warmTokens) : inputTokens;
+}
 
 /**
  * The identities of a request's cacheable prompt prefixes, longest first, for cache affinity: the
- * client's `prompt_cache_key` when it names one (it names the conversation), else a hash of the
- * prompt at each message boundary past `minTokens` (about four characters a token), tools first
- * as vendors order them. Keyed by the model asked for: targets differ per model.
+ * client's `prompt_cache_key` when it names one (it names the conversation; its size is unknown,
+ * so it claims no tokens), else a hash of the prompt at each message boundary past `minTokens`
+ * (about four characters a token), tools first as vendors order them. Keyed by the model asked
+ * for: targets differ per model.
  */
-export function prefixKeys(req: ChatRequest, minTokens: number): string[] {
+export function prefixKeys(req: ChatRequest, minTokens: number): Prefix[] {
   const key = req.prompt_cache_key;
-  if (typeof key === 'string' && key.length > 0) return [`k:${req.model}\u0000${key}`];
+  if (typeof key === 'string' && key.length > 0) return [{ key: `k:${req.model}\u0000${key}`, tokens: 0 }];
   const h = createHash('sha256').update(req.model).update('\u0000');
   if (req.tools !== undefined) h.update(JSON.stringify(req.tools));
   const minChars = minTokens * 4;
   let chars = 0;
-  const keys: string[] = [];
+  const out: Prefix[] = [];
   for (const m of req.messages) {
     const text = messageText(m.content);
     h.update(m.role).update('\u0001').update(text).update('\u0002');
     chars += text.length;
-    if (chars >= minChars) keys.push(h.copy().digest('base64url'));
+    if (chars >= minChars) out.push({ key: h.copy().digest('base64url'), tokens: Math.floor(chars / 4) });
   }
-  return keys.reverse();
+  return out.reverse();
 }
 
-/** The prefixes worth remembering after a request was served: the whole prompt and its shortest cacheable prefix. */
-export function keysToRemember(keys: readonly string[]): string[] {
-  if (keys.length <= 2) return [...keys];
-  return [keys[0]!, keys[keys.length - 1]!];
+/**
+ * The prefixes worth remembering after a request was served: the whole prompt and its shortest
+ * cacheable prefix, both claiming only the shortest one's tokens (how much of the prompt the
+ * vendor really cached depends on breakpoints the router cannot see: it errs on the safe side).
+ */
+export function prefixesToRemember(prefixes: readonly Prefix[]): Prefix[] {
+  if (prefixes.length <= 1) return [...prefixes];
+  const shortest = prefixes[prefixes.length - 1]!;
+  return [{ key: prefixes[0]!.key, tokens: shortest.tokens }, shortest];
 }
