@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referenceLauncher } from '../../bin/reference-launcher.js';
 import { buildReport } from '../../harness/report/build-report.js';
+import { renderHtml } from '../../harness/report/render-html.js';
 import { renderVerdictTable } from '../../harness/report/render-text.js';
 import { runScenario, type RunData } from '../../harness/run-scenario.js';
 import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
@@ -43,5 +44,6 @@ describe('scenarios/cache-affinity.yaml', () => {
     expect(served(on), figures).toBeGreaterThan(served(off));
     // The report says so per provider.
     expect(renderVerdictTable(reportOn)).toMatch(/prompt cache: anthropic \d+% of \d+ answers hit the prompt cache/);
+    expect(renderHtml([reportOn])).toMatch(/prompt cache: anthropic \d+% of \d+ answers hit the prompt cache/);
   });
 });
