@@ -19,6 +19,38 @@ describe('arrivalOffsets', () => {
   });
 });
 
+describe('createRequestPlanner with conversations', () => {
+  it('opens each request with its conversation system prompt, sized in tokens and marked for caching', () => {
+    const load = loadOf(
+      '{ duration: 1s, rate: 1, requests: { conversations: { count: 3, systemTokens: 1500, promptCacheKey: true } } }',
+    );
+    const plan = createRequestPlanner(load, 7, 'r');
+    const bodies = Array.from({ length: 30 }, (_, n) => JSON.parse(plan(n).body));
+    const systems = new Map<string, string>();
+    for (const b of bodies) {
+      const [system, user] = b.messages;
+      expect(system.role).toBe('system');
+      expect(system.content[0].cache_control).toEqual({ type: 'ephemeral' });
+      expect(system.content[0].text).toHaveLength(6000);
+      expect(user.role).toBe('user');
+      // One system text per conversation, named the same way every time.
+      const seen = systems.get(b.prompt_cache_key);
+      if (seen !== undefined) expect(system.content[0].text).toBe(seen);
+      systems.set(b.prompt_cache_key, system.content[0].text);
+    }
+    expect(systems.size).toBe(3);
+    expect(new Set(systems.values()).size).toBe(3);
+    const plain = createRequestPlanner(
+      loadOf(
+        '{ duration: 1s, rate: 1, requests: { conversations: { count: 1, systemTokens: 10, cacheControl: false } } }',
+      ),
+      7,
+      'r',
+    )(0);
+    expect(JSON.parse(plain.body).messages[0].content).toEqual(expect.any(String));
+  });
+});
+
 describe('createRequestPlanner', () => {
   const load = loadOf(
     `{ duration: 1s, rate: 1, requests: { models: [auto, { model: openai/gpt-4o-mini, weight: 3 }], stream: 0.5, maxTokens: 32, deadline: 3s }, headers: { x-portkey-config: '{"key":"\${THROTTLELAB_OPENAI_API_KEY}"}' } }`,

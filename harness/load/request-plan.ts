@@ -47,7 +47,8 @@ export function createRequestPlanner(
         createRng(deriveSeed(seed, 11, c)),
         Math.max(1, Math.round(tokens * 0.75)),
       );
-      text = `You are assistant ${c}.${words.join('')}`;
+      // Cut to four characters a token: the size the simulator (and most estimators) will count.
+      text = `You are assistant ${c}.${words.join('')}`.slice(0, tokens * 4);
       systems.set(c, text);
     }
     return text;
