@@ -8,7 +8,7 @@ version: 1
 name: http
 simulator: { maxBodyBytes: 2048 }
 providers:
-  - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-openai }], quotas: [{ metric: requests, limit: 50, per: 1m }], latency: { completionTokens: 4 } }
+  - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-openai }], quotas: [{ metric: requests, limit: 50, per: 1h }], latency: { completionTokens: 4 } }
   - { id: deepseek, vendor: deepseek, models: [deepseek-chat], keys: [{ id: main, value: sk-deepseek }], quotas: [{ metric: concurrency, limit: 5 }], latency: { ttft: 300ms, completionTokens: 4 } }
   - { id: anthropic, vendor: anthropic, models: [claude-haiku-4-5], keys: [{ id: main, value: sk-anthropic }], latency: { completionTokens: 4 } }
 `;
