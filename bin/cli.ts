@@ -27,6 +27,11 @@ function parseStore(value: string): 'memory' | 'redis' {
   return value;
 }
 
+function parseTime(value: string): 'wall' | 'simulated' {
+  if (value !== 'wall' && value !== 'simulated') throw new InvalidArgumentError('expected wall or simulated.');
+  return value;
+}
+
 function parseRouterUrl(value: string): string {
   let url: URL;
   try {
@@ -101,6 +106,11 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
         '--store <memory|redis>',
         "a fleet's store instead of the scenario's (memory: each replica on its own, to see what sharing buys)",
         parseStore,
+      )
+      .option(
+        '--time <wall|simulated>',
+        'simulated: the reference router in process on one simulated clock, event by event (seconds for hours, the same bytes every time)',
+        parseTime,
       );
 
   routerOptions(
@@ -126,6 +136,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           routerCmd?: string;
           routerUrl?: string;
           store?: 'memory' | 'redis';
+          time?: 'wall' | 'simulated';
         },
       ) => {
         const { run } = await import('./commands/run.js');
@@ -154,6 +165,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       simPort?: number;
       routerCmd?: string;
       routerUrl?: string;
+      time?: 'wall' | 'simulated';
     }) => {
       const { conform } = await import('./commands/conform.js');
       setCode(await conform(opts, io));

@@ -1,5 +1,18 @@
-import { Router, RouterConfigSchema, startRouterServer, type RouterConfig } from '../router/index.js';
-import { keyVar, type LaunchContext, type RouterLauncher, type RunScenario as Scenario } from '../harness/index.js';
+import {
+  Router,
+  RouterConfigSchema,
+  routerFetchHandler,
+  startRouterServer,
+  type RouterConfig,
+} from '../router/index.js';
+import {
+  keyVar,
+  type LaunchContext,
+  type RouterLauncher,
+  type RunScenario as Scenario,
+  type SimulatedRouterLauncher,
+} from '../harness/index.js';
+import { createInProcessTransport } from './in-process-transport.js';
 
 type Issue = { code: string; path: Array<string | number>; message: string };
 
@@ -70,6 +83,29 @@ export function referenceLauncher(scenario: Scenario): RouterLauncher {
         await server.close();
         await router.close();
       },
+    };
+  };
+}
+
+/**
+ * The reference router in simulated time: in process, on the run's clock, calling the simulator
+ * through an in-process transport and answered through its fetch handler (no socket anywhere).
+ */
+export function simulatedReferenceLauncher(scenario: Scenario): SimulatedRouterLauncher {
+  return async (ctx) => {
+    const built = referenceConfig(scenario, Object.fromEntries(ctx.endpoints.map((e) => [e.id, e.baseUrl])));
+    if (!built.ok) throw new Error(built.issues.map((i) => i.message).join('; '));
+    const router = new Router(built.config, {
+      env: ctx.env,
+      seed: ctx.seed,
+      clock: ctx.clock,
+      transport: createInProcessTransport(ctx.sim),
+    });
+    await router.warmUp();
+    return {
+      handler: routerFetchHandler(router),
+      description: 'the reference router (in process, simulated time)',
+      stop: () => router.close(),
     };
   };
 }

@@ -12,6 +12,8 @@ export type HarnessErrorCode =
   | 'HARNESS_REDIS_UNAVAILABLE'
   /** The user stopped the run before there was anything to judge. */
   | 'HARNESS_INTERRUPTED'
+  /** A run in simulated time whose code under test waits on something simulated time does not drive. */
+  | 'HARNESS_SIMULATION_STUCK'
   | 'HARNESS_INTERNAL';
 
 const BRAND = Symbol.for('throttlelab.harness.error');

@@ -11,6 +11,18 @@ export {
 } from './scenario/schema.js';
 export { parseRunScenario, loadRunScenarioFile } from './scenario/parse-run-scenario.js';
 export { runScenario, type RunData, type RunOptions } from './run-scenario.js';
+export {
+  runSimulatedScenario,
+  SIM_ORIGIN,
+  type SimulatedRunOptions,
+  type SimulatedRunData,
+  type SimulatedLaunchContext,
+  type SimulatedRouter,
+  type SimulatedRouterLauncher,
+} from './sim/run-simulated.js';
+export { createSimClock, SIMULATED_EPOCH, type SimClock, type EventSource } from './sim/sim-clock.js';
+export { drive } from './sim/drive.js';
+export { runSimulatedLoad, SIM_ROUTER_BASE, type FetchHandler } from './sim/sim-load.js';
 export type { RouterLauncher, RouterLaunch, LaunchContext, FleetContext } from './launch/launcher.js';
 export {
   providerEnv,

@@ -542,6 +542,11 @@ export class Router {
     });
   }
 
+  /** Loads whatever its adapters load on first use, so that no request waits on it (simulated time needs this). */
+  async warmUp(): Promise<void> {
+    await Promise.all([...new Set(this.targets.map((t) => t.adapter))].map((a) => a.warmUp?.()));
+  }
+
   /** Closes upstream connections, and the state store if the router made it. */
   async close(): Promise<void> {
     await this.transport.close();

@@ -7,6 +7,7 @@ export { parseDuration, formatDurationShort, MAX_WAIT_MS } from './core/duration
 export { SimError, isSimError, type SimErrorCode } from './core/errors.js';
 export { CORRELATION_HEADER, CORRELATION_MARKER_RE, formatCorrelationMarker } from './engine/correlation.js';
 export type { Reply, Step, ReplyOutcome } from './engine/reply.js';
+export { playReply, type ReplySink } from './engine/play-reply.js';
 export { sample } from './engine/sample.js';
 export { createVocabulary, generateTokens, type Vocabulary } from './engine/vocabulary.js';
 export { createProviderRuntime, type ProviderRuntime } from './engine/provider-runtime.js';

@@ -16,12 +16,14 @@ import {
   type LaunchContext,
   type RouterLauncher,
   type RunScenario as Scenario,
+  type SimulatedRouterLauncher,
 } from '../../harness/index.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { assertWritableDir } from '../output-dir.js';
-import { referenceConfig } from '../reference-launcher.js';
+import { referenceConfig, simulatedReferenceLauncher } from '../reference-launcher.js';
+import { runInSimulatedTime, wallClockNote } from './run-simulated.js';
 import { launcherForReference } from '../reference-fleet.js';
 
 /** Where the router under test comes from, overriding the scenario's `router` section. */
@@ -30,6 +32,8 @@ export interface RouterChoice {
   routerUrl?: string;
   /** A fleet's store, overriding the scenario's (memory shows what a fleet without shared state does). */
   store?: 'memory' | 'redis';
+  /** `simulated`: the reference router in process on a simulated clock (others fall back to the wall clock). */
+  time?: 'wall' | 'simulated';
 }
 
 type CommandSpec = Parameters<typeof launchCommand>[1];
@@ -74,12 +78,16 @@ export interface RunCommandOptions extends RouterChoice {
   simPort?: number;
 }
 
+/** A scenario ready to run: its router launcher (and, in simulated time, its in-process one). */
+export interface Prepared {
+  scenario: Scenario;
+  text: string;
+  launcher: RouterLauncher;
+  simulated?: SimulatedRouterLauncher;
+}
+
 /** Prepares a scenario for a run: loaded, with a load section, its router choice valid. */
-export async function prepareRun(
-  file: string,
-  choice: RouterChoice,
-  io: Io,
-): Promise<{ scenario: Scenario; text: string; launcher: RouterLauncher } | undefined> {
+export async function prepareRun(file: string, choice: RouterChoice, io: Io): Promise<Prepared | undefined> {
   const loaded = await loadRunScenarioFile(file, io.env);
   if (!loaded.ok) {
     io.err(loaded.report);
@@ -102,6 +110,8 @@ export async function prepareRun(
     );
     return undefined;
   }
+  const wall = choice.time === 'simulated' ? wallClockNote(scenario, choice) : undefined;
+  if (wall) io.err(wall);
   if (choice.routerCmd)
     return {
       scenario,
@@ -123,7 +133,12 @@ export async function prepareRun(
     io.err(formatIssues(file, locateInYaml(text, checked.issues)));
     return undefined;
   }
-  return { scenario, text, launcher: launcherForReference(scenario, io.env) };
+  return {
+    scenario,
+    text,
+    launcher: launcherForReference(scenario, io.env),
+    ...(choice.time === 'simulated' && !wall ? { simulated: simulatedReferenceLauncher(scenario) } : {}),
+  };
 }
 
 /** Copies a run's router logs (a fleet's: one per replica) into `dir`. */
@@ -156,12 +171,13 @@ export function progressLine(p: LoadProgress, totalMs: number): string {
 
 /** Runs one prepared scenario, showing progress; returns its report. */
 export async function executeRun(
-  prepared: { scenario: Scenario; text: string; launcher: RouterLauncher },
+  prepared: Prepared,
   file: string,
   seed: number,
   io: Io,
   simPort?: number,
 ): Promise<{ report: Report; logs: string[] }> {
+  if (prepared.simulated) return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io);
   const total = prepared.scenario.load!.duration;
   let lastPrinted = 0;
   const data = await runScenario({

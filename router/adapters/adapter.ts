@@ -78,6 +78,8 @@ export interface ProviderAdapter {
   buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall | Promise<HttpCall>;
   /** How this vendor frames streams; server-sent events when absent. */
   streamReader?(): StreamEventReader;
+  /** Loads what `buildRequest` loads on first use (a run in simulated time must not wait on real I/O mid-run). */
+  warmUp?(): Promise<void>;
   /** Tokens the vendor charges up front, for capacity reservations. */
   admissionTokens(req: ChatRequest, inputTokens: number): number;
   parseCompletion(text: string, ctx: CallContext): Completed | { error: string };

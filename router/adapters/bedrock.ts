@@ -40,6 +40,11 @@ function regionOf(ctx: CallContext, host: string): string {
   return ctx.region ?? /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com$/.exec(host)?.[1] ?? 'us-east-1';
 }
 
+// Loaded on first use: a router without Bedrock never pays for the signer's import.
+let modules: Promise<[typeof import('@smithy/signature-v4'), typeof import('@aws-crypto/sha256-js')]> | undefined;
+const signerModules = () =>
+  (modules ??= Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]));
+
 /**
  * Signs a call with SigV4 (`ACCESS_KEY_ID:SECRET_ACCESS_KEY` keys) through Smithy's signer, or
  * sends a Bedrock API key as Bearer.
@@ -49,26 +54,25 @@ async function authorize(call: HttpCall, ctx: CallContext): Promise<HttpCall> {
   const colon = ctx.apiKey.indexOf(':');
   if (colon < 0) return { ...call, headers: { ...call.headers, authorization: `Bearer ${ctx.apiKey}` } };
   const url = new URL(call.url);
-  // Loaded on first use: a router without Bedrock never pays for the signer's import.
-  const [{ SignatureV4 }, { Sha256 }] = await Promise.all([
-    import('@smithy/signature-v4'),
-    import('@aws-crypto/sha256-js'),
-  ]);
+  const [{ SignatureV4 }, { Sha256 }] = await signerModules();
   const signer = new SignatureV4({
     service: 'bedrock',
     region: regionOf(ctx, url.hostname),
     credentials: { accessKeyId: ctx.apiKey.slice(0, colon), secretAccessKey: ctx.apiKey.slice(colon + 1) },
     sha256: Sha256,
   });
-  const signed = await signer.sign({
-    method: call.method,
-    protocol: url.protocol,
-    hostname: url.hostname,
-    port: url.port ? Number(url.port) : undefined,
-    path: url.pathname,
-    headers: { ...call.headers, host: url.host },
-    body: call.body,
-  });
+  const signed = await signer.sign(
+    {
+      method: call.method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      path: url.pathname,
+      headers: { ...call.headers, host: url.host },
+      body: call.body,
+    },
+    { signingDate: new Date(ctx.now) },
+  );
   const headers = { ...(signed.headers as Record<string, string>) };
   delete headers.host;
   return { ...call, headers };
@@ -88,6 +92,7 @@ interface ConverseOutput {
  */
 export const bedrockAdapter: ProviderAdapter = {
   vendor: 'bedrock',
+  warmUp: async () => void (await signerModules()),
   async buildRequest(req, ctx, stream) {
     const call: HttpCall = {
       method: 'POST',

@@ -1,0 +1,58 @@
+import {
+  buildReport,
+  isFleet,
+  runSimulatedScenario,
+  type Report,
+  type RunScenario as Scenario,
+  type SimulatedRouterLauncher,
+} from '../../harness/index.js';
+import type { Io } from '../io.js';
+
+/**
+ * Why `--time simulated` cannot apply to this run, in one line (it then runs on the wall clock),
+ * or undefined when it can: only a router in this process can share the simulated clock.
+ */
+export function wallClockNote(
+  scenario: Scenario,
+  choice: { routerCmd?: string; routerUrl?: string },
+): string | undefined {
+  const why = choice.routerCmd
+    ? 'the router is a command, in a process of its own'
+    : choice.routerUrl
+      ? 'the router is already running, in a process of its own'
+      : scenario.router.kind === 'command'
+        ? "the scenario's router is a command, in a process of its own"
+        : scenario.router.kind === 'url'
+          ? "the scenario's router is a URL, in a process of its own"
+          : isFleet(scenario.router)
+            ? "the scenario's fleet runs each replica in a process of its own"
+            : undefined;
+  return why
+    ? `note: --time simulated needs the router in this process (the reference router, or JavaScript through throttlelab/harness); ${why}: running on the wall clock`
+    : undefined;
+}
+
+/** Runs one prepared scenario in simulated time and says what it cost in wall time. */
+export async function runInSimulatedTime(
+  prepared: { scenario: Scenario; text: string; simulated: SimulatedRouterLauncher },
+  file: string,
+  seed: number,
+  io: Io,
+): Promise<{ report: Report; logs: string[] }> {
+  const wallStart = performance.now();
+  const data = await runSimulatedScenario({
+    scenario: prepared.scenario,
+    scenarioText: prepared.text,
+    scenarioFile: file,
+    seed,
+    launcher: prepared.simulated,
+    env: io.env,
+    wallStartedAt: Date.now(),
+  });
+  const wallMs = performance.now() - wallStart;
+  const n = data.outcomes.length;
+  io.err(
+    `  simulated ${(data.simulated.simulatedMs / 1000).toFixed(1)} s in ${(wallMs / 1000).toFixed(2)} s wall: ${n} requests, ${data.rows.length} attempts, ${Math.round(n / (wallMs / 1000))} simulated requests per wall second`,
+  );
+  return { report: buildReport(data), logs: [] };
+}

@@ -1,0 +1,48 @@
+import { HarnessError } from '../errors.js';
+import type { EventSource } from './sim-clock.js';
+
+// The real event loop, captured when this module loads (before any fake timers are installed):
+// the only real scheduling simulated time uses. A turn lets every continuation the last event
+// started run to its next wait on simulated time.
+const realSetImmediate = globalThis.setImmediate;
+const realSetTimeout = globalThis.setTimeout;
+const turn = () => new Promise<void>((resolve) => realSetImmediate(resolve));
+const pause = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
+
+/** Empty turns before waiting a little real time for real work (a module import, a file read). */
+const BUSY_TURNS = 50;
+/** Real pauses of 10 ms allowed in a row before a run is called stuck (about 10 s). */
+const IDLE_PAUSES = 1000;
+
+/**
+ * Runs `work` in simulated time: lets every continuation run, then fires the next event, and so
+ * on, until `work` settles. Time never waits on the wall clock. When nothing is scheduled and
+ * `work` is still pending, the code is waiting on something real (a module import, say): that is
+ * given real time, and after about 10 s of it the run fails with a message rather than hanging.
+ * Real work while events are pending is not detected: code under test must not do real I/O
+ * mid-run, or simulated time races ahead of it.
+ */
+export async function drive<T>(clock: EventSource, work: Promise<T>): Promise<T> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  let idle = 0;
+  for (;;) {
+    await turn();
+    if (settled) return work;
+    if (clock.step()) {
+      idle = 0;
+      continue;
+    }
+    idle++;
+    if (idle <= BUSY_TURNS) continue;
+    if (idle > BUSY_TURNS + IDLE_PAUSES)
+      throw new HarnessError(
+        'HARNESS_SIMULATION_STUCK',
+        'Simulated time is stuck: the code under test has waited about 10 s of real time on something other than simulated time (real I/O, or a timer the simulated clock does not own), with no simulated event left to fire.',
+      );
+    await pause(10);
+  }
+}

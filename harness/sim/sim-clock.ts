@@ -1,0 +1,114 @@
+import type { Clock } from '../../simulator/index.js';
+
+/** 2026-01-01T00:00:00Z: where simulated runs start unless told otherwise (a UTC midnight). */
+export const SIMULATED_EPOCH = Date.UTC(2026, 0, 1);
+
+interface Event {
+  at: number;
+  seq: number;
+  fire: (() => void) | null;
+}
+
+/** The one step a discrete-event loop needs from a clock: fire the next due event, if any. */
+export interface EventSource {
+  now(): number;
+  /** Moves time to the earliest pending event and fires it; false when nothing is pending. */
+  step(): boolean;
+  /** Events not yet fired. */
+  pending(): number;
+}
+
+/** A clock for simulated time: time moves only when `step` fires the next event. */
+export interface SimClock extends Clock, EventSource {
+  setTimer(ms: number, fire: () => void): () => void;
+  /** Events fired so far. */
+  fired(): number;
+}
+
+/**
+ * A discrete-event clock: a binary heap of timers ordered by time, then by the order they were
+ * set, so that the same program fires the same events in the same order every time. Sleeping
+ * costs nothing: `step` jumps straight to the next event.
+ */
+export function createSimClock(startAt = SIMULATED_EPOCH): SimClock {
+  let now = startAt;
+  let seq = 0;
+  let fired = 0;
+  let live = 0;
+  const heap: Event[] = [];
+  const before = (a: Event, b: Event) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  const push = (e: Event) => {
+    heap.push(e);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  };
+  const pop = (): Event | undefined => {
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length > 0 && last) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    }
+    return top;
+  };
+  const setTimer = (ms: number, fire: () => void): (() => void) => {
+    const e: Event = { at: now + Math.max(0, ms), seq: seq++, fire };
+    push(e);
+    live++;
+    return () => {
+      if (e.fire === null) return;
+      e.fire = null;
+      live--;
+    };
+  };
+  return {
+    now: () => now,
+    setTimer,
+    sleep(ms, signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      if (!(ms > 0)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          cancel();
+          reject(signal!.reason);
+        };
+        const cancel = setTimer(ms, () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+    step() {
+      for (;;) {
+        const e = pop();
+        if (!e) return false;
+        if (e.fire === null) continue;
+        const fire = e.fire;
+        e.fire = null;
+        live--;
+        fired++;
+        if (e.at > now) now = e.at;
+        fire();
+        return true;
+      }
+    },
+    pending: () => live,
+    fired: () => fired,
+  };
+}

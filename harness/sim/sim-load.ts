@@ -1,0 +1,137 @@
+import type { LoadSpec } from '../scenario/schema.js';
+import { readAnswer, StreamScanner, type ClientOutcome } from '../load/client-outcome.js';
+import { clientGraceMs } from '../load/open-loop.js';
+import type { PlannedRequest } from '../load/request-plan.js';
+import { arrivalOffsets } from '../load/schedule.js';
+import type { SimClock } from './sim-clock.js';
+
+/** A router in the same process: a fetch handler, as Hono, itty-router, Next.js route handlers or `routerFetchHandler` are. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Where the in-process load sends: `/chat/completions` under this base URL (the host is never resolved). */
+export const SIM_ROUTER_BASE = 'http://router.simulated/v1';
+
+const GAVE_UP = Symbol('client-gave-up');
+const CUT = Symbol('load-ended');
+
+/**
+ * The load generators of `harness/load`, in simulated time and in process: the same request plan,
+ * arrival schedule, client deadline and outcome recording, with each request handed to `handler`
+ * as a `Request` and each answer read as a client reads it (stream chunk by chunk). Open loop:
+ * requests at their scheduled times, at most `maxInFlight` open. Closed loop: `connections`
+ * clients each sending the next request when the last is answered, until the duration ends
+ * (requests still open then are cut and not judged, as with autocannon).
+ */
+export async function runSimulatedLoad(
+  load: LoadSpec,
+  handler: FetchHandler,
+  plan: (n: number) => PlannedRequest,
+  clock: SimClock,
+): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
+  const url = `${SIM_ROUTER_BASE}/chat/completions`;
+  const outcomes: ClientOutcome[] = [];
+  /** Each open request's way to stop it (the client giving up, or the load's end). */
+  const open = new Set<(reason: symbol) => void>();
+  let dropped = 0;
+
+  const send = async (p: PlannedRequest, scheduledAt: number): Promise<void> => {
+    const sentAt = clock.now();
+    const out: ClientOutcome = {
+      id: p.id,
+      model: p.model,
+      stream: p.stream,
+      deadlineMs: p.deadlineMs,
+      scheduledAt,
+      sentAt,
+      firstByteAt: null,
+      firstContentAt: null,
+      endAt: 0,
+      status: 0,
+      error: null,
+      streamEnd: null,
+      usage: null,
+      servedBy: null,
+      retryAfter: null,
+    };
+    const ac = new AbortController();
+    let giveUp: (reason: unknown) => void = () => {};
+    const gaveUp = new Promise<never>((_, reject) => (giveUp = reject));
+    gaveUp.catch(() => {});
+    const stop = (reason: symbol) => {
+      ac.abort(reason);
+      giveUp(reason);
+    };
+    const cancelTimer = clock.setTimer(p.deadlineMs + clientGraceMs(p.deadlineMs), () => stop(GAVE_UP));
+    open.add(stop);
+    try {
+      const request = new Request(url, { method: 'POST', headers: p.headers, body: p.body, signal: ac.signal });
+      const res = await Promise.race([handler(request), gaveUp]);
+      out.firstByteAt = clock.now();
+      out.status = res.status;
+      out.servedBy = res.headers.get('x-throttlelab-provider');
+      out.retryAfter = res.headers.get('retry-after');
+      const isStream = res.status === 200 && (res.headers.get('content-type') ?? '').includes('text/event-stream');
+      if (isStream && res.body) {
+        const scanner = new StreamScanner();
+        const decoder = new TextDecoder();
+        const reader = res.body.getReader();
+        try {
+          for (;;) {
+            const chunk = await Promise.race([reader.read(), gaveUp]);
+            if (chunk.done) break;
+            if (scanner.push(decoder.decode(chunk.value, { stream: true }))) out.firstContentAt = clock.now();
+          }
+        } catch (error) {
+          reader.cancel().catch(() => {});
+          throw error;
+        }
+        out.streamEnd = scanner.end;
+        out.usage = scanner.usage;
+      } else {
+        const answer = readAnswer(res.status, await Promise.race([res.text(), gaveUp]));
+        out.usage = answer.usage;
+        out.error = answer.error;
+        if (p.stream && res.status === 200) out.streamEnd = 'silent';
+      }
+    } catch {
+      out.error = ac.signal.reason === GAVE_UP ? 'client-timeout' : 'network';
+      if (out.stream && out.status === 200) out.streamEnd = 'silent';
+    } finally {
+      cancelTimer();
+      open.delete(stop);
+      out.endAt = clock.now();
+      if (ac.signal.reason === CUT) dropped++;
+      else outcomes.push(out);
+    }
+  };
+
+  if (load.mode === 'open') {
+    const start = clock.now() + 20;
+    const pending = new Set<Promise<void>>();
+    let n = 0;
+    for (const offset of arrivalOffsets(load)) {
+      const due = start + offset;
+      await clock.sleep(due - clock.now());
+      if (pending.size >= load.maxInFlight) {
+        dropped++;
+        continue;
+      }
+      const task = send(plan(n++), due).finally(() => pending.delete(task));
+      pending.add(task);
+    }
+    await Promise.all(pending);
+  } else {
+    const start = clock.now();
+    const end = start + load.duration;
+    let n = 0;
+    const client = async () => {
+      while (clock.now() < end && n < load.maxRequests) await send(plan(n++), clock.now());
+    };
+    const cut = clock.setTimer(load.duration, () => {
+      for (const stop of open) stop(CUT);
+    });
+    await Promise.all(Array.from({ length: load.connections }, client));
+    cut();
+  }
+  return { outcomes, dropped };
+}
