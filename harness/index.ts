@@ -50,3 +50,10 @@ export { renderVerdictTable, renderMarkdown, renderJunit } from './report/render
 export { renderHtml } from './report/render-html.js';
 export { writeReportFolder, reportsOf, abandonReportWrites } from './report/write-report.js';
 export { TOOL_VERSION } from './version.js';
+export {
+  judgeInProcess,
+  type JudgeInProcessOptions,
+  type InProcessContext,
+  type FetchTarget,
+} from './sim/judge-in-process.js';
+export { installFakeTimersClock, type FakeTimersClock } from './sim/fake-timers-clock.js';

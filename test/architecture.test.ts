@@ -55,6 +55,15 @@ const WALL_CLOCK = [
   'setInterval(',
   'AbortSignal.timeout(',
 ];
+/**
+ * The simulated path: everything a run in simulated time executes between the clock and the code
+ * under test. It takes time only from the simulated clock; `harness/sim/drive.ts` alone touches
+ * the real event loop (to let continuations run between events).
+ */
+const SIMULATED_PATH = ['harness/sim/', 'bin/in-process-transport.ts', 'router/server/fetch-handler.ts'];
+const SIMULATED_LOOP = 'harness/sim/drive.ts';
+const REAL_TIME =
+  /\b(?:Date\.now|performance\.now|(?<![\w.])setTimeout|(?<![\w.])setInterval|(?<![\w.])setImmediate|globalThis\.set(?:Timeout|Interval|Immediate))\s*\(|new Date\(\s*\)/;
 const PROCESS = ['process.argv', 'process.env', 'process.exit', 'process.stdout', 'process.stderr', 'console.log'];
 // Sources of separate programs the packages spawn: they touch their own process, never the caller's.
 const SEPARATE_PROGRAMS = ['harness/launch/watchdog.ts'];
@@ -83,6 +92,10 @@ export function findViolations(files: readonly SourceFile[]): string[] {
     }
     if (pkg && !SEPARATE_PROGRAMS.includes(path))
       for (const api of PROCESS) if (text.includes(api)) bad.push(`${path}: ${api} (only bin/ touches the process)`);
+    if (SIMULATED_PATH.some((p) => path.startsWith(p)) && path !== SIMULATED_LOOP) {
+      const hit = REAL_TIME.exec(text);
+      if (hit) bad.push(`${path}: ${hit[0]} (the simulated path takes time only from the simulated clock)`);
+    }
     if (PURE.some((dir) => inside(path, dir)))
       for (const api of WALL_CLOCK)
         if (text.includes(api)) bad.push(`${path}: ${api} (time and randomness are injected)`);
@@ -112,6 +125,10 @@ describe('architecture', () => {
       { path: 'harness/checks/y.ts', text: 'export const r = () => Math.random();' },
       { path: 'router/core/z.ts', text: 'export const later = () => setTimeout(() => {}, 1);' },
       { path: 'harness/run.ts', text: 'export const argv = process.argv;' },
+      { path: 'harness/sim/x.ts', text: 'export const t = () => performance.now();' },
+      { path: 'router/server/fetch-handler.ts', text: 'export const later = () => setTimeout(() => {}, 1);' },
+      { path: 'bin/in-process-transport.ts', text: 'export const t = () => Date.now();' },
+      { path: 'harness/sim/ok.ts', text: 'export const later = (clock) => clock.setTimeout(() => {}, 1);' },
     ];
     const found = findViolations(crossed);
     expect(found).toEqual([
@@ -127,6 +144,9 @@ describe('architecture', () => {
       'harness/checks/y.ts: Math.random( (time and randomness are injected)',
       'router/core/z.ts: setTimeout( (time and randomness are injected)',
       'harness/run.ts: process.argv (only bin/ touches the process)',
+      'harness/sim/x.ts: performance.now( (the simulated path takes time only from the simulated clock)',
+      'router/server/fetch-handler.ts: setTimeout( (the simulated path takes time only from the simulated clock)',
+      'bin/in-process-transport.ts: Date.now( (the simulated path takes time only from the simulated clock)',
     ]);
   });
 

@@ -47,6 +47,8 @@ export interface SimulatedRunOptions {
   startAt?: number;
   /** The run's own wall-clock timestamp for the report; everything else is simulated time. */
   wallStartedAt?: number;
+  /** The run's clock (a heap scheduler at `startAt` by default; fake timers for code under test). */
+  clock?: SimClock;
 }
 
 /** A simulated run's data, and what it cost. */
@@ -63,7 +65,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
   const { scenario } = o;
   const load = scenario.load;
   if (!load) throw new Error('runSimulatedScenario needs a scenario with a load section');
-  const clock = createSimClock(o.startAt ?? SIMULATED_EPOCH);
+  const clock = o.clock ?? createSimClock(o.startAt ?? SIMULATED_EPOCH);
   const simStart = clock.now();
   const sim = createSimulator(scenario, { seed: o.seed, env: o.env ?? {}, clock });
   const endpoints = sim.endpoints(SIM_ORIGIN);

@@ -1,0 +1,104 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  buildReport,
+  loadRunScenarioFile,
+  runSimulatedScenario,
+  type SimulatedRouterLauncher,
+} from '../../harness/index.js';
+import { simulatedReferenceLauncher } from '../../bin/reference-launcher.js';
+import { wallClockNote } from '../../bin/commands/run-simulated.js';
+import { cli } from '../helpers/cli.js';
+
+const PACK = join(import.meta.dirname, '../../scenarios/conformance');
+const dirs: string[] = [];
+const tmp = async () => {
+  const d = await mkdtemp(join(tmpdir(), 'tl-sim-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function simulate(file: string, launcher?: SimulatedRouterLauncher) {
+  const loaded = await loadRunScenarioFile(file, {});
+  if (!loaded.ok) throw new Error(loaded.report);
+  const data = await runSimulatedScenario({
+    scenario: loaded.scenario,
+    scenarioText: loaded.text,
+    scenarioFile: file,
+    seed: loaded.scenario.seed ?? 1,
+    launcher: launcher ?? simulatedReferenceLauncher(loaded.scenario),
+  });
+  return {
+    data,
+    report: JSON.stringify(buildReport(data)),
+    ledger: data.rows.map((r) => JSON.stringify(r)).join('\n'),
+  };
+}
+
+// The run's own timestamp is the one thing allowed to differ between two runs.
+const withoutTimestamp = (text: string) => text.replace(/"startedAt": ?"[^"]*"/g, '"startedAt":"-"');
+
+describe('simulated time (the reference router in process, one discrete-event clock)', () => {
+  it('plays the conformance pack twice with byte-identical reports and ledgers, every scenario passing', async () => {
+    const files = (await readdir(PACK)).filter((f) => f.endsWith('.yaml')).sort();
+    expect(files.length).toBeGreaterThanOrEqual(11);
+    for (const f of files) {
+      const first = await simulate(join(PACK, f));
+      const second = await simulate(join(PACK, f));
+      expect(second.report, f).toBe(first.report);
+      expect(second.ledger, f).toBe(first.ledger);
+      const failed = first.data.checks.filter((c) => c.verdict === 'fail').map((c) => `${c.id}: ${c.figure}`);
+      expect(failed, f).toEqual([]);
+      expect(first.data.verdict, f).toBe('pass');
+      // The load ran to its end in simulated time, whatever the wall clock did.
+      expect(first.data.loadEndedAt - first.data.loadStartedAt, f).toBeGreaterThanOrEqual(
+        first.data.scenario.load!.duration - 1000,
+      );
+    }
+  }, 240_000);
+
+  it('fails a router that hands every client a 429 (the checks judge in simulated time too)', async () => {
+    const passes429: SimulatedRouterLauncher = () => ({
+      description: 'always 429',
+      handler: async () =>
+        new Response(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit', code: null } }), {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '1' },
+        }),
+      stop: async () => {},
+    });
+    const { data } = await simulate(join(PACK, '02-429-hint-forms.yaml'), passes429);
+    expect(data.checks.find((c) => c.id === 'no-429')?.verdict).toBe('fail');
+    expect(data.verdict).toBe('fail');
+    expect(data.outcomes.every((o) => o.status === 429)).toBe(true);
+    expect(data.rows).toHaveLength(0);
+  }, 60_000);
+
+  it('runs `throttlelab conform --time simulated` twice to the same report.json, minus the run timestamp', async () => {
+    const [a, b] = [await tmp(), await tmp()];
+    const args = ['conform', '--time', 'simulated', '--only', '0'];
+    const one = await cli([...args, '--out', a]);
+    const two = await cli([...args, '--out', b]);
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(one.err.filter((l) => l.includes('simulated ')).length).toBeGreaterThan(5);
+    const [ra, rb] = [await readFile(join(a, 'report.json'), 'utf8'), await readFile(join(b, 'report.json'), 'utf8')];
+    expect(withoutTimestamp(rb)).toBe(withoutTimestamp(ra));
+    expect(ra).toContain('simulated time');
+  }, 240_000);
+
+  it('says in one line why a router in another process runs on the wall clock', async () => {
+    const loaded = await loadRunScenarioFile(join(PACK, '01-steady-state.yaml'), {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    expect(wallClockNote(loaded.scenario, {})).toBeUndefined();
+    const note = wallClockNote(loaded.scenario, { routerUrl: 'http://127.0.0.1:9/v1' });
+    expect(note).toMatch(/^note: --time simulated needs the router in this process .*: running on the wall clock$/);
+    expect(note).not.toContain('\n');
+    expect(wallClockNote(loaded.scenario, { routerCmd: 'litellm' })).toContain('a command');
+  });
+});
