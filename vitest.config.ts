@@ -8,6 +8,7 @@ export default defineConfig({
       'harness/**/*.test.ts',
       'bin/**/*.test.ts',
       'test/**/*.test.ts',
+      'examples/**/*.test.ts',
     ],
     exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 20_000,

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { judgeInProcess, type SimulatedRunData } from '../harness/index.js';
+import { aiSdkHandler } from './ai-sdk-retries/handler.js';
+import { createFetchRouter } from './fetch-router/router.js';
+import { openaiSdkHandler } from './openai-sdk-retries/handler.js';
+
+// Three things no one here wrote (or wrote against fetch alone), judged in process in simulated
+// time: their own setTimeout sleeps are simulated, the providers are the simulator behind msw.
+
+const verdicts = (d: SimulatedRunData) => Object.fromEntries(d.checks.map((c) => [c.id, c.verdict]));
+const scenario = (dir: string) => join(import.meta.dirname, dir, 'scenario.yaml');
+
+describe('examples, judged in process in simulated time', () => {
+  it('a small router written against fetch: honours Retry-After and fails over, but sends a herd when a wait ends', async () => {
+    const d = await judgeInProcess({
+      scenario: scenario('fetch-router'),
+      router: ({ env }) => createFetchRouter(env),
+      description: 'examples/fetch-router',
+    });
+    expect(verdicts(d)).toMatchObject({
+      'no-429': 'pass',
+      'retry-after': 'pass',
+      deadline: 'pass',
+      goodput: 'pass',
+      'key-isolation': 'pass',
+      'single-probe': 'fail',
+    });
+    // Simulated time: 20 s of load (and the 3 s waits inside it) ran without sleeping.
+    expect(d.simulated.simulatedMs).toBeGreaterThanOrEqual(20_000);
+    expect(d.rows.some((r) => r.provider === 'groq' && r.status === 200)).toBe(true);
+  }, 120_000);
+
+  it('the openai SDK (AzureOpenAI, maxRetries 2) on an Azure daily limit sleeps the announced day inside the request', async () => {
+    const d = await judgeInProcess({
+      scenario: scenario('openai-sdk-retries'),
+      router: ({ endpoints }) => openaiSdkHandler(endpoints[0]!.root, endpoints[0]!.keys[0]!.value),
+      description: 'examples/openai-sdk-retries',
+    });
+    const walls = d.rows.filter((r) => r.status === 429);
+    expect(walls.length).toBeGreaterThan(0);
+    // The wall announces the rest of the day, in retry-after-ms.
+    expect(Math.min(...walls.map((r) => r.hintMs ?? 0))).toBeGreaterThan(86_000_000);
+    // openai-node 6 honours any retry-after-ms: it sleeps the day, so no retry reaches the provider
+    // within the client's deadline, and every walled request times out instead of failing fast.
+    expect(d.rows.filter((r) => (r.sdkRetryCount ?? 0) > 0)).toHaveLength(0);
+    expect(d.outcomes.filter((o) => o.error === 'client-timeout')).toHaveLength(walls.length);
+    expect(verdicts(d)).toMatchObject({ deadline: 'fail', 'retry-after': 'fail', 'no-429': 'pass', usage: 'pass' });
+  }, 120_000);
+
+  it("the Vercel AI SDK's maxRetries through a 429 storm: every caller waits on its own and they return together", async () => {
+    const d = await judgeInProcess({
+      scenario: scenario('ai-sdk-retries'),
+      router: ({ endpoints }) => aiSdkHandler(endpoints[0]!.baseUrl, endpoints[0]!.keys[0]!.value),
+      description: 'examples/ai-sdk-retries',
+    });
+    // The SDK retried (more attempts than requests) and, within its 2 retries, got every answer.
+    expect(d.rows.length).toBeGreaterThan(d.outcomes.length);
+    expect(verdicts(d)).toMatchObject({
+      'no-429': 'pass',
+      deadline: 'pass',
+      goodput: 'pass',
+      'single-probe': 'fail',
+      'retry-after': 'fail',
+    });
+  }, 120_000);
+});
