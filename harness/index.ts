@@ -3,6 +3,7 @@ export { HarnessError, isHarnessError, type HarnessErrorCode } from './errors.js
 export {
   RunScenarioSchema,
   CHECK_IDS,
+  WALL_CLOCK_MAX_LOAD_MS,
   type RunScenario,
   type CheckId,
   type LoadSpec,

@@ -32,6 +32,16 @@ export function wallClockNote(
     : undefined;
 }
 
+/** The issue of a load too long for the wall clock (it may still run in simulated time). */
+export function tooLongForTheWallClock() {
+  return {
+    code: 'SCENARIO_OUT_OF_RANGE',
+    path: ['load', 'duration'],
+    message:
+      'a run on the wall clock is bounded to 10 minutes of load; run it with --time simulated (the reference router, in process)',
+  };
+}
+
 /** Runs one prepared scenario in simulated time and says what it cost in wall time. */
 export async function runInSimulatedTime(
   prepared: { scenario: Scenario; text: string; simulated: SimulatedRouterLauncher },

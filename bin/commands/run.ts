@@ -17,13 +17,14 @@ import {
   type RouterLauncher,
   type RunScenario as Scenario,
   type SimulatedRouterLauncher,
+  WALL_CLOCK_MAX_LOAD_MS,
 } from '../../harness/index.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { assertWritableDir } from '../output-dir.js';
 import { referenceConfig, simulatedReferenceLauncher } from '../reference-launcher.js';
-import { runInSimulatedTime, wallClockNote } from './run-simulated.js';
+import { runInSimulatedTime, tooLongForTheWallClock, wallClockNote } from './run-simulated.js';
 import { launcherForReference } from '../reference-fleet.js';
 
 /** Where the router under test comes from, overriding the scenario's `router` section. */
@@ -112,6 +113,10 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
   }
   const wall = choice.time === 'simulated' ? wallClockNote(scenario, choice) : undefined;
   if (wall) io.err(wall);
+  if ((choice.time !== 'simulated' || wall) && scenario.load.duration > WALL_CLOCK_MAX_LOAD_MS) {
+    io.err(formatIssues(file, locateInYaml(text, [tooLongForTheWallClock()])));
+    return undefined;
+  }
   if (choice.routerCmd)
     return {
       scenario,

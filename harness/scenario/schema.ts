@@ -25,6 +25,9 @@ export const CHECK_IDS = [
 export type CheckId = (typeof CHECK_IDS)[number];
 
 const TEN_MINUTES = 600_000;
+const TWO_DAYS = 172_800_000;
+/** The most load a run on the wall clock may take; longer scenarios run with `--time simulated`. */
+export const WALL_CLOCK_MAX_LOAD_MS = TEN_MINUTES;
 /** Longest prompt a load request carries, in tokens: text is generated for each request as it is sent. */
 export const MAX_PROMPT_TOKENS = 200_000;
 
@@ -69,7 +72,8 @@ const ModelChoice = z.union([
 const Load = z.strictObject({
   /** open: a constant (or ramping) arrival rate; closed: a number of connections, each waiting for its answer (autocannon). */
   mode: z.enum(['open', 'closed']).default('open'),
-  duration: durationWithin('above-zero', TEN_MINUTES, 'a run is bounded to 10 minutes of load'),
+  // Up to two days of simulated time; a wall-clock run refuses more than WALL_CLOCK_MAX_LOAD_MS (bin/).
+  duration: durationWithin('above-zero', TWO_DAYS, 'a run is bounded to 48 hours of (simulated) load'),
   rate: z.number().positive().max(50_000).optional(),
   ramp: z
     .array(z.strictObject({ rate: z.number().nonnegative().max(50_000), for: PositiveDuration }))

@@ -92,6 +92,14 @@ describe('simulated time (the reference router in process, one discrete-event cl
     expect(ra).toContain('simulated time');
   }, 240_000);
 
+  it('refuses a day of load on the wall clock, pointing at --time simulated (exit 2, located)', async () => {
+    const r = await cli(['run', 'scenarios/day-in-the-life.yaml', '--router-url', 'http://127.0.0.1:9/v1']);
+    expect(r.code).toBe(2);
+    expect(r.err.join('\n')).toMatch(
+      /^scenarios\/day-in-the-life\.yaml:\d+:\d+ SCENARIO_OUT_OF_RANGE load\.duration: a run on the wall clock is bounded to 10 minutes of load; run it with --time simulated/m,
+    );
+  });
+
   it('says in one line why a router in another process runs on the wall clock', async () => {
     const loaded = await loadRunScenarioFile(join(PACK, '01-steady-state.yaml'), {});
     if (!loaded.ok) throw new Error(loaded.report);
