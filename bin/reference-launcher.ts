@@ -1,6 +1,7 @@
 import {
   Router,
   RouterConfigSchema,
+  routerDirectHandler,
   routerFetchHandler,
   startRouterServer,
   type RouterConfig,
@@ -104,6 +105,7 @@ export function simulatedReferenceLauncher(scenario: Scenario): SimulatedRouterL
     await router.warmUp();
     return {
       handler: routerFetchHandler(router),
+      direct: routerDirectHandler(router),
       description: 'the reference router (in process, simulated time)',
       stop: () => router.close(),
     };

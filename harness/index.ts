@@ -23,7 +23,7 @@ export {
 } from './sim/run-simulated.js';
 export { createSimClock, SIMULATED_EPOCH, type SimClock, type EventSource } from './sim/sim-clock.js';
 export { drive } from './sim/drive.js';
-export { runSimulatedLoad, SIM_ROUTER_BASE, type FetchHandler } from './sim/sim-load.js';
+export { runSimulatedLoad, SIM_ROUTER_BASE, type FetchHandler, type DirectHandler } from './sim/sim-load.js';
 export type { RouterLauncher, RouterLaunch, LaunchContext, FleetContext } from './launch/launcher.js';
 export {
   providerEnv,

@@ -2,7 +2,7 @@
 export { Router, type RouterDeps, type RouteOptions, type RouteResult } from './router.js';
 export { readDuration } from './config/duration.js';
 export { startRouterServer, type RouterServer, type RouterServerOptions } from './server/http-server.js';
-export { routerFetchHandler } from './server/fetch-handler.js';
+export { routerFetchHandler, routerDirectHandler, type DirectCall, type DirectAnswer } from './server/fetch-handler.js';
 export { parseRouterConfig, type ConfigIssue, type ParseConfigResult } from './config/parse-config.js';
 export { readConfigFile } from './config/read-config-file.js';
 export { RouterConfigSchema, type RouterConfig, type ProviderConfig, type StoreConfig } from './config/schema.js';

@@ -7,7 +7,7 @@ import type { RunData } from '../run-scenario.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { drive } from './drive.js';
 import { createSimClock, SIMULATED_EPOCH, type SimClock } from './sim-clock.js';
-import { runSimulatedLoad, type FetchHandler } from './sim-load.js';
+import { runSimulatedLoad, type DirectHandler, type FetchHandler } from './sim-load.js';
 
 /** Where the simulated providers live in a simulated run (never resolved: no socket is opened). */
 export const SIM_ORIGIN = 'http://simulator.simulated';
@@ -27,6 +27,8 @@ export interface SimulatedLaunchContext {
 /** A router started in process for a simulated run. */
 export interface SimulatedRouter {
   handler: FetchHandler;
+  /** The chat endpoint without Request/Response objects, when the router offers one (used instead of `handler`). */
+  direct?: DirectHandler;
   description: string;
   stop(): Promise<void>;
 }
@@ -81,7 +83,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     try {
       const plan = createRequestPlanner(load, o.seed, runId, env);
       const loadStartedAt = clock.now();
-      const result = await runSimulatedLoad(load, router.handler, plan, clock);
+      const result = await runSimulatedLoad(load, router.handler, plan, clock, router.direct);
       const loadEndedAt = clock.now();
       // Attempts the router abandoned end at the simulator a moment later; give them that moment.
       for (let i = 0; i < 20 && sim.ledger.inFlight > 0; i++) await clock.sleep(50);

@@ -2,60 +2,53 @@ import type { Router } from '../router.js';
 
 const encoder = new TextEncoder();
 
-function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', ...headers } });
+/** A chat request handed over in process: headers by lower-case name, the body as text. */
+export interface DirectCall {
+  headers: Readonly<Record<string, string>>;
+  body: string;
+  signal: AbortSignal;
 }
 
-function openAIError(status: number, message: string, type: string, code: string | null): Response {
-  return jsonResponse(status, { error: { message, type, param: null, code } });
-}
+/** The router's answer in process: a whole body, or the frames of a stream as they come. */
+export type DirectAnswer =
+  | { status: number; headers: Record<string, string>; body: string }
+  | { status: 200; headers: Record<string, string>; frames: AsyncIterable<string> };
+
+const errorAnswer = (status: number, message: string, type: string, code: string | null): DirectAnswer => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ error: { message, type, param: null, code } }),
+});
 
 /** The deadline a client asked for: our header in ms, or the OpenAI SDK's `x-stainless-timeout` in seconds. */
-function clientDeadlineMs(headers: Headers, header: string): number | undefined {
-  const ours = Number(headers.get(header));
-  const sdk = Number(headers.get('x-stainless-timeout')) * 1000;
+function clientDeadlineMs(headers: Readonly<Record<string, string>>, header: string): number | undefined {
+  const ours = Number(headers[header.toLowerCase()]);
+  const sdk = Number(headers['x-stainless-timeout']) * 1000;
   const values = [ours, sdk].filter((v) => Number.isFinite(v) && v > 0);
   return values.length > 0 ? Math.min(...values) : undefined;
 }
 
 /**
- * The router as a fetch handler, `(Request) => Promise<Response>`, with no server and no socket:
- * `POST /v1/chat/completions` (streaming or not), `GET /v1/models` and `GET /healthz`, answered as
- * `startRouterServer` answers them. A request whose signal aborts (the client went away) cancels
- * its upstream attempt. This is how a run in simulated time calls the router in process.
+ * `POST /v1/chat/completions` in process, with no server, no socket and no Web stream: what a
+ * run in simulated time calls for each request. Answered as `startRouterServer` answers it; an
+ * aborted signal (the client went away) cancels the upstream attempt.
  */
-export function routerFetchHandler(router: Router): (request: Request) => Promise<Response> {
+export function routerDirectHandler(router: Router): (call: DirectCall) => Promise<DirectAnswer> {
   const forward = router.config.forwardHeaders.map((h) => h.toLowerCase());
-  return async (request) => {
-    const path = new URL(request.url).pathname;
-    if (path === '/healthz') return jsonResponse(200, { status: 'ok' });
-    if (path === '/v1/models' && request.method === 'GET')
-      return jsonResponse(200, {
-        object: 'list',
-        data: router.modelNames().map((id) => ({ id, object: 'model', created: 0, owned_by: 'throttlelab' })),
-      });
-    if (path !== '/v1/chat/completions')
-      return openAIError(404, `Invalid URL (${request.method} ${path})`, 'invalid_request_error', null);
-    if (request.method !== 'POST')
-      return openAIError(
-        405,
-        `Method ${request.method} is not allowed on ${path}; use POST.`,
-        'invalid_request_error',
-        null,
-      );
-    const text = await request.text();
-    if (Buffer.byteLength(text) > router.config.server.maxBodyBytes)
-      return openAIError(
+  const max = router.config.server.maxBodyBytes;
+  return async (call) => {
+    if (Buffer.byteLength(call.body) > max)
+      return errorAnswer(
         413,
-        `Request body is larger than ${router.config.server.maxBodyBytes} bytes.`,
+        `Request body is larger than ${max} bytes.`,
         'invalid_request_error',
         'request_too_large',
       );
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(call.body);
     } catch {
-      return openAIError(
+      return errorAnswer(
         400,
         'We could not parse the JSON body of your request. The API expects a JSON payload.',
         'invalid_request_error',
@@ -63,34 +56,79 @@ export function routerFetchHandler(router: Router): (request: Request) => Promis
       );
     }
     const fwd: Record<string, string> = {};
-    for (const h of forward) {
-      const v = request.headers.get(h);
-      if (v !== null) fwd[h] = v;
-    }
+    for (const h of forward) if (call.headers[h] !== undefined) fwd[h] = call.headers[h]!;
     const result = await router.route(body, {
-      signal: request.signal,
-      deadlineMs: clientDeadlineMs(request.headers, router.config.deadline.header),
+      signal: call.signal,
+      deadlineMs: clientDeadlineMs(call.headers, router.config.deadline.header),
       forward: fwd,
     });
-    if (result.kind === 'response')
-      return new Response(result.body, { status: result.status, headers: result.headers });
-    const rest = result.rest;
-    let first: string | undefined = result.first.join('');
+    if (result.kind === 'response') return { status: result.status, headers: result.headers, body: result.body };
+    const { first, rest } = result;
+    return {
+      status: 200,
+      headers: result.headers,
+      frames: {
+        [Symbol.asyncIterator]: () => {
+          let opening: string | undefined = first.join('');
+          return {
+            next: async () => {
+              if (opening !== undefined) {
+                const value = opening;
+                opening = undefined;
+                return { done: false, value };
+              }
+              return rest.next();
+            },
+            return: async () => {
+              await rest.return(undefined);
+              return { done: true, value: undefined };
+            },
+          };
+        },
+      },
+    };
+  };
+}
+
+/**
+ * The router as a fetch handler, `(Request) => Promise<Response>`, with no server and no socket:
+ * `POST /v1/chat/completions` (streaming or not), `GET /v1/models` and `GET /healthz`, answered as
+ * `startRouterServer` answers them. A request whose signal aborts (the client went away) cancels
+ * its upstream attempt.
+ */
+export function routerFetchHandler(router: Router): (request: Request) => Promise<Response> {
+  const direct = routerDirectHandler(router);
+  const json = (status: number, value: unknown) =>
+    new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === '/healthz') return json(200, { status: 'ok' });
+    if (path === '/v1/models' && request.method === 'GET')
+      return json(200, {
+        object: 'list',
+        data: router.modelNames().map((id) => ({ id, object: 'model', created: 0, owned_by: 'throttlelab' })),
+      });
+    const refuse = (status: number, message: string) => {
+      const a = errorAnswer(status, message, 'invalid_request_error', null) as { body: string };
+      return new Response(a.body, { status, headers: { 'content-type': 'application/json' } });
+    };
+    if (path !== '/v1/chat/completions') return refuse(404, `Invalid URL (${request.method} ${path})`);
+    if (request.method !== 'POST') return refuse(405, `Method ${request.method} is not allowed on ${path}; use POST.`);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((v, k) => (headers[k] = v));
+    const answer = await direct({ headers, body: await request.text(), signal: request.signal });
+    if ('body' in answer) return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    const frames = answer.frames[Symbol.asyncIterator]();
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        if (first !== undefined) {
-          controller.enqueue(encoder.encode(first));
-          first = undefined;
-          return;
-        }
-        const next = await rest.next();
+        const next = await frames.next();
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(next.value));
       },
       async cancel() {
-        await rest.return(undefined);
+        await frames.return?.();
       },
     });
-    return new Response(stream, { status: 200, headers: result.headers });
+    return new Response(stream, { status: 200, headers: answer.headers });
   };
 }

@@ -62,6 +62,18 @@ describe('simulated time (the reference router in process, one discrete-event cl
     }
   }, 240_000);
 
+  it('answers the same through the fetch handler as through the direct call (streams and failovers included)', async () => {
+    const file = join(PACK, '09-mid-stream-errors.yaml');
+    const loaded = await loadRunScenarioFile(file, {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const reference = simulatedReferenceLauncher(loaded.scenario);
+    const fetchOnly: SimulatedRouterLauncher = async (ctx) => ({ ...(await reference(ctx)), direct: undefined });
+    const [direct, viaFetch] = [await simulate(file), await simulate(file, fetchOnly)];
+    expect(viaFetch.data.outcomes.filter((o) => o.stream).length).toBeGreaterThan(10);
+    expect(viaFetch.report).toBe(direct.report);
+    expect(viaFetch.ledger).toBe(direct.ledger);
+  }, 120_000);
+
   it('fails a router that hands every client a 429 (the checks judge in simulated time too)', async () => {
     const passes429: SimulatedRouterLauncher = () => ({
       description: 'always 429',
