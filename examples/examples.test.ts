@@ -31,6 +31,17 @@ describe('examples, judged in process in simulated time', () => {
     expect(d.rows.some((r) => r.provider === 'groq' && r.status === 200)).toBe(true);
   }, 120_000);
 
+  it('refuses a second judgement while one runs (fake timers and msw are global)', async () => {
+    const first = judgeInProcess({
+      scenario: scenario('fetch-router'),
+      router: ({ env }) => createFetchRouter(env),
+    });
+    await expect(
+      judgeInProcess({ scenario: scenario('fetch-router'), router: ({ env }) => createFetchRouter(env) }),
+    ).rejects.toThrow(/already judging/);
+    expect((await first).verdict).toBe('fail');
+  }, 120_000);
+
   it('the openai SDK (AzureOpenAI, maxRetries 2) on an Azure daily limit sleeps the announced day inside the request', async () => {
     const d = await judgeInProcess({
       scenario: scenario('openai-sdk-retries'),

@@ -54,6 +54,23 @@ function handlerOf(target: FetchTarget): FetchHandler {
  * every time. The load, the ledger and the checks are those of `throttlelab run`.
  */
 export async function judgeInProcess(o: JudgeInProcessOptions): Promise<SimulatedRunData> {
+  if (judging)
+    throw new HarnessError(
+      'HARNESS_SCENARIO_INVALID',
+      'judgeInProcess is already judging in this process: fake timers and msw are global, so judge one at a time (await the first).',
+    );
+  judging = true;
+  try {
+    return await judgeAlone(o);
+  } finally {
+    judging = false;
+  }
+}
+
+/** Fake timers and msw are installed globally: one judgement at a time per process. */
+let judging = false;
+
+async function judgeAlone(o: JudgeInProcessOptions): Promise<SimulatedRunData> {
   const given =
     typeof o.scenario === 'string' ? await loadRunScenarioFile(o.scenario, {}) : { ok: true as const, ...o.scenario };
   if (!given.ok) throw new HarnessError('HARNESS_SCENARIO_INVALID', given.report);
