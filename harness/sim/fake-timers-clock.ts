@@ -1,4 +1,3 @@
-import { install } from '@sinonjs/fake-timers';
 import type { SimClock } from './sim-clock.js';
 
 /** What `@sinonjs/fake-timers` replaces: timers, `Date` and `performance.now` (never setImmediate or nextTick). */
@@ -16,7 +15,9 @@ export interface FakeTimersClock extends SimClock {
  * schedule on it, and `step` fires the earliest timer. setImmediate, nextTick and microtasks stay
  * real: they are how continuations run between events.
  */
-export function installFakeTimersClock(startAt: number): FakeTimersClock {
+export async function installFakeTimersClock(startAt: number): Promise<FakeTimersClock> {
+  // Loaded on first use: a CLI run never pays for it.
+  const { install } = await import('@sinonjs/fake-timers');
   const fake = install({
     now: startAt,
     toFake: [...FAKED],

@@ -1,4 +1,3 @@
-import { setupServer } from 'msw/node';
 import { createMswHandlers, type ProviderEndpoint } from '../../simulator/index.js';
 import { loadRunScenarioFile } from '../scenario/parse-run-scenario.js';
 import type { RunScenario } from '../scenario/schema.js';
@@ -75,7 +74,9 @@ async function judgeAlone(o: JudgeInProcessOptions): Promise<SimulatedRunData> {
     typeof o.scenario === 'string' ? await loadRunScenarioFile(o.scenario, {}) : { ok: true as const, ...o.scenario };
   if (!given.ok) throw new HarnessError('HARNESS_SCENARIO_INVALID', given.report);
   const file = typeof o.scenario === 'string' ? o.scenario : (o.scenario.file ?? '(in process)');
-  const clock = installFakeTimersClock(o.startAt ?? SIMULATED_EPOCH);
+  // Loaded on first use: a CLI run never pays for msw.
+  const { setupServer } = await import('msw/node');
+  const clock = await installFakeTimersClock(o.startAt ?? SIMULATED_EPOCH);
   let server: ReturnType<typeof setupServer> | undefined;
   try {
     return await runSimulatedScenario({
