@@ -57,6 +57,7 @@ export async function runInSimulatedTime(
     seed,
     launcher: prepared.simulated,
     env: io.env,
+    signal: io.stop,
     wallStartedAt: Date.now(),
   });
   const wallMs = performance.now() - wallStart;

@@ -51,6 +51,8 @@ export interface SimulatedRunOptions {
   wallStartedAt?: number;
   /** The run's clock (a heap scheduler at `startAt` by default; fake timers for code under test). */
   clock?: SimClock;
+  /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged, never as a pass. */
+  signal?: AbortSignal;
 }
 
 /** A simulated run's data, and what it cost. */
@@ -83,7 +85,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     try {
       const plan = createRequestPlanner(load, o.seed, runId, env);
       const loadStartedAt = clock.now();
-      const result = await runSimulatedLoad(load, router.handler, plan, clock, router.direct);
+      const result = await runSimulatedLoad(load, router.handler, plan, clock, router.direct, o.signal);
       const loadEndedAt = clock.now();
       // Attempts the router abandoned end at the simulator a moment later; give them that moment.
       for (let i = 0; i < 20 && sim.ledger.inFlight > 0; i++) await clock.sleep(50);
@@ -108,11 +110,11 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     loadStartedAt,
     loadEndedAt,
     dropped: result.dropped,
-    interrupted: false,
+    interrupted: o.signal?.aborted === true,
     outcomes: result.outcomes,
     rows,
     checks,
-    verdict: overallVerdict(checks),
+    verdict: o.signal?.aborted ? 'interrupted' : overallVerdict(checks),
     simulated: { startAt: simStart, simulatedMs, events: clock.fired() },
   };
 }

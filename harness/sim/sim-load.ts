@@ -60,6 +60,8 @@ export async function runSimulatedLoad(
   plan: (n: number) => PlannedRequest,
   clock: SimClock,
   direct?: DirectHandler,
+  /** The user stopped the run: no request is sent after it; those open are cut and not judged. */
+  signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = `${SIM_ROUTER_BASE}/chat/completions`;
   const outcomes: ClientOutcome[] = [];
@@ -157,11 +159,16 @@ export async function runSimulatedLoad(
     }
   };
 
+  const interrupt = () => {
+    for (const stop of open) stop(CUT);
+  };
+  signal?.addEventListener('abort', interrupt, { once: true });
   if (load.mode === 'open') {
     const start = clock.now() + 20;
     const pending = new Set<Promise<void>>();
     let n = 0;
     for (const offset of arrivalOffsets(load)) {
+      if (signal?.aborted) break;
       const due = start + offset;
       await clock.sleep(due - clock.now());
       if (pending.size >= load.maxInFlight) {
@@ -177,7 +184,7 @@ export async function runSimulatedLoad(
     const end = start + load.duration;
     let n = 0;
     const client = async () => {
-      while (clock.now() < end && n < load.maxRequests) await send(plan(n++), clock.now());
+      while (clock.now() < end && n < load.maxRequests && !signal?.aborted) await send(plan(n++), clock.now());
     };
     const cut = clock.setTimer(load.duration, () => {
       for (const stop of open) stop(CUT);
@@ -185,5 +192,6 @@ export async function runSimulatedLoad(
     await Promise.all(Array.from({ length: load.connections }, client));
     cut();
   }
+  signal?.removeEventListener('abort', interrupt);
   return { outcomes, dropped };
 }

@@ -94,6 +94,38 @@ describe('simulated time (the reference router in process, one discrete-event cl
     expect(data.checks.find((c) => c.id === 'retry-after')?.verdict).toBe('fail');
   }, 120_000);
 
+  it('stops sending when the user stops the run, and judges what was answered as interrupted', async () => {
+    const file = join(PACK, '02-429-hint-forms.yaml');
+    const loaded = await loadRunScenarioFile(file, {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const stop = new AbortController();
+    const reference = simulatedReferenceLauncher(loaded.scenario);
+    let seen = 0;
+    const stopsAt10: SimulatedRouterLauncher = async (ctx) => {
+      const r = await reference(ctx);
+      return {
+        ...r,
+        direct: async (call) => {
+          if (++seen === 10) stop.abort();
+          return r.direct!(call);
+        },
+      };
+    };
+    const data = await runSimulatedScenario({
+      scenario: loaded.scenario,
+      scenarioText: loaded.text,
+      scenarioFile: file,
+      seed: 2,
+      launcher: stopsAt10,
+      signal: stop.signal,
+    });
+    expect(data.verdict).toBe('interrupted');
+    expect(data.interrupted).toBe(true);
+    expect(seen).toBe(10);
+    expect(data.outcomes.length + data.dropped).toBe(10);
+    expect(data.dropped).toBeGreaterThan(0);
+  }, 60_000);
+
   it('fails a router that hands every client a 429 (the checks judge in simulated time too)', async () => {
     const passes429: SimulatedRouterLauncher = () => ({
       description: 'always 429',
