@@ -22,7 +22,7 @@ const IDLE_PAUSES = 1000;
  * Real work while events are pending is not detected: code under test must not do real I/O
  * mid-run, or simulated time races ahead of it.
  */
-export async function drive<T>(clock: EventSource, work: Promise<T>): Promise<T> {
+export async function drive<T>(clock: EventSource, work: Promise<T>, idlePauses = IDLE_PAUSES): Promise<T> {
   let settled = false;
   work.then(
     () => (settled = true),
@@ -38,7 +38,7 @@ export async function drive<T>(clock: EventSource, work: Promise<T>): Promise<T>
     }
     idle++;
     if (idle <= BUSY_TURNS) continue;
-    if (idle > BUSY_TURNS + IDLE_PAUSES)
+    if (idle > BUSY_TURNS + idlePauses)
       throw new HarnessError(
         'HARNESS_SIMULATION_STUCK',
         'Simulated time is stuck: the code under test has waited about 10 s of real time on something other than simulated time (real I/O, or a timer the simulated clock does not own), with no simulated event left to fire.',
