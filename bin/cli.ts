@@ -22,6 +22,13 @@ function parseHost(value: string): '127.0.0.1' | '::1' {
   return value;
 }
 
+function parsePercent(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n <= 1000))
+    throw new InvalidArgumentError('expected a percentage from 0 to 1000.');
+  return n;
+}
+
 function parseStore(value: string): 'memory' | 'redis' {
   if (value !== 'memory' && value !== 'redis') throw new InvalidArgumentError('expected memory or redis.');
   return value;
@@ -137,7 +144,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     program
       .command('conform')
       .description('run the conformance pack against a router and write one combined report')
-      .option('--dir <dir>', 'scenario folder', 'scenarios/conformance')
+      .option('--dir <dir>', 'scenario folder (default: the conformance pack shipped with throttlelab)')
       .option('--fleet', "run the pack's fleet group (<dir>/fleet): router replicas judged as one router")
       .option('--only <text>', 'only scenarios whose file name contains this')
       .option('--seed <n>', 'seed for every scenario', parseSeed)
@@ -145,7 +152,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
   ).action(
     async (opts: {
-      dir: string;
+      dir?: string;
       fleet?: boolean;
       store?: 'memory' | 'redis';
       only?: string;
@@ -156,19 +163,64 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       routerUrl?: string;
     }) => {
       const { conform } = await import('./commands/conform.js');
-      setCode(await conform(opts, io));
+      const { builtinConformanceDir } = await import('./package-root.js');
+      setCode(await conform({ ...opts, dir: opts.dir ?? builtinConformanceDir() }, io));
     },
   );
 
   program
     .command('report')
-    .description('render a saved report.json again (HTML, Markdown, JUnit) and print its verdicts')
-    .argument('<report.json>', 'a report written by run or conform')
-    .option('--out <dir>', 'folder to write to (default: beside the JSON)')
-    .action(async (file: string, opts: { out?: string }) => {
-      const { report } = await import('./commands/report.js');
-      setCode(await report({ file, out: opts.out }, io));
-    });
+    .description('render a saved report.json again (HTML, Markdown, JUnit) and print its verdicts, or compare two')
+    .argument(
+      '<report.json...>',
+      'a report written by run or conform; with --compare, the one before and the one after',
+    )
+    .option('--out <dir>', 'folder to write to (default: beside the JSON; with --compare, beside the second)')
+    .option('--compare', 'compare two reports check by check; exit 1 if anything got worse beyond the tolerance')
+    .option(
+      '--tolerance <pct>',
+      'with --compare: how much worse (percent) a count, share or ratio may get',
+      parsePercent,
+      10,
+    )
+    .option(
+      '--latency-tolerance <pct>',
+      'with --compare: gate times (latency percentiles, timing checks) too, allowing this much worse (percent, and at least 50 ms)',
+      parsePercent,
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ throttlelab report --compare reports/before/report.json reports/after/report.json',
+    )
+    .action(
+      async (
+        files: string[],
+        opts: { out?: string; compare?: boolean; tolerance: number; latencyTolerance?: number },
+      ) => {
+        if (opts.compare) {
+          if (files.length !== 2)
+            throw new CliError('CLI_USAGE', `--compare: expected two reports (before and after), got ${files.length}.`);
+          const { compare } = await import('./commands/compare.js');
+          setCode(
+            await compare(
+              {
+                before: files[0]!,
+                after: files[1]!,
+                out: opts.out,
+                tolerance: opts.tolerance,
+                latencyTolerance: opts.latencyTolerance,
+              },
+              io,
+            ),
+          );
+          return;
+        }
+        if (files.length !== 1)
+          throw new CliError('CLI_USAGE', `expected one report, got ${files.length}; to compare two, add --compare.`);
+        const { report } = await import('./commands/report.js');
+        setCode(await report({ file: files[0]!, out: opts.out }, io));
+      },
+    );
 
   program
     .command('router')
