@@ -38,3 +38,16 @@ export { renderVerdictTable, renderMarkdown, renderJunit } from './report/render
 export { renderHtml } from './report/render-html.js';
 export { writeReportFolder, reportsOf, abandonReportWrites } from './report/write-report.js';
 export { TOOL_VERSION } from './version.js';
+export {
+  compareReports,
+  attemptsPerRequest,
+  okShare,
+  VERDICT_RANK,
+  DEFAULT_TOLERANCE,
+  type Comparison,
+  type CompareTolerance,
+  type ScenarioChange,
+  type CheckChange,
+  type FigureChange,
+} from './report/compare-reports.js';
+export { renderCompareTable, renderCompareMarkdown, renderCompareHtml } from './report/render-compare.js';
