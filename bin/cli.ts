@@ -46,6 +46,18 @@ function parseRouterUrl(value: string): string {
   return value;
 }
 
+function parseLoopbackUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:4000.');
+  }
+  if (!['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) || url.protocol !== 'http:')
+    throw new InvalidArgumentError('only a loopback simulator (http://127.0.0.1, [::1], localhost).');
+  return url.origin;
+}
+
 const MAX_DURATION_MS = 24 * 86_400_000;
 
 /** Reads a `--duration` value with the parser of the package the command loads; a bad one is a usage error. */
@@ -80,11 +92,24 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     .option('--host <addr>', 'loopback address: 127.0.0.1 or ::1', parseHost)
     .option('--duration <d>', 'stop by itself after this long, e.g. 60s')
     .option('--ledger-out <file>', 'stream every attempt to this JSONL file')
-    .addHelpText('after', '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m')
+    .option('--dashboard', 'serve a live dashboard on loopback (attempts, announced waits, quota, faults)')
+    .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard',
+    )
     .action(
       async (
         scenario: string,
-        opts: { seed?: number; port?: number; host?: '127.0.0.1' | '::1'; duration?: string; ledgerOut?: string },
+        opts: {
+          seed?: number;
+          port?: number;
+          host?: '127.0.0.1' | '::1';
+          duration?: string;
+          ledgerOut?: string;
+          dashboard?: boolean;
+          dashboardPort?: number;
+        },
       ) => {
         const { simulate } = await import('./commands/simulate.js');
         const { parseDuration } = await import('../simulator/index.js');
@@ -117,7 +142,9 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .argument('<scenario>', 'scenario YAML file with a load section')
       .option('--seed <n>', 'seed for every random choice (printed; reuse it to replay)', parseSeed)
       .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
-      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort)
+      .option('--dashboard', 'serve a live dashboard on loopback while the run goes')
+      .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort),
   )
     .addHelpText(
       'after',
@@ -133,6 +160,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           routerCmd?: string;
           routerUrl?: string;
           store?: 'memory' | 'redis';
+          dashboard?: boolean;
+          dashboardPort?: number;
         },
       ) => {
         const { run } = await import('./commands/run.js');
@@ -239,6 +268,23 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       const { readDuration } = await import('../router/index.js');
       const durationMs = durationArg(opts.duration, readDuration);
       setCode(await routerCommand({ ...opts, durationMs }, io));
+    });
+
+  program
+    .command('fault')
+    .description("list, add or remove a running simulator's live faults (its control API)")
+    .argument('<action>', 'list, add or rm')
+    .argument('[fault]', 'add: the fault as YAML or JSON (a scenario faults entry); rm: its id')
+    .requiredOption('--sim <url>', 'the simulator, e.g. http://127.0.0.1:4000 (loopback only)', parseLoopbackUrl)
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ throttlelab fault list --sim http://127.0.0.1:4000\n  $ throttlelab fault add --sim http://127.0.0.1:4000 '{ id: storm, kind: status, status: 429, for: 30s, match: { provider: [openai] } }'\n  $ throttlelab fault rm --sim http://127.0.0.1:4000 storm",
+    )
+    .action(async (action: string, arg: string | undefined, opts: { sim: string }) => {
+      if (action !== 'list' && action !== 'add' && action !== 'rm')
+        throw new CliError('CLI_USAGE', `fault: expected list, add or rm, got "${action}".`);
+      const { fault } = await import('./commands/fault.js');
+      setCode(await fault({ action, sim: opts.sim, arg }, io));
     });
 
   program

@@ -21,6 +21,7 @@ import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { assertWritableDir } from '../output-dir.js';
+import { startDashboard } from '../dashboard/serve-dashboard.js';
 import { referenceConfig } from '../reference-launcher.js';
 import { launcherForReference } from '../reference-fleet.js';
 
@@ -72,6 +73,9 @@ export interface RunCommandOptions extends RouterChoice {
   seed?: number;
   out?: string;
   simPort?: number;
+  /** Serve the live dashboard on loopback while the run goes. */
+  dashboard?: boolean;
+  dashboardPort?: number;
 }
 
 /** Prepares a scenario for a run: loaded, with a load section, its router choice valid. */
@@ -161,6 +165,7 @@ export async function executeRun(
   seed: number,
   io: Io,
   simPort?: number,
+  onSimulator?: (origin: string) => void,
 ): Promise<{ report: Report; logs: string[] }> {
   const total = prepared.scenario.load!.duration;
   let lastPrinted = 0;
@@ -172,6 +177,7 @@ export async function executeRun(
     launcher: prepared.launcher,
     env: io.env,
     simPort,
+    onSimulator,
     signal: io.stop,
     onProgress: (p) => {
       if (io.isTTY) io.status(progressLine(p, total));
@@ -193,7 +199,18 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   await assertWritableDir(options.out ?? 'reports');
   const seed = options.seed ?? prepared.scenario.seed ?? io.randomSeed();
   io.out(`throttlelab run: scenario "${prepared.scenario.name}" (seed ${seed})`);
-  const { report, logs } = await executeRun(prepared, options.scenario, seed, io, options.simPort);
+  let simOrigin: string | undefined;
+  const dashboard = options.dashboard
+    ? await startDashboard({ target: () => simOrigin, port: options.dashboardPort })
+    : undefined;
+  if (dashboard) io.err(`dashboard: ${dashboard.origin}/ (live while the run goes)`);
+  let ran: Awaited<ReturnType<typeof executeRun>>;
+  try {
+    ran = await executeRun(prepared, options.scenario, seed, io, options.simPort, (origin) => (simOrigin = origin));
+  } finally {
+    await dashboard?.close();
+  }
+  const { report, logs } = ran;
   io.out(renderVerdictTable(report));
   const dir = options.out ?? join('reports', `${report.scenario.name}-${report.startedAt.replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, [report]);
