@@ -75,7 +75,7 @@ function drawQuota(quota) {
     names.push(id + ' · ' + b.rule); values.push(b.limit > 0 ? Math.round((100 * b.remaining) / b.limit) : 0); }); });
   document.querySelector('[data-chart=quota]').style.height = Math.max(160, 26 * names.length + 50) + 'px';
   quotaChart.resize();
-  quotaChart.setOption({ animation: false, grid: { left: 8, right: 28, top: 10, bottom: 24, containLabel: true }, tooltip: {},
+  quotaChart.setOption({ animation: false, grid: { left: 8, right: 48, top: 10, bottom: 24, containLabel: true }, tooltip: {},
     xAxis: { type: 'value', max: 100, name: '% left' }, yAxis: { type: 'category', data: names, inverse: true },
     series: [{ type: 'bar', data: values, itemStyle: { color: '#3b6fb6' }, label: { show: true, position: 'right', formatter: '{c}%' } }] });
 }
@@ -107,10 +107,10 @@ function control(method, url, body) {
     .then(function () { msg.textContent = ''; }, function (e) { msg.textContent = String(e.message || e); });
 }
 var source = new EventSource('control/events');
-var status = document.getElementById('status');
-source.addEventListener('hello', function (e) { hello(JSON.parse(e.data)); status.textContent = 'live'; status.className = 'live'; });
+var statusEl = document.getElementById('status');
+source.addEventListener('hello', function (e) { hello(JSON.parse(e.data)); statusEl.textContent = 'live'; statusEl.className = 'live'; });
 source.addEventListener('tick', function (e) { tick(JSON.parse(e.data)); });
-source.onerror = function () { status.textContent = 'disconnected (simulator stopped?)'; status.className = 'down'; };
+source.onerror = function () { statusEl.textContent = 'disconnected (simulator stopped?)'; statusEl.className = 'down'; };
 window.addEventListener('resize', function () {
   Object.keys(state.providers).forEach(function (id) { state.providers[id].chart.resize(); }); if (quotaChart) quotaChart.resize();
 });
@@ -120,7 +120,7 @@ window.addEventListener('resize', function () {
 export function dashboardPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>throttlelab: live</title><style>${STYLE}</style><script src="echarts.min.js"></script></head><body>
+<title>throttlelab: live</title><link rel="icon" href="data:,"><style>${STYLE}</style><script src="echarts.min.js"></script></head><body>
 <header><h1>throttlelab <span id="scenario"></span></h1><span id="seed" class="muted"></span><span id="clock" class="muted"></span><span id="status">connecting…</span></header>
 <h2>Attempts by status</h2><p class="muted">Each dot is an attempt that reached a simulated provider; shaded bands are the waits the provider announced.</p>
 <div id="providers" class="grid"></div>
