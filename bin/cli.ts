@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the one place every command, option and parser of the CLI is declared,
+// with the one error boundary (runCli); the commands themselves live in commands/.
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError, isInterrupted, knownError } from './errors.js';
 import { EXIT, interruptedCode, type ExitCode } from './exit-codes.js';

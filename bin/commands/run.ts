@@ -21,7 +21,6 @@ import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { assertWritableDir } from '../output-dir.js';
-import { startDashboard } from '../dashboard/serve-dashboard.js';
 import { referenceConfig } from '../reference-launcher.js';
 import { launcherForReference } from '../reference-fleet.js';
 
@@ -201,7 +200,9 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   io.out(`throttlelab run: scenario "${prepared.scenario.name}" (seed ${seed})`);
   let simOrigin: string | undefined;
   const dashboard = options.dashboard
-    ? await startDashboard({ target: () => simOrigin, port: options.dashboardPort })
+    ? await (
+        await import('../dashboard/serve-dashboard.js')
+      ).startDashboard({ target: () => simOrigin, port: options.dashboardPort })
     : undefined;
   if (dashboard) io.err(`dashboard: ${dashboard.origin}/ (live while the run goes)`);
   let ran: Awaited<ReturnType<typeof executeRun>>;

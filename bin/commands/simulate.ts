@@ -9,7 +9,6 @@ import {
 } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { openLedgerFile } from '../ledger-file.js';
-import { startDashboard } from '../dashboard/serve-dashboard.js';
 import type { Io } from '../io.js';
 
 /** Options of `throttlelab simulate`. */
@@ -79,7 +78,9 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
   });
 
   const dashboard = options.dashboard
-    ? await startDashboard({ target: () => server.origin, controlToken, port: options.dashboardPort })
+    ? await (
+        await import('../dashboard/serve-dashboard.js')
+      ).startDashboard({ target: () => server.origin, controlToken, port: options.dashboardPort })
     : undefined;
   io.out(`throttlelab simulate: scenario "${scenario.name}" (seed ${seed}; replay with --seed ${seed})`);
   io.out(
