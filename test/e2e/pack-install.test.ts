@@ -73,6 +73,9 @@ describe.concurrent('the npm package, installed from its tarball into an empty p
       expect(files).toContain(f);
     expect(files).toContain('dist/harness/index.d.ts');
     expect(files).toContain('scenarios/conformance/01-steady-state.yaml');
+    expect(files).toContain('docs/ci/example-router.mjs');
+    // The README's screenshots stay in the repository: half a megabyte nobody's install needs.
+    expect(files.filter((f) => f.startsWith('docs/img/'))).toEqual([]);
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg.private).toBeUndefined();
     expect((pkg.scripts as Record<string, string>).prepack).toBe('npm run build');
