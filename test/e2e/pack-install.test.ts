@@ -22,9 +22,15 @@ async function sh(
   file: string,
   args: string[],
   cwd: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(file, args, { cwd, env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(file, args, {
+      cwd,
+      env: { ...env, ...extraEnv },
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -126,6 +132,38 @@ describe.concurrent('the npm package, installed from its tarball into an empty p
     for (const f of ['index.html', 'junit.xml', 'summary.md', 'report.json'])
       expect(existsSync(join(project, f === 'report.json' ? 'reports/ci' : 'reports/again', f))).toBe(true);
   }, 180_000);
+
+  it('serves simulate and router from the package, for a bounded duration', async () => {
+    const sim = await sh(
+      'npx',
+      ['throttlelab', 'simulate', 'node_modules/throttlelab/scenarios/quickstart.yaml', '--duration', '300ms'],
+      project,
+    );
+    expect(sim.code, sim.stderr).toBe(0);
+    expect(sim.stdout).toMatch(/stopped after/);
+    const keys = {
+      THROTTLELAB_OPENAI_API_KEY: 'sk-a',
+      THROTTLELAB_ANTHROPIC_API_KEY: 'sk-b',
+      THROTTLELAB_GEMINI_API_KEY: 'sk-c',
+    };
+    const router = await sh(
+      'npx',
+      [
+        'throttlelab',
+        'router',
+        '--config',
+        'node_modules/throttlelab/docs/router.example.yaml',
+        '--port',
+        '0',
+        '--duration',
+        '300ms',
+      ],
+      project,
+      keys,
+    );
+    expect(router.code, router.stderr).toBe(0);
+    expect(router.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  }, 120_000);
 
   it('imports throttlelab/simulator, /router and /harness with types (TypeScript) and from plain Node', async () => {
     await writeFile(
