@@ -33,7 +33,7 @@ function hello(h) {
   });
   quotaChart = quotaChart || echarts.init(document.querySelector('[data-chart=quota]'));
   state.catalogue = h.catalogue || [];
-  renderFaults();
+  buildFaults(); renderFaults();
 }
 function addBand(bands, from, to) {
   var last = bands[bands.length - 1];
@@ -86,18 +86,28 @@ function faultState(id) {
   if (f.startAt > state.t) return { text: 'scheduled at ' + f.startAt.toFixed(0) + ' s', on: true };
   return { text: 'ended at ' + (f.endAt === null ? '?' : f.endAt.toFixed(0)) + ' s (' + f.applied + ' applied)', on: true };
 }
-function renderFaults() {
-  var body = document.getElementById('faults'); body.textContent = '';
+// The rows are built once (hello) and updated in place on each tick: a button never moves under a click.
+var faultRows = {};
+function buildFaults() {
+  var body = document.getElementById('faults'); body.textContent = ''; faultRows = {};
   if (!state.catalogue.length) { var r = el('tr'); r.appendChild(el('td', { colspan: '4' }, 'The scenario has no faults to add.')); body.appendChild(r); }
   state.catalogue.forEach(function (spec) {
-    var s = faultState(spec.id), row = el('tr', { 'data-fault': spec.id });
+    var row = el('tr', { 'data-fault': spec.id }), stateCell = el('td', { class: 'muted' });
     row.appendChild(el('td', {}, spec.id)); row.appendChild(el('td', {}, spec.kind + (spec.status ? ' ' + spec.status : '')));
-    row.appendChild(el('td', { class: s.active ? 'active' : 'muted' }, s.text));
+    row.appendChild(stateCell);
     var cell = el('td'), add = el('button', { 'data-action': 'add' }, 'Add now'), rm = el('button', { 'data-action': 'remove' }, 'Remove');
-    add.disabled = !!s.active; rm.disabled = !s.on;
     add.onclick = function () { control('POST', 'control/faults', Object.assign({}, spec, { at: 0 })); };
     rm.onclick = function () { control('DELETE', 'control/faults/' + encodeURIComponent(spec.id)); };
     cell.appendChild(add); cell.appendChild(document.createTextNode(' ')); cell.appendChild(rm); row.appendChild(cell); body.appendChild(row);
+    faultRows[spec.id] = { state: stateCell, add: add, rm: rm };
+  });
+}
+function renderFaults() {
+  state.catalogue.forEach(function (spec) {
+    var s = faultState(spec.id), r = faultRows[spec.id]; if (!r) return;
+    if (r.state.textContent !== s.text) r.state.textContent = s.text;
+    r.state.className = s.active ? 'active' : 'muted';
+    r.add.disabled = !!s.active; r.rm.disabled = !s.on;
   });
 }
 function control(method, url, body) {

@@ -255,7 +255,7 @@ describe('the live dashboard in chromium', () => {
         faults: Array<{ id: string; active: boolean; origin: string }>;
       };
       expect(listed.faults.find((f) => f.id === 'anthropic-529-storm')).toMatchObject({ active: true, origin: 'live' });
-      await expect.poll(() => page.textContent('[data-totals=anthropic]'), { timeout: 10_000 }).toMatch(/×529/);
+      await expect.poll(() => page.textContent('[data-totals=anthropic]'), { timeout: 20_000 }).toMatch(/×529/);
       await row.locator('button[data-action=remove]').click();
       await expect.poll(() => row.locator('td').nth(2).textContent(), { timeout: 10_000 }).toBe('not on the timeline');
       await readable(page, 1280);
@@ -269,7 +269,7 @@ describe('the live dashboard in chromium', () => {
     } finally {
       await close();
     }
-  }, 90_000);
+  }, 150_000);
 
   it('throttlelab fault list|add|rm drive the same simulator', async () => {
     const cli = (...args: string[]) =>
@@ -292,5 +292,5 @@ describe('the live dashboard in chromium', () => {
     const again = await cli('rm', 'cli-storm');
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/there is no such fault/);
-  }, 60_000);
+  }, 180_000);
 });
