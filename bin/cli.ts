@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the one place every command, option and parser of the CLI is declared,
+// with the one error boundary (runCli); the commands themselves live in commands/.
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError, isInterrupted, knownError } from './errors.js';
 import { EXIT, interruptedCode, type ExitCode } from './exit-codes.js';
@@ -22,6 +24,13 @@ function parseHost(value: string): '127.0.0.1' | '::1' {
   return value;
 }
 
+function parsePercent(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n <= 1000))
+    throw new InvalidArgumentError('expected a percentage from 0 to 1000.');
+  return n;
+}
+
 function parseStore(value: string): 'memory' | 'redis' {
   if (value !== 'memory' && value !== 'redis') throw new InvalidArgumentError('expected memory or redis.');
   return value;
@@ -42,6 +51,18 @@ function parseRouterUrl(value: string): string {
   if (!['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) || !/^https?:$/.test(url.protocol))
     throw new InvalidArgumentError('only loopback routers (127.0.0.1, ::1, localhost) may be load-tested.');
   return value;
+}
+
+function parseLoopbackUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:4000.');
+  }
+  if (!['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname) || url.protocol !== 'http:')
+    throw new InvalidArgumentError('only a loopback simulator (http://127.0.0.1, [::1], localhost).');
+  return url.origin;
 }
 
 const MAX_DURATION_MS = 24 * 86_400_000;
@@ -78,11 +99,24 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     .option('--host <addr>', 'loopback address: 127.0.0.1 or ::1', parseHost)
     .option('--duration <d>', 'stop by itself after this long, e.g. 60s')
     .option('--ledger-out <file>', 'stream every attempt to this JSONL file')
-    .addHelpText('after', '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m')
+    .option('--dashboard', 'serve a live dashboard on loopback (attempts, announced waits, quota, faults)')
+    .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard',
+    )
     .action(
       async (
         scenario: string,
-        opts: { seed?: number; port?: number; host?: '127.0.0.1' | '::1'; duration?: string; ledgerOut?: string },
+        opts: {
+          seed?: number;
+          port?: number;
+          host?: '127.0.0.1' | '::1';
+          duration?: string;
+          ledgerOut?: string;
+          dashboard?: boolean;
+          dashboardPort?: number;
+        },
       ) => {
         const { simulate } = await import('./commands/simulate.js');
         const { parseDuration } = await import('../simulator/index.js');
@@ -120,7 +154,9 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .argument('<scenario>', 'scenario YAML file with a load section')
       .option('--seed <n>', 'seed for every random choice (printed; reuse it to replay)', parseSeed)
       .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
-      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort)
+      .option('--dashboard', 'serve a live dashboard on loopback while the run goes')
+      .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort),
   )
     .addHelpText(
       'after',
@@ -137,6 +173,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           routerUrl?: string;
           store?: 'memory' | 'redis';
           time?: 'wall' | 'simulated';
+          dashboard?: boolean;
+          dashboardPort?: number;
         },
       ) => {
         const { run } = await import('./commands/run.js');
@@ -148,7 +186,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     program
       .command('conform')
       .description('run the conformance pack against a router and write one combined report')
-      .option('--dir <dir>', 'scenario folder', 'scenarios/conformance')
+      .option('--dir <dir>', 'scenario folder (default: the conformance pack shipped with throttlelab)')
       .option('--fleet', "run the pack's fleet group (<dir>/fleet): router replicas judged as one router")
       .option('--only <text>', 'only scenarios whose file name contains this')
       .option('--seed <n>', 'seed for every scenario', parseSeed)
@@ -156,7 +194,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
   ).action(
     async (opts: {
-      dir: string;
+      dir?: string;
       fleet?: boolean;
       store?: 'memory' | 'redis';
       only?: string;
@@ -168,19 +206,64 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       time?: 'wall' | 'simulated';
     }) => {
       const { conform } = await import('./commands/conform.js');
-      setCode(await conform(opts, io));
+      const { builtinConformanceDir } = await import('./package-root.js');
+      setCode(await conform({ ...opts, dir: opts.dir ?? builtinConformanceDir() }, io));
     },
   );
 
   program
     .command('report')
-    .description('render a saved report.json again (HTML, Markdown, JUnit) and print its verdicts')
-    .argument('<report.json>', 'a report written by run or conform')
-    .option('--out <dir>', 'folder to write to (default: beside the JSON)')
-    .action(async (file: string, opts: { out?: string }) => {
-      const { report } = await import('./commands/report.js');
-      setCode(await report({ file, out: opts.out }, io));
-    });
+    .description('render a saved report.json again (HTML, Markdown, JUnit) and print its verdicts, or compare two')
+    .argument(
+      '<report.json...>',
+      'a report written by run or conform; with --compare, the one before and the one after',
+    )
+    .option('--out <dir>', 'folder to write to (default: beside the JSON; with --compare, beside the second)')
+    .option('--compare', 'compare two reports check by check; exit 1 if anything got worse beyond the tolerance')
+    .option(
+      '--tolerance <pct>',
+      'with --compare: how much worse (percent) a count, share or ratio may get',
+      parsePercent,
+      10,
+    )
+    .option(
+      '--latency-tolerance <pct>',
+      'with --compare: gate times (latency percentiles, timing checks) too, allowing this much worse (percent, and at least 50 ms)',
+      parsePercent,
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ throttlelab report --compare reports/before/report.json reports/after/report.json',
+    )
+    .action(
+      async (
+        files: string[],
+        opts: { out?: string; compare?: boolean; tolerance: number; latencyTolerance?: number },
+      ) => {
+        if (opts.compare) {
+          if (files.length !== 2)
+            throw new CliError('CLI_USAGE', `--compare: expected two reports (before and after), got ${files.length}.`);
+          const { compare } = await import('./commands/compare.js');
+          setCode(
+            await compare(
+              {
+                before: files[0]!,
+                after: files[1]!,
+                out: opts.out,
+                tolerance: opts.tolerance,
+                latencyTolerance: opts.latencyTolerance,
+              },
+              io,
+            ),
+          );
+          return;
+        }
+        if (files.length !== 1)
+          throw new CliError('CLI_USAGE', `expected one report, got ${files.length}; to compare two, add --compare.`);
+        const { report } = await import('./commands/report.js');
+        setCode(await report({ file: files[0]!, out: opts.out }, io));
+      },
+    );
 
   program
     .command('router')
@@ -199,6 +282,23 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       const { readDuration } = await import('../router/index.js');
       const durationMs = durationArg(opts.duration, readDuration);
       setCode(await routerCommand({ ...opts, durationMs }, io));
+    });
+
+  program
+    .command('fault')
+    .description("list, add or remove a running simulator's live faults (its control API)")
+    .argument('<action>', 'list, add or rm')
+    .argument('[fault]', 'add: the fault as YAML or JSON (a scenario faults entry); rm: its id')
+    .requiredOption('--sim <url>', 'the simulator, e.g. http://127.0.0.1:4000 (loopback only)', parseLoopbackUrl)
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ throttlelab fault list --sim http://127.0.0.1:4000\n  $ throttlelab fault add --sim http://127.0.0.1:4000 '{ id: storm, kind: status, status: 429, for: 30s, match: { provider: [openai] } }'\n  $ throttlelab fault rm --sim http://127.0.0.1:4000 storm",
+    )
+    .action(async (action: string, arg: string | undefined, opts: { sim: string }) => {
+      if (action !== 'list' && action !== 'add' && action !== 'rm')
+        throw new CliError('CLI_USAGE', `fault: expected list, add or rm, got "${action}".`);
+      const { fault } = await import('./commands/fault.js');
+      setCode(await fault({ action, sim: opts.sim, arg }, io));
     });
 
   program

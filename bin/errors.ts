@@ -12,7 +12,13 @@ type Branded = { code: string; message: string; details?: unknown };
 const branded = (e: unknown, brand: symbol): e is Branded => typeof e === 'object' && e !== null && brand in e;
 
 /** Every error code of the command line itself. */
-export type CliErrorCode = 'CLI_USAGE' | 'CLI_FILE_UNREADABLE' | 'CLI_OUTPUT_UNWRITABLE' | 'CLI_NO_SCENARIOS';
+export type CliErrorCode =
+  | 'CLI_USAGE'
+  | 'CLI_FILE_UNREADABLE'
+  | 'CLI_OUTPUT_UNWRITABLE'
+  | 'CLI_NO_SCENARIOS'
+  | 'CLI_SIMULATOR_UNREACHABLE'
+  | 'CLI_FAULT_REFUSED';
 
 const BRAND = Symbol.for('throttlelab.cli.error');
 

@@ -58,3 +58,15 @@ export {
   type FetchTarget,
 } from './sim/judge-in-process.js';
 export { installFakeTimersClock, type FakeTimersClock } from './sim/fake-timers-clock.js';
+  compareReports,
+  attemptsPerRequest,
+  okShare,
+  VERDICT_RANK,
+  DEFAULT_TOLERANCE,
+  type Comparison,
+  type CompareTolerance,
+  type ScenarioChange,
+  type CheckChange,
+  type FigureChange,
+} from './report/compare-reports.js';
+export { renderCompareTable, renderCompareMarkdown, renderCompareHtml } from './report/render-compare.js';

@@ -53,6 +53,8 @@ export interface RunOptions {
   simPort?: number;
   /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged. */
   signal?: AbortSignal;
+  /** Told the simulator's origin once it listens (e.g. for a live dashboard of its control API). */
+  onSimulator?: (origin: string) => void;
 }
 
 function requestsPerReplica(outcomes: readonly ClientOutcome[], replicas: number): number[] {
@@ -72,6 +74,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
   const startedAt = systemClock.now();
   const sim = createSimulator(scenario, { seed: o.seed, env: o.env ?? {} });
   const server = await startSimulatorServer(sim, { port: o.simPort });
+  o.onSimulator?.(server.origin);
   try {
     const endpoints = sim.endpoints(server.origin);
     const keyValue = (provider: string, key: string) => {

@@ -1,30 +1,35 @@
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HarnessError, renderVerdictTable, reportsOf, writeReportFolder } from '../../harness/index.js';
+import { HarnessError, renderVerdictTable, reportsOf, writeReportFolder, type Report } from '../../harness/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
 /** Re-renders a saved `report.json` (Markdown, JUnit, HTML) and prints its verdict table. */
 export async function report(options: { file: string; out?: string }, io: Io): Promise<ExitCode> {
-  const text = await readReportText(options.file);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new HarnessError('HARNESS_REPORT_INVALID', `${options.file} is not JSON: ${(error as Error).message}.`);
-  }
-  const reports = reportsOf(json, options.file);
+  const reports = await readReports(options.file);
   for (const r of reports) io.out(renderVerdictTable(r));
   const paths = await writeReportFolder(options.out ?? dirname(options.file), reports);
   io.out(`report: ${paths.html}`);
   return reports.every((r) => r.verdict === 'pass') ? EXIT.OK : EXIT.CHECK_FAILED;
 }
 
+/** Reads and checks the reports a `report.json` holds. */
+export async function readReports(file: string): Promise<Report[]> {
+  const text = await readReportText(file);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new HarnessError('HARNESS_REPORT_INVALID', `${file} is not JSON: ${(error as Error).message}.`);
+  }
+  return reportsOf(json, file);
+}
+
 // Far above a conformance pack's report (a few MB), far below what exhausts memory.
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** Reads at most 64 MiB of a report (a device or a huge file is refused without being read whole). */
-async function readReportText(file: string): Promise<string> {
+export async function readReportText(file: string): Promise<string> {
   const handle = await open(file, 'r');
   try {
     const chunks: Buffer[] = [];

@@ -77,6 +77,9 @@ export interface RunCommandOptions extends RouterChoice {
   seed?: number;
   out?: string;
   simPort?: number;
+  /** Serve the live dashboard on loopback while the run goes. */
+  dashboard?: boolean;
+  dashboardPort?: number;
 }
 
 /** A scenario ready to run: its router launcher (and, in simulated time, its in-process one). */
@@ -181,6 +184,7 @@ export async function executeRun(
   seed: number,
   io: Io,
   simPort?: number,
+  onSimulator?: (origin: string) => void,
 ): Promise<{ report: Report; logs: string[] }> {
   if (prepared.simulated) return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io);
   const total = prepared.scenario.load!.duration;
@@ -193,6 +197,7 @@ export async function executeRun(
     launcher: prepared.launcher,
     env: io.env,
     simPort,
+    onSimulator,
     signal: io.stop,
     onProgress: (p) => {
       if (io.isTTY) io.status(progressLine(p, total));
@@ -214,7 +219,20 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   await assertWritableDir(options.out ?? 'reports');
   const seed = options.seed ?? prepared.scenario.seed ?? io.randomSeed();
   io.out(`throttlelab run: scenario "${prepared.scenario.name}" (seed ${seed})`);
-  const { report, logs } = await executeRun(prepared, options.scenario, seed, io, options.simPort);
+  let simOrigin: string | undefined;
+  const dashboard = options.dashboard
+    ? await (
+        await import('../dashboard/serve-dashboard.js')
+      ).startDashboard({ target: () => simOrigin, port: options.dashboardPort })
+    : undefined;
+  if (dashboard) io.err(`dashboard: ${dashboard.origin}/ (live while the run goes)`);
+  let ran: Awaited<ReturnType<typeof executeRun>>;
+  try {
+    ran = await executeRun(prepared, options.scenario, seed, io, options.simPort, (origin) => (simOrigin = origin));
+  } finally {
+    await dashboard?.close();
+  }
+  const { report, logs } = ran;
   io.out(renderVerdictTable(report));
   const dir = options.out ?? join('reports', `${report.scenario.name}-${report.startedAt.replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, [report]);

@@ -21,6 +21,9 @@ export interface SimulateOptions {
   durationMs?: number;
   /** Stream every ledger row to this JSONL file as it ends. */
   ledgerOut?: string;
+  /** Serve the live dashboard on loopback. */
+  dashboard?: boolean;
+  dashboardPort?: number;
 }
 
 function table(rows: string[][]): string[] {
@@ -74,10 +77,16 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
     onError: (e) => io.err(`simulator: survived an error: ${(e as Error).message}`),
   });
 
+  const dashboard = options.dashboard
+    ? await (
+        await import('../dashboard/serve-dashboard.js')
+      ).startDashboard({ target: () => server.origin, controlToken, port: options.dashboardPort })
+    : undefined;
   io.out(`throttlelab simulate: scenario "${scenario.name}" (seed ${seed}; replay with --seed ${seed})`);
   io.out(
     `listening on ${server.origin}   control API: ${server.origin}${CONTROL_PREFIX}/health${controlToken ? ' (token required: $THROTTLELAB_CONTROL_TOKEN)' : ''}`,
   );
+  if (dashboard) io.out(`dashboard: ${dashboard.origin}/`);
   io.out('');
   const endpoints = sim.endpoints(server.origin);
   io.out('providers:');
@@ -122,6 +131,7 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
     );
   });
   // Closing ends every attempt still in flight (recorded as `shutdown`), so the file is complete.
+  await dashboard?.close();
   await server.close();
   const written = await ledgerFile?.close();
   io.out('');

@@ -7,11 +7,11 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
 
 const STYLE = `
-body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:980px;color:#222;line-height:1.45}
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:980px;padding:0 1rem;color:#222;line-height:1.45}
 h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
 .muted{color:#666}.pass{color:#1e7a46;font-weight:600}.fail{color:#b3261e;font-weight:600}.skip{color:#777}
 table{border-collapse:collapse;width:100%;margin:.6rem 0}td,th{border-bottom:1px solid #eee;padding:.35rem .5rem;text-align:left;vertical-align:top}
-th{background:#fafafa}.badge{display:inline-block;padding:.15rem .6rem;border-radius:1rem;color:#fff}
+th{background:#fafafa}td{overflow-wrap:anywhere}.badge{display:inline-block;padding:.15rem .6rem;border-radius:1rem;color:#fff}
 .badge.pass{background:#1e7a46}.badge.fail{background:#b3261e}.badge.interrupted{background:#8a6d00}.interrupted{color:#8a6d00;font-weight:600}ul.evidence{margin:.2rem 0 0 1rem;padding:0;font-size:.9em}
 code{background:#f4f4f4;padding:0 .25rem;border-radius:3px}svg{max-width:100%;height:auto}
 `;
@@ -89,5 +89,5 @@ export function renderHtml(reports: readonly Report[]): string {
           )
           .join('')}</table>`
       : '';
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${overview}${reports.map(section).join('\n<hr>\n')}</body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head><body>${overview}${reports.map(section).join('\n<hr>\n')}</body></html>\n`;
 }

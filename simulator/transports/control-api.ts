@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerQuery } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
 import { readBody } from './read-body.js';
+import { streamControlEvents } from './control-events.js';
 
 /** The control API's path prefix, outside every provider's namespace. */
 export const CONTROL_PREFIX = '/_throttlelab';
@@ -102,8 +103,8 @@ export interface ControlOptions {
 }
 
 /**
- * Serves the control API: health, endpoints, the ledger (JSON query or JSONL export), live
- * faults (list, add, remove, as Toxiproxy's toxics) and quota state. Only loopback Hosts and
+ * Serves the control API: health, endpoints, the ledger (JSON query or JSONL export), a live
+ * event stream (server-sent events: attempts, totals, quota, faults), live faults (list, add, remove, as Toxiproxy's toxics) and quota state. Only loopback Hosts and
  * Origins are served, POST bodies must be JSON, and a token is required when one is set.
  */
 export async function handleControl(
@@ -142,6 +143,7 @@ export async function handleControl(
     return json(res, 200, { total, dropped: sim.ledger.dropped, rows });
   }
   if (route === 'GET /ledger.jsonl') return streamJsonl(sim, res);
+  if (route === 'GET /events') return streamControlEvents(sim, req, res);
   if (route === 'GET /faults') return json(res, 200, { faults: sim.listFaults() });
   if (route === 'POST /faults') {
     const { body, tooLarge } = await readBody(req, 1024 * 1024);
@@ -181,6 +183,6 @@ export async function handleControl(
   return problem(
     res,
     404,
-    `Failed to find ${route} in the control API. Try GET ${CONTROL_PREFIX}/health, /providers, /ledger, /ledger.jsonl, /faults, /quota.`,
+    `Failed to find ${route} in the control API. Try GET ${CONTROL_PREFIX}/health, /providers, /ledger, /ledger.jsonl, /events, /faults, /quota.`,
   );
 }
