@@ -58,6 +58,7 @@ export {
   type FetchTarget,
 } from './sim/judge-in-process.js';
 export { installFakeTimersClock, type FakeTimersClock } from './sim/fake-timers-clock.js';
+export {
   compareReports,
   attemptsPerRequest,
   okShare,
