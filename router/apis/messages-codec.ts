@@ -1,3 +1,4 @@
+import { depthOver, MAX_DEPTH } from '../engine/validate-request.js';
 import type { InboundCodec } from './api-codec.js';
 import { decodeMessagesRequest, MessagesInvalid } from './messages-request.js';
 import { anthropicErrorBody, anthropicErrorType, encodeMessage } from './messages-response.js';
@@ -26,6 +27,14 @@ export const messagesCodec: InboundCodec = {
     return undefined;
   },
   decode(body) {
+    if (depthOver(body, MAX_DEPTH))
+      return {
+        ok: false,
+        reply: reply(
+          400,
+          anthropicErrorBody('invalid_request_error', `Request body nested deeper than ${MAX_DEPTH} levels.`),
+        ),
+      };
     try {
       return { ok: true, req: decodeMessagesRequest(body) };
     } catch (error) {

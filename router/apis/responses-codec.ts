@@ -1,5 +1,6 @@
 import type { InboundCodec } from './api-codec.js';
 import { errorResponse } from '../engine/responses.js';
+import { depthOver, MAX_DEPTH } from '../engine/validate-request.js';
 import { decodeResponsesRequest, ResponsesInvalid } from './responses-request.js';
 import { encodeResponse } from './responses-response.js';
 import { responsesStreamEncoder } from './responses-stream.js';
@@ -14,6 +15,10 @@ export const responsesCodec: InboundCodec = {
   shutdownFrame: `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'router_shutdown', message: 'The router is shutting down.', param: null })}\n\n`,
   streamEnded: /event: (response\.completed|response\.incomplete|response\.failed|error)\n[^\n]*\n\n$/,
   decode(body) {
+    if (depthOver(body, MAX_DEPTH)) {
+      const message = `Invalid request body: nested deeper than ${MAX_DEPTH} levels.`;
+      return { ok: false, reply: errorResponse(400, null, 'invalid_request_error', message, []) };
+    }
     try {
       return { ok: true, req: decodeResponsesRequest(body) };
     } catch (error) {
