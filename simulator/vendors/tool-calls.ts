@@ -173,10 +173,45 @@ export function checkGeminiToolTurns(contents: unknown[]): ErrorSpec | undefined
   return undefined;
 }
 
+/** Converse `toolConfig.tools` as offers (`toolChoice.tool` forces one). */
+export function converseToolOffers(body: Obj): ToolOffer[] | undefined {
+  const cfg = isObj(body.toolConfig) ? body.toolConfig : {};
+  if (!Array.isArray(cfg.tools)) return undefined;
+  const forced = isObj(cfg.toolChoice) && isObj(cfg.toolChoice.tool) ? cfg.toolChoice.tool.name : undefined;
+  const offers: ToolOffer[] = [];
+  for (const t of cfg.tools)
+    if (isObj(t) && isObj(t.toolSpec) && typeof t.toolSpec.name === 'string') {
+      const schema = isObj(t.toolSpec.inputSchema) ? t.toolSpec.inputSchema.json : undefined;
+      offers.push({ name: t.toolSpec.name, schema, forced: t.toolSpec.name === forced });
+    }
+  return offers.length > 0 ? offers : undefined;
+}
+
+/** Converse's check: a turn's `toolResult` blocks answer `toolUse` blocks of the turn before. */
+export function checkConverseToolTurns(messages: unknown[]): ErrorSpec | undefined {
+  const of = (m: unknown, key: string) =>
+    isObj(m) && Array.isArray(m.content)
+      ? m.content.filter((b): b is Obj => isObj(b) && isObj(b[key])).map((b) => b[key] as Obj)
+      : [];
+  for (let i = 0; i < messages.length; i++) {
+    const results = of(messages[i], 'toolResult');
+    if (results.length === 0) continue;
+    const uses = new Set(i > 0 ? of(messages[i - 1], 'toolUse').map((u) => u.toolUseId) : []);
+    if (results.length > uses.size || results.some((r) => !uses.has(r.toolUseId)))
+      return {
+        kind: 'invalid_request',
+        message: `The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`,
+      };
+  }
+  return undefined;
+}
+
 /** Whether the last turn hands back tool results (the model then answers in text). */
-export function endsWithToolResult(kind: 'openai' | 'anthropic' | 'gemini', turns: unknown[]): boolean {
+export function endsWithToolResult(kind: 'openai' | 'anthropic' | 'gemini' | 'bedrock', turns: unknown[]): boolean {
   const last = turns.at(-1) as Obj | undefined;
   if (!last) return false;
+  if (kind === 'bedrock')
+    return Array.isArray(last.content) && last.content.some((b) => isObj(b) && isObj(b.toolResult));
   if (kind === 'openai') return last.role === 'tool';
   if (kind === 'anthropic') return blocks(last, 'tool_result').length > 0;
   return Array.isArray(last.parts) && last.parts.some((p) => isObj(p) && p.functionResponse !== undefined);

@@ -14,6 +14,7 @@ const VENDORS = [
   ['gemini', 'gemini', 'gemini-2.5-flash'],
   ['vertex', 'vertex-ai', 'gemini-2.5-flash'],
   ['mistral', 'mistral', 'mistral-small-latest'],
+  ['bedrock', 'bedrock', 'anthropic.claude-3-5-haiku-20241022-v1:0'],
 ] as const;
 
 const YAML = `
@@ -22,7 +23,7 @@ name: tool-round-trips
 providers:
 ${VENDORS.map(
   ([id, vendor, model]) =>
-    `  - { id: ${id}, vendor: ${vendor}, models: [${model}], keys: [{ id: main, value: sk-${id}-sim }], quotas: [{ metric: requests, limit: 100000, per: 1m }], latency: { completionTokens: 3 }, toolCallRate: 1 }`,
+    `  - { id: ${id}, vendor: ${vendor}, models: ["${model}"], keys: [{ id: main, value: sk-${id}-sim }], quotas: [{ metric: requests, limit: 100000, per: 1m }], latency: { completionTokens: 3 }, toolCallRate: 1 }`,
 ).join('\n')}
 `;
 
