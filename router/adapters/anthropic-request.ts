@@ -1,5 +1,14 @@
 import type { ChatRequest } from '../core/types.js';
-import { argumentsOf, jsonFormatOf, partsOf, toolCallsOf, toolChoiceOf, toolsOf, type Part } from './chat-parts.js';
+import {
+  argumentsOf,
+  historyTools,
+  jsonFormatOf,
+  partsOf,
+  toolCallsOf,
+  toolChoiceOf,
+  toolsOf,
+  type Part,
+} from './chat-parts.js';
 
 type Block = Record<string, unknown>;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
@@ -57,15 +66,18 @@ export function toAnthropic(req: ChatRequest): Record<string, unknown> {
     body.system = system.some((b) => b.cache_control !== undefined) ? system : system.map((b) => b.text).join('\n\n');
   const tools = toolsOf(req);
   const choice = toolChoiceOf(req);
-  if (tools.length > 0 && choice?.mode !== 'none') {
-    body.tools = tools.map((t) => ({
+  // Tool blocks need tools defined even when none are offered now: then the model may call none.
+  const declared = tools.length > 0 ? tools : historyTools(req);
+  if (declared.length > 0) {
+    body.tools = declared.map((t) => ({
       name: t.name,
-      ...(t.description !== undefined ? { description: t.description } : {}),
+      ...('description' in t && t.description !== undefined ? { description: t.description } : {}),
       input_schema: t.parameters,
       ...t.hints,
     }));
     const parallel = req.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
-    if (choice?.mode === 'required') body.tool_choice = { type: 'any', ...parallel };
+    if (tools.length === 0 || choice?.mode === 'none') body.tool_choice = { type: 'none' };
+    else if (choice?.mode === 'required') body.tool_choice = { type: 'any', ...parallel };
     else if (choice?.mode === 'function') body.tool_choice = { type: 'tool', name: choice.name, ...parallel };
     else if (req.parallel_tool_calls === false) body.tool_choice = { type: 'auto', ...parallel };
   }

@@ -1,5 +1,5 @@
 import type { ChatRequest } from '../core/types.js';
-import { argumentsOf, partsOf, toolCallsOf, toolChoiceOf, toolsOf, type Part } from './chat-parts.js';
+import { argumentsOf, historyTools, partsOf, toolCallsOf, toolChoiceOf, toolsOf, type Part } from './chat-parts.js';
 
 type Block = Record<string, unknown>;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
@@ -56,18 +56,22 @@ export function toConverse(req: ChatRequest, maxTokens: number): Record<string, 
   const body: Record<string, unknown> = { messages, ...(system.length > 0 ? { system } : {}), inferenceConfig };
   const tools = toolsOf(req);
   const choice = toolChoiceOf(req);
-  if (tools.length > 0 && choice?.mode !== 'none') {
+  // Converse refuses toolUse/toolResult blocks without a toolConfig, and has no `none` choice:
+  // tools withheld (none, or none offered) are still declared when the history used them.
+  const offered = choice?.mode === 'none' ? [] : tools;
+  const declared = offered.length > 0 ? offered : historyTools(req);
+  if (declared.length > 0) {
     const toolConfig: Record<string, unknown> = {
-      tools: tools.map((t) => ({
+      tools: declared.map((t) => ({
         toolSpec: {
           name: t.name,
-          ...(t.description !== undefined ? { description: t.description } : {}),
+          ...('description' in t && t.description !== undefined ? { description: t.description } : {}),
           inputSchema: { json: t.parameters },
         },
       })),
     };
-    if (choice?.mode === 'required') toolConfig.toolChoice = { any: {} };
-    else if (choice?.mode === 'function') toolConfig.toolChoice = { tool: { name: choice.name } };
+    if (offered.length > 0 && choice?.mode === 'required') toolConfig.toolChoice = { any: {} };
+    else if (offered.length > 0 && choice?.mode === 'function') toolConfig.toolChoice = { tool: { name: choice.name } };
     body.toolConfig = toolConfig;
   }
   return body;

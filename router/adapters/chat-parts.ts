@@ -95,3 +95,13 @@ export function jsonFormatOf(req: ChatRequest): { schema?: unknown; name?: strin
     };
   return undefined;
 }
+
+/**
+ * The tools a conversation's history called, declared with an open schema: Anthropic and Bedrock
+ * refuse tool blocks in a request that defines no tools.
+ */
+export function historyTools(req: ChatRequest): Array<{ name: string; parameters: unknown; hints: Obj }> {
+  const names = new Set<string>();
+  for (const m of req.messages) for (const c of toolCallsOf(m)) names.add(c.function.name);
+  return [...names].map((name) => ({ name, parameters: { type: 'object' }, hints: {} }));
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../core/types.js';
 import type { CallContext } from './adapter.js';
 import { anthropicAdapter } from './anthropic.js';
+import { bedrockAdapter } from './bedrock.js';
 import { geminiAdapter } from './gemini.js';
 
 const ctx: CallContext = { baseUrl: 'http://sim', model: 'm', apiKey: 'k', forward: {}, defaultMaxTokens: 100, now: 0 };
@@ -139,5 +140,23 @@ describe('tools, images and JSON output to Gemini', () => {
     const chunks = t.chunks.map((c) => JSON.parse(c).choices[0]);
     expect(chunks[1].delta.tool_calls[0]).toMatchObject({ id: 'call_0', function: { name: 'get_weather' } });
     expect(chunks.at(-1).finish_reason).toBe('tool_calls');
+  });
+});
+
+describe('a history of tool calls with no tools offered now', () => {
+  const req: ChatRequest = {
+    model: 'auto',
+    messages: [...conversation.messages.slice(2, 4), { role: 'user', content: 'thanks' }],
+  };
+  it('declares the called tools for Anthropic, with tool_choice none (tool blocks need tools defined)', async () => {
+    const body = JSON.parse((await anthropicAdapter.buildRequest(req, ctx, false)).body!);
+    expect(body.tools).toEqual([{ name: 'get_weather', input_schema: { type: 'object' } }]);
+    expect(body.tool_choice).toEqual({ type: 'none' });
+  });
+  it('declares them in a toolConfig for Bedrock (Converse refuses tool blocks without one)', async () => {
+    const body = JSON.parse((await bedrockAdapter.buildRequest(req, ctx, false)).body!);
+    expect(body.toolConfig).toEqual({
+      tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }],
+    });
   });
 });
