@@ -107,6 +107,7 @@ export const bedrockAdapter: ProviderAdapter = {
         STOP[j.stopReason ?? 'end_turn'] ?? 'stop',
         prompt,
         completion,
+        0,
         content
           .filter((b) => b.toolUse?.name)
           .map((b, i) => ({
