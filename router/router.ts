@@ -36,6 +36,7 @@ import {
 import { createRedactor } from './engine/redact.js';
 import { buildTargets, candidateOf, type TargetRuntime } from './engine/target.js';
 import { validateChatRequest } from './engine/validate-request.js';
+import { validateEmbeddingsRequest } from './engine/validate-embeddings.js';
 import { createStore } from './state/create-store.js';
 import type { StoreEvent } from './state/redis-store.js';
 import type { StateStore } from './core/state-store.js';
@@ -68,6 +69,8 @@ export interface RouteOptions {
   deadlineMs?: number;
   /** Headers to pass on to providers (correlation ids). */
   forward?: Record<string, string>;
+  /** What the body is: a chat request (the default) or an embeddings request. */
+  api?: 'chat' | 'embeddings';
 }
 
 export type { RouteResult } from './engine/route-result.js';
@@ -76,6 +79,7 @@ const NEVER = new AbortController().signal;
 
 interface RequestState {
   req: ChatRequest;
+  api: 'chat' | 'embeddings';
   stream: boolean;
   deadline: Deadline;
   signal: AbortSignal;
@@ -100,6 +104,8 @@ export class Router {
   readonly config: RouterConfig;
   readonly targets: readonly TargetRuntime[];
   private readonly byModel: Map<string, TargetRuntime[]>;
+  /** What `auto` stands for: the chat models, or for embeddings the embedding models. */
+  private readonly autoTargets: { chat: TargetRuntime[]; embeddings: TargetRuntime[] };
   private readonly clock: Clock;
   private readonly rng: Rng;
   private readonly transport: Transport;
@@ -153,6 +159,10 @@ export class Router {
     const built = buildTargets(config, deps.env);
     this.byModel = built.byModel;
     this.targets = built.targets;
+    this.autoTargets = {
+      chat: built.targets.filter((t) => t.modelConfig.kind === 'chat'),
+      embeddings: built.targets.filter((t) => t.modelConfig.kind === 'embeddings' && t.adapter.embeddings),
+    };
     this.env = {
       clock: this.clock,
       transport: this.transport,
@@ -176,8 +186,9 @@ export class Router {
   }
 
   /** The targets a requested model name stands for: auto, an alias, `provider/model`, or a model name. */
-  resolve(model: string): TargetRuntime[] {
-    if (model === this.config.autoModel) return [...this.targets];
+  resolve(model: string, api: 'chat' | 'embeddings' = 'chat'): TargetRuntime[] {
+    if (model === this.config.autoModel) return [...this.autoTargets[api]];
+    if (api === 'embeddings') return this.resolve(model).filter((t) => t.adapter.embeddings);
     const alias = this.config.aliases[model];
     if (alias) return alias.flatMap((t) => this.byModel.get(t) ?? []);
     return this.byModel.get(model) ?? [];
@@ -215,23 +226,26 @@ export class Router {
   }
 
   private async routeInner(body: unknown, options: RouteOptions, now: number): Promise<RouteResult> {
-    const valid = validateChatRequest(body);
+    const api = options.api ?? 'chat';
+    const valid = api === 'chat' ? validateChatRequest(body) : validateEmbeddingsRequest(body);
     if (!valid.ok) return failWith(400, 'invalid_request', 'invalid_request_error', valid.message, [], {}, valid.param);
     const req = valid.req;
-    const candidates = this.resolve(req.model);
+    const candidates = this.resolve(req.model, api);
     if (candidates.length === 0) {
+      const what = api === 'chat' ? '' : ' for embeddings (by a provider that serves them)';
       return failWith(
         404,
         'model_not_found',
         'invalid_request_error',
-        `The model \`${req.model}\` is not routed here. Ask for one of: ${this.modelNames().join(', ')}.`,
+        `The model \`${req.model}\` is not routed here${what}. Ask for one of: ${this.modelNames().join(', ')}.`,
         [],
       );
     }
     const budgetMs = Math.min(options.deadlineMs ?? Infinity, this.config.deadline.default);
     const state: RequestState = {
       req,
-      stream: req.stream === true,
+      api,
+      stream: api === 'chat' && req.stream === true,
       deadline: createDeadline(now, Math.max(0, budgetMs)),
       signal: options.signal ?? NEVER,
       forward: options.forward ?? {},
@@ -458,6 +472,7 @@ export class Router {
     const result = await runAttempt(this.env, {
       target,
       req: state.req,
+      api: state.api,
       stream: state.stream,
       clientWantsUsage: state.req.stream_options?.include_usage === true,
       deadline: state.deadline,

@@ -84,4 +84,12 @@ export interface ProviderAdapter {
   admissionTokens(req: ChatRequest, inputTokens: number): number;
   parseCompletion(text: string, ctx: CallContext): Completed | { error: string };
   streamTranslator(ctx: CallContext, clientWantsUsage: boolean): StreamTranslator;
+  /** Embeddings (`POST /v1/embeddings` bodies), for the vendors that serve them. */
+  readonly embeddings?: EmbeddingsAdapter;
+}
+
+/** One vendor's embeddings endpoint: OpenAI's body in, OpenAI's list out. */
+export interface EmbeddingsAdapter {
+  buildRequest(req: ChatRequest, ctx: CallContext): HttpCall;
+  parse(text: string): Completed | { error: string };
 }

@@ -1,7 +1,6 @@
-import type { ChatRequest } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
-import { hasBreakpoint, textBlocks, type TextBlock } from './cache-hints.js';
-import { ChunkWriter, completionBody, messageText } from './openai-chunks.js';
+import { toAnthropic } from './anthropic-request.js';
+import { ChunkWriter, completionBody } from './openai-chunks.js';
 
 interface AnthropicUsage {
   input_tokens?: number;
@@ -38,31 +37,6 @@ const STOP: Record<string, string> = {
 };
 
 /**
- * OpenAI messages as Anthropic's `system` and alternating turns. Cache breakpoints
- * (`cache_control` on a content part) are kept: the message becomes text blocks, and a marked
- * system prompt becomes `system` blocks.
- */
-function toAnthropic(req: ChatRequest): {
-  system?: string | TextBlock[];
-  messages: Array<{ role: 'user' | 'assistant'; content: string | TextBlock[] }>;
-} {
-  const system: ChatRequest['messages'] = [];
-  const messages: Array<{ role: 'user' | 'assistant'; content: string | TextBlock[] }> = [];
-  for (const m of req.messages) {
-    if (m.role === 'system' || m.role === 'developer') system.push(m);
-    else
-      messages.push({
-        role: m.role === 'assistant' ? 'assistant' : 'user',
-        content: hasBreakpoint(m.content) ? textBlocks(m.content) : messageText(m.content),
-      });
-  }
-  if (system.length === 0) return { messages };
-  if (system.some((m) => hasBreakpoint(m.content)))
-    return { system: system.flatMap((m) => textBlocks(m.content)), messages };
-  return { system: system.map((m) => messageText(m.content)).join('\n\n'), messages };
-}
-
-/**
  * Anthropic Messages API behind an OpenAI face: system messages become `system`, `max_tokens`
  * (required) comes from the client or the configured default, answers and event streams
  * (`message_start`, `content_block_delta`, `message_delta`, `ping`, `error`) become OpenAI
@@ -72,14 +46,12 @@ function toAnthropic(req: ChatRequest): {
 export const anthropicAdapter: ProviderAdapter = {
   vendor: 'anthropic',
   buildRequest(req, ctx, stream): HttpCall {
-    const { system, messages } = toAnthropic(req);
     const body: Record<string, unknown> = {
       model: ctx.model,
       max_tokens: req.max_completion_tokens ?? req.max_tokens ?? ctx.defaultMaxTokens,
-      messages,
+      ...toAnthropic(req),
       stream,
     };
-    if (system !== undefined) body.system = system;
     // Automatic caching: a top-level breakpoint the API moves to the last cacheable block.
     if (req.cache_control != null) body.cache_control = req.cache_control;
     if (typeof req.temperature === 'number') body.temperature = req.temperature;
@@ -94,6 +66,8 @@ export const anthropicAdapter: ProviderAdapter = {
         accept: stream ? 'text/event-stream' : 'application/json',
         'x-api-key': ctx.apiKey,
         'anthropic-version': '2023-06-01',
+        // Structured outputs (`output_format`) are a beta.
+        ...(body.output_format ? { 'anthropic-beta': 'structured-outputs-2025-11-13' } : {}),
       },
       body: JSON.stringify(body),
     };
@@ -102,7 +76,7 @@ export const anthropicAdapter: ProviderAdapter = {
   parseCompletion(text, ctx): Completed | { error: string } {
     let j: {
       id?: string;
-      content?: Array<{ type: string; text?: string }>;
+      content?: Array<{ type: string; text?: string; id?: string; name?: string; input?: unknown }>;
       stop_reason?: string;
       usage?: AnthropicUsage;
     };
@@ -117,6 +91,9 @@ export const anthropicAdapter: ProviderAdapter = {
       .map((b) => b.text ?? '')
       .join('');
     const input = inputUsage(j.usage);
+    const calls = j.content
+      .filter((b) => b.type === 'tool_use' && typeof b.id === 'string')
+      .map((b) => ({ id: b.id!, name: b.name ?? '', arguments: JSON.stringify(b.input ?? {}) }));
     const completion = j.usage?.output_tokens ?? 0;
     return {
       body: completionBody(
@@ -127,7 +104,8 @@ export const anthropicAdapter: ProviderAdapter = {
         STOP[j.stop_reason ?? 'end_turn'] ?? 'stop',
         input.promptTokens,
         completion,
-        input.cachedTokens,
+        input.cachedTokens ?? 0,
+        calls,
       ),
       usage: { ...input, completionTokens: completion, estimated: j.usage === undefined },
     };
@@ -138,12 +116,16 @@ export const anthropicAdapter: ProviderAdapter = {
     let completion = 0;
     let contentEvents = 0;
     let finished = false;
+    // Content block index → OpenAI tool call index, for the `tool_use` blocks of this message.
+    const tools = new Map<number, number>();
     return {
       onEvent(data, event): Translated {
         let j: {
           type?: string;
           message?: { id?: string; usage?: AnthropicUsage };
-          delta?: { type?: string; text?: string; stop_reason?: string };
+          index?: number;
+          content_block?: { type?: string; id?: string; name?: string };
+          delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string };
           usage?: { output_tokens?: number };
           error?: { type?: string; message?: string };
         };
@@ -170,6 +152,22 @@ export const anthropicAdapter: ProviderAdapter = {
               contentEvents++;
               return { chunks: [writer.content(j.delta.text)], content: true };
             }
+            if (j.delta?.type === 'input_json_delta' && j.delta.partial_json && tools.has(j.index ?? -1))
+              return {
+                chunks: [writer.toolCall(tools.get(j.index!)!, undefined, undefined, j.delta.partial_json)],
+                content: true,
+              };
+            return { chunks: [], content: false };
+          case 'content_block_start':
+            if (j.content_block?.type === 'tool_use') {
+              const index = tools.size;
+              tools.set(j.index ?? -1, index);
+              contentEvents++;
+              return {
+                chunks: [writer.toolCall(index, j.content_block.id ?? `call_${index}`, j.content_block.name ?? '', '')],
+                content: true,
+              };
+            }
             return { chunks: [], content: false };
           case 'message_delta':
             completion = j.usage?.output_tokens ?? completion;
@@ -195,7 +193,7 @@ export const anthropicAdapter: ProviderAdapter = {
               },
             };
           default:
-            // ping, content_block_start, content_block_stop: not content.
+            // ping, content_block_stop: not content.
             return { chunks: [], content: false };
         }
       },

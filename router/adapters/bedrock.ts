@@ -1,7 +1,7 @@
-import type { ChatRequest } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { createAwsEventStreamReader } from './aws-event-stream.js';
-import { ChunkWriter, completionBody, messageText } from './openai-chunks.js';
+import { toConverse } from './bedrock-request.js';
+import { ChunkWriter, completionBody } from './openai-chunks.js';
 
 const STOP: Record<string, string> = {
   end_turn: 'stop',
@@ -11,30 +11,6 @@ const STOP: Record<string, string> = {
   content_filtered: 'content_filter',
   guardrail_intervened: 'content_filter',
 };
-
-type Block = { text: string };
-
-/** OpenAI messages as Converse's `system` blocks and alternating turns (same-role turns merged). */
-function toConverse(req: ChatRequest, maxTokens: number): Record<string, unknown> {
-  const system: Block[] = [];
-  const messages: Array<{ role: 'user' | 'assistant'; content: Block[] }> = [];
-  for (const m of req.messages) {
-    const text = messageText(m.content);
-    if (m.role === 'system' || m.role === 'developer') {
-      system.push({ text });
-      continue;
-    }
-    const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const last = messages.at(-1);
-    if (last?.role === role) last.content.push({ text });
-    else messages.push({ role, content: [{ text }] });
-  }
-  const inferenceConfig: Record<string, unknown> = { maxTokens };
-  if (typeof req.temperature === 'number') inferenceConfig.temperature = req.temperature;
-  if (typeof req.top_p === 'number') inferenceConfig.topP = req.top_p;
-  if (req.stop) inferenceConfig.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
-  return { messages, ...(system.length > 0 ? { system } : {}), inferenceConfig };
-}
 
 function regionOf(ctx: CallContext, host: string): string {
   return ctx.region ?? /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com$/.exec(host)?.[1] ?? 'us-east-1';
@@ -79,7 +55,9 @@ async function authorize(call: HttpCall, ctx: CallContext): Promise<HttpCall> {
 }
 
 interface ConverseOutput {
-  output?: { message?: { content?: Array<{ text?: string }> } };
+  output?: {
+    message?: { content?: Array<{ text?: string; toolUse?: { toolUseId?: string; name?: string; input?: unknown } }> };
+  };
   stopReason?: string;
   usage?: { inputTokens?: number; outputTokens?: number };
 }
@@ -129,6 +107,14 @@ export const bedrockAdapter: ProviderAdapter = {
         STOP[j.stopReason ?? 'end_turn'] ?? 'stop',
         prompt,
         completion,
+        0,
+        content
+          .filter((b) => b.toolUse?.name)
+          .map((b, i) => ({
+            id: b.toolUse!.toolUseId ?? `call_${i}`,
+            name: b.toolUse!.name!,
+            arguments: JSON.stringify(b.toolUse!.input ?? {}),
+          })),
       ),
       usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usage === undefined },
     };
@@ -137,10 +123,14 @@ export const bedrockAdapter: ProviderAdapter = {
     const writer = new ChunkWriter('bedrock', ctx.model, ctx.now);
     let finished = false;
     let contentEvents = 0;
+    // Content block index → OpenAI tool call index, for the `toolUse` blocks.
+    const tools = new Map<number, number>();
     return {
       onEvent(data, event): Translated {
         let j: {
-          delta?: { text?: string };
+          contentBlockIndex?: number;
+          start?: { toolUse?: { toolUseId?: string; name?: string } };
+          delta?: { text?: string; toolUse?: { input?: string } };
           stopReason?: string;
           usage?: { inputTokens?: number; outputTokens?: number };
           message?: string;
@@ -165,7 +155,24 @@ export const bedrockAdapter: ProviderAdapter = {
         switch (event) {
           case 'messageStart':
             return { chunks: [writer.role()], content: false };
+          case 'contentBlockStart': {
+            const use = j.start?.toolUse;
+            if (!use) return { chunks: [], content: false };
+            const index = tools.size;
+            tools.set(j.contentBlockIndex ?? -1, index);
+            contentEvents++;
+            return {
+              chunks: [writer.toolCall(index, use.toolUseId ?? `call_${index}`, use.name ?? '', '')],
+              content: true,
+            };
+          }
           case 'contentBlockDelta': {
+            const input = j.delta?.toolUse?.input;
+            if (input && tools.has(j.contentBlockIndex ?? -1))
+              return {
+                chunks: [writer.toolCall(tools.get(j.contentBlockIndex!)!, undefined, undefined, input)],
+                content: true,
+              };
             const text = j.delta?.text;
             if (!text) return { chunks: [], content: false };
             contentEvents++;

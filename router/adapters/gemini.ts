@@ -1,6 +1,8 @@
-import type { ChatRequest } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
-import { ChunkWriter, completionBody, messageText } from './openai-chunks.js';
+import { toGemini } from './gemini-request.js';
+import { ChunkWriter, completionBody } from './openai-chunks.js';
+
+export { toGemini };
 
 const FINISH: Record<string, string> = {
   STOP: 'stop',
@@ -12,35 +14,30 @@ const FINISH: Record<string, string> = {
 };
 
 interface GeminiChunk {
-  candidates?: Array<{ content?: { parts?: Array<{ text?: string }> }; finishReason?: string }>;
+  candidates?: Array<{
+    content?: { parts?: Array<{ text?: string; functionCall?: { name?: string; args?: unknown } }> };
+    finishReason?: string;
+  }>;
   usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; cachedContentTokenCount?: number };
   responseId?: string;
   error?: { code?: number; message?: string; status?: string };
 }
 
-export function toGemini(req: ChatRequest, maxTokens: number | undefined): Record<string, unknown> {
-  const system: string[] = [];
-  const contents: Array<{ role: string; parts: Array<{ text: string }> }> = [];
-  for (const m of req.messages) {
-    const text = messageText(m.content);
-    if (m.role === 'system' || m.role === 'developer') system.push(text);
-    else contents.push({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text }] });
-  }
-  const generationConfig: Record<string, unknown> = {};
-  if (maxTokens !== undefined) generationConfig.maxOutputTokens = maxTokens;
-  if (typeof req.temperature === 'number') generationConfig.temperature = req.temperature;
-  if (typeof req.top_p === 'number') generationConfig.topP = req.top_p;
-  if (req.stop) generationConfig.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
-  const body: Record<string, unknown> = { contents, generationConfig };
-  if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n\n') }] };
-  // A context cache the client created at Gemini (`cachedContents/…`), named as the SDKs' extra field.
-  const cached = req.cached_content ?? req.cachedContent;
-  if (typeof cached === 'string' && cached) body.cachedContent = cached;
-  return body;
-}
-
 function textOf(c: GeminiChunk): string {
   return c.candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '';
+}
+
+/** A chunk's function calls as OpenAI tool calls; Gemini gives calls no ids, so they are numbered from `from`. */
+function callsOf(c: GeminiChunk, from: number): Array<{ id: string; name: string; arguments: string }> {
+  const out: Array<{ id: string; name: string; arguments: string }> = [];
+  for (const p of c.candidates?.[0]?.content?.parts ?? [])
+    if (p.functionCall?.name)
+      out.push({
+        id: `call_${from + out.length}`,
+        name: p.functionCall.name,
+        arguments: JSON.stringify(p.functionCall.args ?? {}),
+      });
+  return out;
 }
 
 /**
@@ -72,16 +69,18 @@ export const geminiAdapter: ProviderAdapter = {
     const prompt = j.usageMetadata?.promptTokenCount ?? 0;
     const completion = j.usageMetadata?.candidatesTokenCount ?? 0;
     const cached = j.usageMetadata?.cachedContentTokenCount ?? 0;
+    const calls = callsOf(j, 0);
     return {
       body: completionBody(
         j.responseId ?? 'gemini',
         ctx.model,
         ctx.now,
         textOf(j),
-        FINISH[j.candidates[0]?.finishReason ?? 'STOP'] ?? 'stop',
+        calls.length > 0 ? 'tool_calls' : (FINISH[j.candidates[0]?.finishReason ?? 'STOP'] ?? 'stop'),
         prompt,
         completion,
         cached,
+        calls,
       ),
       usage: {
         promptTokens: prompt,
@@ -98,6 +97,7 @@ export const geminiAdapter: ProviderAdapter = {
     let cached = 0;
     let completion = 0;
     let contentChunks = 0;
+    let calls = 0;
     return {
       onEvent(data): Translated {
         let j: GeminiChunk;
@@ -134,17 +134,20 @@ export const geminiAdapter: ProviderAdapter = {
           contentChunks++;
           chunks.push(writer.content(text));
         }
+        const called = callsOf(j, calls);
+        for (const c of called) chunks.push(writer.toolCall(calls++, c.id, c.name, c.arguments));
+        const content = text.length > 0 || called.length > 0;
         prompt = j.usageMetadata?.promptTokenCount ?? prompt;
         cached = j.usageMetadata?.cachedContentTokenCount ?? cached;
         const reason = j.candidates?.[0]?.finishReason;
         if (reason) {
           finished = true;
           completion = j.usageMetadata?.candidatesTokenCount ?? completion;
-          chunks.push(writer.finish(FINISH[reason] ?? 'stop'));
+          chunks.push(writer.finish(calls > 0 ? 'tool_calls' : (FINISH[reason] ?? 'stop')));
           if (clientWantsUsage) chunks.push(writer.usage(prompt, completion, cached));
           return {
             chunks,
-            content: text.length > 0,
+            content,
             done: true,
             usage: {
               promptTokens: prompt,
@@ -154,7 +157,7 @@ export const geminiAdapter: ProviderAdapter = {
             },
           };
         }
-        return { chunks, content: text.length > 0 };
+        return { chunks, content };
       },
       onEnd(): Translated {
         if (finished) return { chunks: [], content: false };

@@ -16,6 +16,16 @@ export class ChunkWriter {
     return `${this.prefix}[{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}]}`;
   }
 
+  /** A tool call's start (with `id` and `name`) or a piece of its arguments. */
+  toolCall(index: number, id: string | undefined, name: string | undefined, args: string): string {
+    const fn =
+      name !== undefined
+        ? `{"name":${JSON.stringify(name)},"arguments":${JSON.stringify(args)}}`
+        : `{"arguments":${JSON.stringify(args)}}`;
+    const head = id !== undefined ? `"id":${JSON.stringify(id)},"type":"function",` : '';
+    return `${this.prefix}[{"index":0,"delta":{"tool_calls":[{"index":${index},${head}"function":${fn}}]},"finish_reason":null}]}`;
+  }
+
   finish(reason: string): string {
     return `${this.prefix}[{"index":0,"delta":{},"finish_reason":${JSON.stringify(reason)}}]}`;
   }
@@ -36,6 +46,7 @@ export function completionBody(
   prompt: number,
   completion: number,
   cached = 0,
+  toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
 ): string {
   return JSON.stringify({
     id,
@@ -45,7 +56,20 @@ export function completionBody(
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: text, refusal: null },
+        message: {
+          role: 'assistant',
+          content: text === '' && toolCalls.length > 0 ? null : text,
+          refusal: null,
+          ...(toolCalls.length > 0
+            ? {
+                tool_calls: toolCalls.map((c) => ({
+                  id: c.id,
+                  type: 'function',
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
+            : {}),
+        },
         logprobs: null,
         finish_reason: finishReason,
       },

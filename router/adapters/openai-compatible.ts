@@ -1,6 +1,7 @@
 import type { ChatRequest, Usage, VendorKind } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { withoutCacheControl } from './cache-hints.js';
+import { createOpenAIEmbeddings } from './openai-embeddings.js';
 
 interface OpenAIChunk {
   choices?: Array<{ delta?: { content?: string | null; role?: string }; finish_reason?: string | null }>;
@@ -47,6 +48,7 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
   const azure = vendor === 'azure-openai';
   return {
     vendor,
+    embeddings: createOpenAIEmbeddings(vendor),
     buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall {
       // Anthropic's `cache_control` hints stay behind (OpenAI-style APIs cache by themselves and
       // refuse unknown fields); `prompt_cache_key` passes through with the rest.

@@ -42,6 +42,8 @@ const Model = z.strictObject({
   outputCostPerMTok: z.number().nonnegative().default(0),
   /** 0 (worst) to 1 (best), configured. */
   quality: z.number().min(0).max(1).default(0.5),
+  /** What the model serves: `auto` stands for the chat models, embeddings requests for the embedding models. */
+  kind: z.enum(['chat', 'embeddings']).default('chat'),
 });
 
 const Provider = z.strictObject({

@@ -43,6 +43,8 @@ export interface AttemptEnv {
 export interface AttemptInput {
   target: TargetRuntime;
   req: ChatRequest;
+  /** An embeddings request goes to the adapter's embeddings endpoint (never streamed). */
+  api?: 'chat' | 'embeddings';
   stream: boolean;
   clientWantsUsage: boolean;
   deadline: Deadline;
@@ -132,7 +134,10 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   // thousands deep), that is no failure of the provider's and must not count against it.
   let call: HttpCall;
   try {
-    call = await target.adapter.buildRequest(input.req, ctx, stream);
+    const embeddings = input.api === 'embeddings' ? target.adapter.embeddings : undefined;
+    call = embeddings
+      ? embeddings.buildRequest(input.req, ctx)
+      : await target.adapter.buildRequest(input.req, ctx, stream);
   } catch (error) {
     cleanup();
     return { kind: 'unsent', message: (error as Error)?.message ?? String(error), endedAt: clock.now() };
@@ -185,7 +190,10 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
       }, env.maxResponseBytes);
       cancelFirstToken?.();
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      const parsed = target.adapter.parseCompletion(text, ctx);
+      const parsed =
+        input.api === 'embeddings' && target.adapter.embeddings
+          ? target.adapter.embeddings.parse(text)
+          : target.adapter.parseCompletion(text, ctx);
       if ('error' in parsed) return failed({ kind: 'server_error', status: res.status });
       const body = env.redact(parsed.body);
       return { kind: 'json', body, usage: parsed.usage, endedAt: clock.now(), firstByteAt };

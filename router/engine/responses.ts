@@ -13,7 +13,7 @@ export interface ErrorResponse {
  */
 export function errorResponse(
   status: number,
-  code: string,
+  code: string | null,
   type: string,
   message: string,
   attempts: readonly AttemptRecord[],

@@ -19,7 +19,7 @@ export type RouteResult =
 /** An error answer as a route result, with the attempts behind it. */
 export function failWith(
   status: number,
-  code: string,
+  code: string | null,
   type: string,
   message: string,
   attempts: AttemptRecord[],

@@ -2,10 +2,10 @@ import type { ChatRequest } from '../core/types.js';
 
 // Far deeper than any chat request (tool schemas nest a dozen levels); deep enough bodies make
 // JSON.stringify throw when the request is re-serialised for a provider.
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
 
 /** Whether `value` nests objects or arrays deeper than `max`, found without recursion. */
-function depthOver(value: unknown, max: number): boolean {
+export function depthOver(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;

@@ -12,6 +12,7 @@ import {
   shuttingDown,
 } from './http-replies.js';
 import type { Router } from '../router.js';
+import { ENDPOINTS, send, type Endpoint } from './endpoints.js';
 
 /** A listening router. */
 export interface RouterServer {
@@ -46,7 +47,8 @@ function clientDeadlineMs(req: IncomingMessage, header: string): number | undefi
 }
 
 /**
- * Serves a router as an OpenAI-compatible API: `POST /v1/chat/completions` (streaming or not),
+ * Serves a router as OpenAI- and Anthropic-compatible APIs: `POST /v1/chat/completions`, `POST
+ * /v1/responses` and `POST /v1/messages` (each streaming or not), `POST /v1/embeddings`,
  * `GET /v1/models`, `GET /healthz`, Prometheus `GET /metrics` and a JSON `GET /state` of every
  * target's circuits, capacity and score. A client that disconnects cancels its upstream attempt.
  */
@@ -65,11 +67,27 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
+    const endpoint = ENDPOINTS[path];
+    const codec = endpoint?.codec;
+    // Errors before routing, in the shape of the API the path names (Anthropic's for /v1/messages).
+    const fail = (
+      status: number,
+      message: string,
+      type: string,
+      code: string | null,
+      headers?: Record<string, string>,
+    ) =>
+      codec
+        ? send(res, codec.error(status, type, code, message, headers))
+        : openAIError(res, status, message, type, code, headers);
     if (tokens.size > 0) {
-      const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+      // Anthropic's SDKs send the key as `x-api-key`.
+      const header = req.headers['x-api-key'];
+      const token =
+        /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ??
+        (typeof header === 'string' ? header.trim() : undefined);
       if (!token || !tokens.has(token))
-        return openAIError(
-          res,
+        return fail(
           401,
           'Missing or invalid router token. Send Authorization: Bearer <token>.',
           'invalid_request_error',
@@ -91,21 +109,13 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
         data: router.modelNames().map((id) => ({ id, object: 'model', created: 0, owned_by: 'throttlelab' })),
       });
     }
-    if (path !== '/v1/chat/completions')
-      return openAIError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
+    if (!endpoint) return openAIError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
     if (req.method !== 'POST')
-      return openAIError(
-        res,
-        405,
-        `Method ${req.method} is not allowed on ${path}; use POST.`,
-        'invalid_request_error',
-        null,
-      );
+      return fail(405, `Method ${req.method} is not allowed on ${path}; use POST.`, 'invalid_request_error', null);
     // A cross-site form or text/plain POST needs no CORS preflight; a JSON one does (never granted).
     if (!isJson(req.headers['content-type'])) {
       req.resume();
-      return openAIError(
-        res,
+      return fail(
         415,
         'Send the request body as JSON, with content-type: application/json.',
         'invalid_request_error',
@@ -115,20 +125,14 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
 
     const { text, tooLarge } = await readBody(req, maxBody);
     if (tooLarge)
-      return openAIError(
-        res,
-        413,
-        `Request body is larger than ${maxBody} bytes.`,
-        'invalid_request_error',
-        'request_too_large',
-        { connection: 'close' },
-      );
+      return fail(413, `Request body is larger than ${maxBody} bytes.`, 'invalid_request_error', 'request_too_large', {
+        connection: 'close',
+      });
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return openAIError(
-        res,
+      return fail(
         400,
         'We could not parse the JSON body of your request. The API expects a JSON payload.',
         'invalid_request_error',
@@ -141,24 +145,49 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     });
     live.add(aborter);
     try {
-      await answer(res, aborter, body, req);
+      await answer(res, aborter, body, req, endpoint);
     } finally {
       live.delete(aborter);
       if (live.size === 0) drained?.();
     }
   };
 
-  const answer = async (res: ServerResponse, aborter: AbortController, body: unknown, req: IncomingMessage) => {
-    const result = await router.route(body, {
+  const answer = async (
+    res: ServerResponse,
+    aborter: AbortController,
+    body: unknown,
+    req: IncomingMessage,
+    endpoint: Endpoint,
+  ) => {
+    const codec = endpoint.codec;
+    if (codec) {
+      const refused = codec.preflight?.(req.headers);
+      if (refused) return send(res, refused);
+      const decoded = codec.decode(body);
+      if (!decoded.ok) return send(res, decoded.reply);
+      body = decoded.req;
+    }
+    const routed = await router.route(body, {
       signal: aborter.signal,
       deadlineMs: clientDeadlineMs(req, router.config.deadline.header),
       forward: fwd(req),
+      api: endpoint.api,
     });
+    const result = codec ? codec.encode(routed, (body as { model: string }).model) : routed;
     if (res.destroyed) {
       if (result.kind === 'stream') await result.rest.return(undefined);
       return;
     }
-    if (aborter.signal.reason === SHUTDOWN && result.kind === 'response') return shuttingDown(res);
+    if (aborter.signal.reason === SHUTDOWN && result.kind === 'response') {
+      if (!codec) return shuttingDown(res);
+      return send(
+        res,
+        codec.error(503, 'service_unavailable', 'router_shutdown', 'The router is shutting down.', {
+          connection: 'close',
+          'retry-after': '1',
+        }),
+      );
+    }
     if (result.kind === 'response') {
       res.writeHead(result.status, result.headers);
       return void res.end(result.body);
@@ -175,8 +204,10 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
       }
     } finally {
       // Cut by a stop: the client is told, never left with a stream that merely ends.
-      if (aborter.signal.reason === SHUTDOWN && !res.destroyed && !/data: (\[DONE\]|\{"error")/.test(last))
-        res.write(`data: ${SHUTDOWN_FRAME}\n\n`);
+      if (aborter.signal.reason === SHUTDOWN && !res.destroyed) {
+        if (!codec && !/data: (\[DONE\]|\{"error")/.test(last)) res.write(`data: ${SHUTDOWN_FRAME}\n\n`);
+        else if (codec && !codec.streamEnded.test(last)) res.write(codec.shutdownFrame);
+      }
       res.end();
     }
   };

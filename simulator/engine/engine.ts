@@ -31,6 +31,7 @@ import { sample } from './sample.js';
 import { scriptAnswer } from './script-answer.js';
 import { estimateTokens } from './tokens.js';
 import { createVocabulary, generateTokens, quoteText, type Vocabulary } from './vocabulary.js';
+import { seedToolCall } from '../vendors/tool-calls.js';
 
 /** What the engine needs beyond the scenario. */
 export interface EngineOptions {
@@ -394,6 +395,13 @@ export class Engine {
       : Math.min(MAX_COMPLETION_TOKENS, Math.max(1, Math.round(sample(latency.completionTokens, rng))));
     const count = chat.maxTokens !== undefined ? Math.min(drawn, chat.maxTokens) : drawn;
     const tokens = count > 0 ? generateTokens(this.vocabulary, rng, count) : [];
+    // A request offering tools is answered with a seeded call of one (after its text), unless it
+    // hands back tool results or was cut by max_tokens; `toolCallRate` sets how often.
+    const rate = provider.spec.toolCallRate ?? 1;
+    const toolCall =
+      chat.tools && !chat.afterToolResult && drawn <= count && (chat.tools.some((t) => t.forced) || rng.next() < rate)
+        ? seedToolCall(chat.tools, rng, profile.id === 'anthropic' ? 'toolu_01' : 'call_')
+        : undefined;
     const completion: Completion = {
       id: profile.completionId(ctx),
       createdAt: now,
@@ -406,6 +414,7 @@ export class Engine {
       finishReason: drawn > count ? 'length' : 'stop',
       maxTokens: chat.maxTokens,
       embedding: chat.embedding,
+      toolCall,
     };
     const ttftDist = decision.ttft ?? latency.ttft;
     const tpsDist = decision.tokensPerSecond ?? latency.tokensPerSecond;

@@ -123,6 +123,8 @@ const Provider = z.strictObject({
   latency: Latency.default({}),
   accounting: Accounting.default({}),
   options: z.record(z.string(), z.unknown()).default({}),
+  /** How often the model answers a request that offers tools with a seeded tool call (default 1: always, unless it just got tool results). */
+  toolCallRate: z.number().min(0).max(1).optional(),
 });
 
 const OneOrMany = z

@@ -5,6 +5,7 @@ import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import { pickView, tightestView, withResetHint } from './limit-views.js';
 import { bearerToken } from './openai-compatible.js';
+import { anthropicToolOffers, checkAnthropicToolTurns, endsWithToolResult } from './tool-calls.js';
 import type {
   ChatRequest,
   Completion,
@@ -71,7 +72,11 @@ function parseAnthropic(_route: Route & { kind: 'chat' }, body: unknown): ChatRe
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean')
     return { kind: 'invalid_request', message: 'stream: Input should be a valid boolean' };
+  const toolTurns = checkAnthropicToolTurns(body.messages);
+  if (toolTurns) return toolTurns;
   return {
+    tools: anthropicToolOffers(body),
+    afterToolResult: endsWithToolResult('anthropic', body.messages),
     model: body.model,
     stream: body.stream === true,
     includeUsage: true,
@@ -291,6 +296,14 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
   return { status: e.status ?? status, headers, body, hintSent: sent, errorType };
 }
 
+const stopOf = (c: Completion) => (c.toolCall ? 'tool_use' : c.finishReason === 'length' ? 'max_tokens' : 'end_turn');
+
+/** A seeded tool call as a `tool_use` block (`input` overrides the input, for stream starts). */
+function toolUse(c: Completion, input?: string): string {
+  const t = c.toolCall!;
+  return `{"type":"tool_use","id":${JSON.stringify(t.id)},"name":${JSON.stringify(t.name)},"input":${input ?? t.argsJson}}`;
+}
+
 /**
  * Anthropic Messages API: `x-api-key` plus `anthropic-version`, `max_tokens` required,
  * `anthropic-ratelimit-*` headers with RFC 3339 resets, `retry-after` on 429, 529
@@ -332,7 +345,7 @@ export const anthropicProfile: VendorProfile = {
   },
   parse: parseAnthropic,
   completion: (c) =>
-    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${c.textJson}}],"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null,"usage":{${cacheUsage(c)},"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
+    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${c.textJson}}${c.toolCall ? `,${toolUse(c)}` : ''}],"stop_reason":"${stopOf(c)}","stop_sequence":null,"usage":{${cacheUsage(c)},"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
   stream(c) {
     const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
     return {
@@ -351,9 +364,20 @@ export const anthropicProfile: VendorProfile = {
         ),
       tail: [
         ev('content_block_stop', '{"type":"content_block_stop","index":0}'),
+        // A tool call is a second block: its start, its input as one input_json_delta, its stop.
+        ...(c.toolCall
+          ? [
+              ev('content_block_start', `{"type":"content_block_start","index":1,"content_block":${toolUse(c, '{}')}}`),
+              ev(
+                'content_block_delta',
+                `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(c.toolCall.argsJson)}}}`,
+              ),
+              ev('content_block_stop', '{"type":"content_block_stop","index":1}'),
+            ]
+          : []),
         ev(
           'message_delta',
-          `{"type":"message_delta","delta":{"stop_reason":"${c.finishReason === 'length' ? 'max_tokens' : 'end_turn'}","stop_sequence":null},"usage":{"output_tokens":${c.tokens.length}}}`,
+          `{"type":"message_delta","delta":{"stop_reason":"${stopOf(c)}","stop_sequence":null},"usage":{"output_tokens":${c.tokens.length}}}`,
         ),
         ev('message_stop', '{"type":"message_stop"}'),
       ],

@@ -17,6 +17,7 @@ import type {
   VendorProfile,
 } from './types.js';
 import { randomHex, uuidFrom } from './wire-format.js';
+import { checkConverseToolTurns, converseToolOffers, endsWithToolResult } from './tool-calls.js';
 
 const MODEL_PATH_RE = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
 // `AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/bedrock/aws4_request, SignedHeaders=…, Signature=…`
@@ -112,7 +113,11 @@ function parseConverse(route: Route & { kind: 'chat' }, body: unknown): ChatRequ
     return validation(
       "1 validation error detected: Value at 'inferenceConfig.maxTokens' failed to satisfy constraint: Member must have value greater than or equal to 1",
     );
+  const toolTurns = checkConverseToolTurns(messages);
+  if (toolTurns) return toolTurns;
   return {
+    tools: converseToolOffers(body),
+    afterToolResult: endsWithToolResult('bedrock', messages),
     model: route.model!,
     stream: route.stream === true,
     includeUsage: true,
@@ -122,7 +127,12 @@ function parseConverse(route: Route & { kind: 'chat' }, body: unknown): ChatRequ
   };
 }
 
-const stopReason = (c: Completion) => (c.finishReason === 'length' ? 'max_tokens' : 'end_turn');
+const stopReason = (c: Completion) =>
+  c.toolCall ? 'tool_use' : c.finishReason === 'length' ? 'max_tokens' : 'end_turn';
+
+/** A seeded tool call as a `toolUse` content block. */
+const toolUse = (c: Completion) =>
+  `{"toolUse":{"toolUseId":${JSON.stringify(c.toolCall!.id)},"name":${JSON.stringify(c.toolCall!.name)},"input":${c.toolCall!.argsJson}}}`;
 const usage = (c: Completion) =>
   `{"inputTokens":${c.inputTokens},"outputTokens":${c.tokens.length},"totalTokens":${c.inputTokens + c.tokens.length}}`;
 
@@ -279,7 +289,7 @@ export const bedrockProfile: VendorProfile = {
   },
   parse: parseConverse,
   completion: (c) =>
-    `{"output":{"message":{"role":"assistant","content":[{"text":${c.textJson}}]}},"stopReason":"${stopReason(c)}","usage":${usage(c)},"metrics":{"latencyMs":${Math.max(1, Math.round((c.tokens.length + 1) * 10))}}}`,
+    `{"output":{"message":{"role":"assistant","content":[{"text":${c.textJson}}${c.toolCall ? `,${toolUse(c)}` : ''}]}},"stopReason":"${stopReason(c)}","usage":${usage(c)},"metrics":{"latencyMs":${Math.max(1, Math.round((c.tokens.length + 1) * 10))}}}`,
   stream(c): StreamFrames {
     return {
       head: [event('messageStart', `{"p":"${pad(0)}","role":"assistant"}`)],
@@ -290,6 +300,20 @@ export const bedrockProfile: VendorProfile = {
         ),
       tail: [
         event('contentBlockStop', `{"contentBlockIndex":0,"p":"${pad(1)}"}`),
+        // A tool call is block 1: its start (id and name), its input as one JSON text, its stop.
+        ...(c.toolCall
+          ? [
+              event(
+                'contentBlockStart',
+                `{"contentBlockIndex":1,"p":"${pad(1)}","start":{"toolUse":{"toolUseId":${JSON.stringify(c.toolCall.id)},"name":${JSON.stringify(c.toolCall.name)}}}}`,
+              ),
+              event(
+                'contentBlockDelta',
+                `{"contentBlockIndex":1,"delta":{"toolUse":{"input":${JSON.stringify(c.toolCall.argsJson)}}},"p":"${pad(1)}"}`,
+              ),
+              event('contentBlockStop', `{"contentBlockIndex":1,"p":"${pad(1)}"}`),
+            ]
+          : []),
         event('messageStop', `{"p":"${pad(2)}","stopReason":"${stopReason(c)}"}`),
         event(
           'metadata',

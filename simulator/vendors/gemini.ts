@@ -3,6 +3,7 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import type {
+  ToolCallSpec,
   ChatRequest,
   Completion,
   EncodeContext,
@@ -14,6 +15,7 @@ import type {
   VendorProfile,
 } from './types.js';
 import { formatSecondsText, randomAlnum } from './wire-format.js';
+import { checkGeminiToolTurns, endsWithToolResult, geminiToolOffers } from './tool-calls.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const MODEL_PATH_RE = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
@@ -94,7 +96,11 @@ export function parseGemini(route: Route & { kind: 'chat' }, body: unknown): Cha
       message: '* GenerateContentRequest.generation_config.max_output_tokens: max_output_tokens must be positive.\n',
     };
   }
+  const toolTurns = checkGeminiToolTurns(body.contents);
+  if (toolTurns) return toolTurns;
   return {
+    tools: geminiToolOffers(body),
+    afterToolResult: endsWithToolResult('gemini', body.contents),
     model: route.model!,
     stream: route.stream === true,
     includeUsage: true,
@@ -114,8 +120,10 @@ function usageMetadata(c: Completion, final: boolean): string {
   return `{"promptTokenCount":${c.inputTokens},${cand}${cached}"totalTokenCount":${c.inputTokens + out},"promptTokensDetails":[{"modality":"TEXT","tokenCount":${c.inputTokens}}]}`;
 }
 
-function candidate(text: string, finish?: string): string {
-  return `[{"content":{"parts":[{"text":${JSON.stringify(text)}}],"role":"model"}${finish ? `,"finishReason":"${finish}"` : ''},"index":0}]`;
+function candidate(text: string, finish?: string, call?: ToolCallSpec): string {
+  // Gemini sends a function call whole, in one part (finish reason STOP).
+  const fc = call ? `,{"functionCall":{"name":${JSON.stringify(call.name)},"args":${call.argsJson}}}` : '';
+  return `[{"content":{"parts":[{"text":${JSON.stringify(text)}}${fc}],"role":"model"}${finish ? `,"finishReason":"${finish}"` : ''},"index":0}]`;
 }
 
 function responseId(c: Completion): string {
@@ -332,7 +340,15 @@ export const geminiProfile: VendorProfile = {
       {
         candidates: [
           {
-            content: { parts: [{ text: c.tokens.join('') }], role: 'model' },
+            content: {
+              parts: [
+                { text: c.tokens.join('') },
+                ...(c.toolCall
+                  ? [{ functionCall: { name: c.toolCall.name, args: JSON.parse(c.toolCall.argsJson) } }]
+                  : []),
+              ],
+              role: 'model',
+            },
             finishReason: c.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP',
             index: 0,
           },
@@ -347,7 +363,7 @@ export const geminiProfile: VendorProfile = {
   stream(c, ctx): StreamFrames {
     const sse = ctx.meta?.alt === 'sse';
     const frame = (text: string, finish: string | undefined, final: boolean) =>
-      `{"candidates":${candidate(text, finish)},"usageMetadata":${usageMetadata(c, final)},"modelVersion":${JSON.stringify(c.model)},"responseId":${JSON.stringify(responseId(c))}}`;
+      `{"candidates":${candidate(text, finish, final ? c.toolCall : undefined)},"usageMetadata":${usageMetadata(c, final)},"modelVersion":${JSON.stringify(c.model)},"responseId":${JSON.stringify(responseId(c))}}`;
     const finish = c.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP';
     if (sse) {
       // Gemini frames SSE events with CRLF pairs and sends no terminator.

@@ -1,4 +1,5 @@
 import type { ChatRequest, Completion, EncodeContext, ErrorSpec, Route, StreamFrames } from './types.js';
+import { checkOpenAIToolTurns, endsWithToolResult, openAIToolOffers } from './tool-calls.js';
 
 /** The OpenAI error envelope. */
 export function openAIErrorBody(
@@ -64,7 +65,8 @@ export function parseOpenAIChat(route: Route & { kind: 'chat' }, body: unknown):
         param: `messages[${i}].role`,
       };
     }
-    const text = textOf(m.content);
+    // An assistant turn that only calls tools has null content.
+    const text = m.content === null && m.role === 'assistant' ? '' : textOf(m.content);
     if (text === undefined) {
       return {
         kind: 'invalid_request',
@@ -86,8 +88,12 @@ export function parseOpenAIChat(route: Route & { kind: 'chat' }, body: unknown):
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     return { kind: 'invalid_request', message: "Invalid type for 'stream': expected a boolean.", param: 'stream' };
   }
+  const toolTurns = checkOpenAIToolTurns(messages);
+  if (toolTurns) return toolTurns;
   const streamOptions = body.stream_options;
   return {
+    tools: openAIToolOffers(body),
+    afterToolResult: endsWithToolResult('openai', messages),
     model,
     stream: body.stream === true,
     includeUsage: isObject(streamOptions) && streamOptions.include_usage === true,
@@ -126,12 +132,20 @@ function usageJson(c: Completion, flavor: OpenAIFlavor): string {
   return `{"prompt_tokens":${c.inputTokens},"completion_tokens":${out},"total_tokens":${c.inputTokens + out}${details(c, flavor)}}`;
 }
 
+const finishOf = (c: Completion) => (c.toolCall ? 'tool_calls' : c.finishReason);
+
+/** A seeded tool call as a chat `tool_calls` entry (`args` overrides the arguments, for stream starts). */
+function toolCallJson(c: Completion, args?: string): string {
+  const t = c.toolCall!;
+  return `{"index":0,"id":${JSON.stringify(t.id)},"type":"function","function":{"name":${JSON.stringify(t.name)},"arguments":${JSON.stringify(args ?? t.argsJson)}}}`;
+}
+
 /** A non-streaming chat.completion object. */
 export function encodeOpenAICompletion(c: Completion, ctx: EncodeContext, flavor: OpenAIFlavor): string {
   const extra = flavor.extraFields ? `,${flavor.extraFields(ctx)}` : '';
   return (
     `{"id":${JSON.stringify(c.id)},"object":"chat.completion","created":${Math.floor(c.createdAt / 1000)},"model":${JSON.stringify(c.model)},` +
-    `"choices":[{"index":0,"message":{"role":"assistant","content":${c.textJson},"refusal":null,"annotations":[]},"logprobs":null,"finish_reason":"${c.finishReason}"}],` +
+    `"choices":[{"index":0,"message":{"role":"assistant","content":${c.textJson},"refusal":null,"annotations":[]${c.toolCall ? `,"tool_calls":[${toolCallJson(c).replace('{"index":0,', '{')}]` : ''}},"logprobs":null,"finish_reason":"${finishOf(c)}"}],` +
     `"usage":${usageJson(c, flavor)}${extra}}`
   );
 }
@@ -157,7 +171,14 @@ export function openAIStreamFrames(
     ? `,"x_groq":{"id":${JSON.stringify(ctx.requestId)},"usage":${usageJson(c, flavor)}}`
     : '';
   const finishUsage = flavor.usageOnFinish ? `,"usage":${usageJson(c, flavor)}` : usageNull;
-  tail.push(`${prefix}{},"logprobs":null,"finish_reason":"${c.finishReason}"}]${finishUsage}${xGroq}}\n\n`);
+  // A tool call streams as its start (id, name, empty arguments), then its arguments.
+  if (c.toolCall) {
+    tail.push(`${prefix}{"tool_calls":[${toolCallJson(c, '')}]}${suffix}`);
+    tail.push(
+      `${prefix}{"tool_calls":[{"index":0,"function":{"arguments":${JSON.stringify(c.toolCall.argsJson)}}}]}${suffix}`,
+    );
+  }
+  tail.push(`${prefix}{},"logprobs":null,"finish_reason":"${finishOf(c)}"}]${finishUsage}${xGroq}}\n\n`);
   if (withUsage) {
     tail.push(
       `data: {"id":${JSON.stringify(c.id)},"object":"chat.completion.chunk","created":${Math.floor(c.createdAt / 1000)},"model":${JSON.stringify(c.model)}${extra},"choices":[],"usage":${usageJson(c, flavor)}}\n\n`,

@@ -73,7 +73,24 @@ export function parseResponsesRequest(route: Route & { kind: 'chat' }, body: unk
   }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
     return invalid("Invalid type for 'stream': expected a boolean.", 'stream');
+  // A function call's output needs the call in the same input (this simulator keeps no stored responses).
+  const items = Array.isArray(input) ? input.filter(isObject) : [];
+  const calls = new Set(items.filter((i) => i.type === 'function_call').map((i) => i.call_id));
+  const orphan = items.find((i) => i.type === 'function_call_output' && !calls.has(i.call_id));
+  if (orphan)
+    return invalid(`No tool call found for function call output with call_id ${String(orphan.call_id)}.`, 'input');
+  const forced = isObject(body.tool_choice) ? body.tool_choice.name : undefined;
+  const tools =
+    Array.isArray(body.tools) && body.tool_choice !== 'none'
+      ? body.tools
+          .filter(
+            (t): t is Record<string, unknown> => isObject(t) && t.type === 'function' && typeof t.name === 'string',
+          )
+          .map((t) => ({ name: t.name as string, schema: t.parameters, forced: t.name === forced }))
+      : [];
   return {
+    tools: tools.length > 0 ? tools : undefined,
+    afterToolResult: items.at(-1)?.type === 'function_call_output',
     model,
     stream: body.stream === true,
     includeUsage: true,
@@ -96,11 +113,19 @@ function messageItem(c: Completion, status: 'in_progress' | 'completed' | 'incom
   return `{"id":"${messageId(c)}","type":"message","status":"${status}","content":[${content}],"role":"assistant"}`;
 }
 
+/** A seeded tool call as a `function_call` item. */
+function callItem(c: Completion, status: 'in_progress' | 'completed'): string {
+  const t = c.toolCall!;
+  const args = status === 'completed' ? t.argsJson : '';
+  return `{"id":"fc_${t.id.slice(5)}","type":"function_call","status":"${status}","arguments":${JSON.stringify(args)},"call_id":${JSON.stringify(t.id)},"name":${JSON.stringify(t.name)}}`;
+}
+
 /** The `response` object, in progress (no output yet) or finished. */
 function responseObject(c: Completion, finished: boolean): string {
   const incomplete = finished && c.finishReason === 'length';
   const status = !finished ? 'in_progress' : incomplete ? 'incomplete' : 'completed';
-  const output = finished ? messageItem(c, incomplete ? 'incomplete' : 'completed', c.textJson) : '';
+  const call = finished && c.toolCall ? `,${callItem(c, 'completed')}` : '';
+  const output = finished ? messageItem(c, incomplete ? 'incomplete' : 'completed', c.textJson) + call : '';
   return (
     `{"id":${JSON.stringify(c.id)},"object":"response","created_at":${Math.floor(c.createdAt / 1000)},"status":"${status}","background":false,"error":null,` +
     `"incomplete_details":${incomplete ? '{"reason":"max_output_tokens"}' : 'null'},"instructions":null,"max_output_tokens":${c.maxTokens ?? 'null'},` +
@@ -145,6 +170,20 @@ export function responsesStreamFrames(c: Completion): StreamFrames {
           'response.output_item.done',
           `"output_index":0,"item":${messageItem(c, incomplete ? 'incomplete' : 'completed', c.textJson)}`,
         ),
+        ...(c.toolCall
+          ? [
+              ev('response.output_item.added', `"output_index":1,"item":${callItem(c, 'in_progress')}`),
+              ev(
+                'response.function_call_arguments.delta',
+                `"item_id":"fc_${c.toolCall.id.slice(5)}","output_index":1,"delta":${JSON.stringify(c.toolCall.argsJson)}`,
+              ),
+              ev(
+                'response.function_call_arguments.done',
+                `"item_id":"fc_${c.toolCall.id.slice(5)}","output_index":1,"arguments":${JSON.stringify(c.toolCall.argsJson)}`,
+              ),
+              ev('response.output_item.done', `"output_index":1,"item":${callItem(c, 'completed')}`),
+            ]
+          : []),
         ev(incomplete ? 'response.incomplete' : 'response.completed', `"response":${responseObject(c, true)}`),
       ];
     },

@@ -53,6 +53,27 @@ export interface ChatRequest {
   messageCount: number;
   /** An embeddings request: how many inputs and vectors of what size; nothing is generated. */
   embedding?: EmbeddingRequest;
+  /** Tools the request offers (absent when none, or when `tool_choice` rules them out). */
+  tools?: ToolOffer[];
+  /** The last turn hands back tool results: the model answers in text. */
+  afterToolResult?: boolean;
+}
+
+/** A tool a request offers the model. */
+export interface ToolOffer {
+  name: string;
+  /** Its JSON schema, for seeded arguments. */
+  schema: unknown;
+  /** Named by `tool_choice`: the model must call this one. */
+  forced?: boolean;
+}
+
+/** A seeded tool call an answer carries after its text. */
+export interface ToolCallSpec {
+  id: string;
+  name: string;
+  /** The arguments as a JSON object text. */
+  argsJson: string;
 }
 
 /** What an embeddings request asks for. */
@@ -161,6 +182,8 @@ export interface Completion {
   maxTokens?: number;
   /** Set for embeddings: the vectors to produce. */
   embedding?: EmbeddingRequest;
+  /** A tool call the answer ends with (its finish reason is the vendor's tool-use reason). */
+  toolCall?: ToolCallSpec;
 }
 
 /** A streamed answer split into frames: sent before, between and after content. */

@@ -1,0 +1,78 @@
+import type { ChatRequest } from '../core/types.js';
+import { argumentsOf, historyTools, partsOf, toolCallsOf, toolChoiceOf, toolsOf, type Part } from './chat-parts.js';
+
+type Block = Record<string, unknown>;
+type Turn = { role: 'user' | 'assistant'; content: Block[] };
+
+const FORMATS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+function block(p: Part): Block | undefined {
+  if (p.kind === 'text') return { text: p.text };
+  // Converse takes image bytes only (base64 in JSON); a URL cannot be passed on.
+  if (p.data === undefined || !FORMATS[p.mediaType ?? '']) return undefined;
+  return { image: { format: FORMATS[p.mediaType!], source: { bytes: p.data } } };
+}
+
+/**
+ * The neutral chat request as a Converse body: system messages as `system` blocks, same-role
+ * turns merged, assistant tool calls as `toolUse` blocks, tool messages as `toolResult` blocks,
+ * base64 images as `image` blocks, function tools as `toolConfig` (`toolSpec` with `inputSchema.json`).
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html
+ */
+export function toConverse(req: ChatRequest, maxTokens: number): Record<string, unknown> {
+  const system: Block[] = [];
+  const messages: Turn[] = [];
+  const push = (role: Turn['role'], content: Block[]) => {
+    if (content.length === 0) return;
+    const last = messages.at(-1);
+    if (last?.role === role) last.content.push(...content);
+    else messages.push({ role, content });
+  };
+  const blocks = (parts: Part[]) => parts.map(block).filter((b): b is Block => b !== undefined);
+  for (const m of req.messages) {
+    if (m.role === 'system' || m.role === 'developer') {
+      for (const p of partsOf(m.content)) if (p.kind === 'text') system.push({ text: p.text });
+    } else if (m.role === 'tool') {
+      const text = partsOf(m.content)
+        .map((p) => (p.kind === 'text' ? p.text : ''))
+        .join('');
+      push('user', [{ toolResult: { toolUseId: String(m.tool_call_id ?? ''), content: [{ text }] } }]);
+    } else if (m.role === 'assistant') {
+      const content = blocks(partsOf(m.content).filter((p) => p.kind !== 'text' || p.text !== ''));
+      for (const c of toolCallsOf(m))
+        content.push({ toolUse: { toolUseId: c.id, name: c.function.name, input: argumentsOf(c) } });
+      push('assistant', content);
+    } else push('user', blocks(partsOf(m.content)));
+  }
+  const inferenceConfig: Record<string, unknown> = { maxTokens };
+  if (typeof req.temperature === 'number') inferenceConfig.temperature = req.temperature;
+  if (typeof req.top_p === 'number') inferenceConfig.topP = req.top_p;
+  if (req.stop) inferenceConfig.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
+  const body: Record<string, unknown> = { messages, ...(system.length > 0 ? { system } : {}), inferenceConfig };
+  const tools = toolsOf(req);
+  const choice = toolChoiceOf(req);
+  // Converse refuses toolUse/toolResult blocks without a toolConfig, and has no `none` choice:
+  // tools withheld (none, or none offered) are still declared when the history used them.
+  const offered = choice?.mode === 'none' ? [] : tools;
+  const declared = offered.length > 0 ? offered : historyTools(req);
+  if (declared.length > 0) {
+    const toolConfig: Record<string, unknown> = {
+      tools: declared.map((t) => ({
+        toolSpec: {
+          name: t.name,
+          ...('description' in t && t.description !== undefined ? { description: t.description } : {}),
+          inputSchema: { json: t.parameters },
+        },
+      })),
+    };
+    if (offered.length > 0 && choice?.mode === 'required') toolConfig.toolChoice = { any: {} };
+    else if (offered.length > 0 && choice?.mode === 'function') toolConfig.toolChoice = { tool: { name: choice.name } };
+    body.toolConfig = toolConfig;
+  }
+  return body;
+}
