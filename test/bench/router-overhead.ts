@@ -10,6 +10,9 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import { openLoop as openLoopAt, type Target } from './open-loop.js';
+
+const openLoop = (t: Target, rate: number) => openLoopAt(t, rate, seconds);
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
@@ -40,62 +43,6 @@ const ask = <T>(child: ChildProcess, msg = 'stats'): Promise<T> =>
     child.once('message', (m) => resolve(m as T));
     child.send(msg);
   });
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-interface Target {
-  name: string;
-  origin: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-async function openLoop(
-  t: Target,
-  rate: number,
-): Promise<{ p50: number; p90: number; p99: number; max: number; errors: number; achieved: number }> {
-  const pool = new Pool(t.origin, { connections: 256, pipelining: 1 });
-  const total = rate * seconds;
-  const interval = 1000 / rate;
-  const latencies: number[] = [];
-  let errors = 0;
-  const t0 = performance.now() + 50;
-  const inflight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const scheduled = t0 + i * interval;
-    const delay = scheduled - performance.now();
-    if (delay > 1) await new Promise((r) => setTimeout(r, delay));
-    // Late sends are timed from their schedule (coordinated omission counts); a send the timer
-    // let go up to 1 ms early is timed from when it really left.
-    const from = Math.min(scheduled, performance.now());
-    inflight.push(
-      pool
-        .request({ path: t.path, method: 'POST', headers: t.headers, body: t.body })
-        .then(async (res) => {
-          await res.body.text();
-          if (res.statusCode !== 200) errors++;
-          latencies.push(performance.now() - from);
-        })
-        .catch(() => {
-          errors++;
-        }),
-    );
-  }
-  await Promise.all(inflight);
-  const elapsed = (performance.now() - t0) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  return {
-    p50: pct(latencies, 50),
-    p90: pct(latencies, 90),
-    p99: pct(latencies, 99),
-    max: latencies.at(-1)!,
-    errors,
-    achieved: total / elapsed,
-  };
-}
 
 const sim = await start('sim-server-slow.ts', []);
 const simOrigin = `http://127.0.0.1:${sim.port}`;
