@@ -2,7 +2,7 @@
 // at 10 times the provider's capacity for 30 s, and RSS once the load has stopped and the
 // requests it held are answered (goal: back within 10 % of idle). Also counts how the overload was
 // answered: served, shed with 503 + Retry-After (admission.maxWaiting), or anything else.
-//   npm run bench:overload-memory -- [--capacity 30] [--factor 10] [--seconds 30] [--settle 20]
+//   npm run bench:overload-memory -- [--capacity 30] [--factor 10] [--seconds 30] [--settle 20] [--snapshot file]
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ function start(file: string, argv: string[], env: Record<string, string> = {}, e
   });
 }
 type Mem = { rss: number; heapUsed: number };
-const stats = (child: ChildProcess, msg: 'stats' | 'gc' = 'stats') =>
+const stats = (child: ChildProcess, msg: 'stats' | 'gc' | { snapshot: string } = 'stats') =>
   new Promise<Mem>((resolve) => {
     child.once('message', (m) => resolve(m as Mem));
     child.send(msg);
@@ -130,5 +130,10 @@ const afterGc = await stats(router.child, 'gc');
 console.log(
   `after ${settle} s: rss ${mib(after.rss)} (${((after.rss / idle.rss - 1) * 100).toFixed(1)} % against idle; goal within 10 %), heap ${mib(after.heapUsed)}; after a forced GC: rss ${mib(afterGc.rss)} (${((afterGc.rss / idle.rss - 1) * 100).toFixed(1)} %), heap ${mib(afterGc.heapUsed)}`,
 );
+const snapshot = args.get('snapshot');
+if (snapshot) {
+  await stats(router.child, { snapshot });
+  console.log(`heap snapshot written to ${snapshot}`);
+}
 router.child.kill('SIGTERM');
 sim.child.kill('SIGTERM');
