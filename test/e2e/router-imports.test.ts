@@ -33,7 +33,8 @@ const KEYS = {
   THROTTLELAB_GEMINI_API_KEY: 'sk-c',
 };
 
-describe('the import graph of throttlelab router', () => {
+// Each test starts the built CLI once; a busy machine can take seconds to load it.
+describe('the import graph of throttlelab router', { timeout: 60_000 }, () => {
   it('holds only the router, the CLI and the router command: no simulator, harness or Redis client', async () => {
     const files = await importsOf(
       ['router', '--config', 'docs/router.example.yaml', '--port', '0', '--duration', '200ms'],
