@@ -379,13 +379,8 @@ export class Router {
     state: RequestState,
     now: number,
   ): { target: TargetRuntime; probes: string[]; scored: Scored } | undefined {
-    const usable = candidates.filter(
-      (t) =>
-        !state.excluded.has(t.id) &&
-        t.disabledUntil <= now &&
-        t.scopes.every((scope) => this.circuits.isPassable(scope, now)) &&
-        this.capacity.availableAt(t.id, this.admissionTokens(t, state), now) <= now,
-    );
+    const usable: TargetRuntime[] = [];
+    for (const t of candidates) if (this.usableNow(t, state, now)) usable.push(t);
     if (usable.length === 0) return undefined;
     let ranked =
       usable.length === 1
@@ -399,7 +394,8 @@ export class Router {
       ranked = preferWarm(ranked, warm);
     }
     for (const scored of ranked) {
-      const target = usable.find((t) => t.id === scored.target)!;
+      let target = usable[0]!;
+      for (const t of usable) if (t.id === scored.target) target = t;
       const probes: string[] = [];
       let admitted = true;
       for (const scope of target.scopes) {
@@ -427,6 +423,13 @@ export class Router {
         ? uncachedInput(t.adapter.vendor, state.inputTokens, warm.tokens)
         : state.inputTokens;
     return t.adapter.admissionTokens(state.req, input);
+  }
+
+  /** Whether a target can take this request now: not failed in it, not disabled, circuits passable, capacity free. */
+  private usableNow(t: TargetRuntime, state: RequestState, now: number): boolean {
+    if (state.excluded.has(t.id) || t.disabledUntil > now) return false;
+    for (const scope of t.scopes) if (!this.circuits.isPassable(scope, now)) return false;
+    return this.capacity.availableAt(t.id, this.admissionTokens(t, state), now) <= now;
   }
 
   private rank(usable: TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): Scored[] {

@@ -157,6 +157,11 @@ export class CircuitBook {
 
   /** Records a success; only the probe closes a half-open circuit. */
   success(key: string, probe = false): void {
+    // Nothing to record on a closed circuit without failures: no update, no closure.
+    if (!probe) {
+      const s = this.store.get(key);
+      if (s === undefined || (s.state === 'closed' && s.failures === 0)) return;
+    }
     const lease = probe ? this.held.get(key) : undefined;
     if (probe) this.held.delete(key);
     this.update(key, (s) => recordSuccess(s, probe && this.owns(s, lease)));

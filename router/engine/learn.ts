@@ -14,6 +14,22 @@ export interface LearnContext {
   meter: Meter;
 }
 
+function decide(
+  ctx: LearnContext,
+  pick: { target: TargetRuntime; probes: string[] },
+  outcome: PolicyOutcome,
+  at: number,
+) {
+  return decideCircuits({
+    outcome,
+    scopes: pick.target,
+    probes: pick.probes,
+    breaker: ctx.breaker,
+    now: at,
+    providerCircuit: ctx.circuits.get(pick.target.providerScope),
+  });
+}
+
 /**
  * Learns from one attempt: applies the breaker rule (`decideCircuits`) to its circuits, feeds the
  * provider's reliability and the target's latency averages, and for a stream keeps learning when
@@ -28,19 +44,19 @@ export function learnFromAttempt(
   now: number,
 ): void {
   const { target } = pick;
-  const decide = (o: PolicyOutcome, at: number) =>
-    decideCircuits({
-      outcome: o,
-      scopes: target,
-      probes: pick.probes,
-      breaker: ctx.breaker,
-      now: at,
-      providerCircuit: ctx.circuits.get(target.providerScope),
-    });
-  const decision = decide(outcome, now);
-  if (decision.reliability !== undefined) ctx.reliability.get(target.provider)!.add(decision.reliability);
-  if (decision.disableTargetUntil !== undefined) target.disabledUntil = decision.disableTargetUntil;
-  ctx.circuits.apply(decision.ops, now);
+  if (outcome.kind === 'ok' && pick.probes.length === 0) {
+    // The common case, as decideCircuits rules it (every scope a success, no lease held), without
+    // building the decision: no closures or arrays per request.
+    ctx.reliability.get(target.provider)!.add(1);
+    ctx.circuits.success(target.providerScope);
+    ctx.circuits.success(target.keyScope);
+    ctx.circuits.success(target.limitScope);
+  } else {
+    const decision = decide(ctx, pick, outcome, now);
+    if (decision.reliability !== undefined) ctx.reliability.get(target.provider)!.add(decision.reliability);
+    if (decision.disableTargetUntil !== undefined) target.disabledUntil = decision.disableTargetUntil;
+    ctx.circuits.apply(decision.ops, now);
+  }
   if (result.kind === 'json') {
     target.ttft.add(result.firstByteAt - startedAt);
     target.latency.add(result.endedAt - startedAt);
@@ -49,7 +65,8 @@ export function learnFromAttempt(
     void result.done.then((end) => {
       target.latency.add(end.endedAt - startedAt);
       ctx.meter.attempt(target.id, end.failure ? 'stream_error' : end.aborted ? 'aborted' : 'ok', end.usage);
-      if (end.failure) ctx.circuits.apply(decide({ kind: 'stream_failed_late' }, end.endedAt).ops, end.endedAt);
+      if (end.failure)
+        ctx.circuits.apply(decide(ctx, pick, { kind: 'stream_failed_late' }, end.endedAt).ops, end.endedAt);
     });
   }
 }

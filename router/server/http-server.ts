@@ -40,10 +40,12 @@ export interface RouterServerOptions {
 
 /** The deadline a client asked for: our header in ms, or the OpenAI SDK's `x-stainless-timeout` in seconds. */
 function clientDeadlineMs(req: IncomingMessage, header: string): number | undefined {
-  const ours = Number(req.headers[header.toLowerCase()]);
+  const ours = Number(req.headers[header]);
   const sdk = Number(req.headers['x-stainless-timeout']) * 1000;
-  const values = [ours, sdk].filter((v) => Number.isFinite(v) && v > 0);
-  return values.length > 0 ? Math.min(...values) : undefined;
+  const a = Number.isFinite(ours) && ours > 0 ? ours : Infinity;
+  const b = Number.isFinite(sdk) && sdk > 0 ? sdk : Infinity;
+  const min = Math.min(a, b);
+  return min === Infinity ? undefined : min;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
   const maxBody = options.maxBodyBytes ?? router.config.server.maxBodyBytes;
   const onError = options.onError ?? (() => {});
   const forward = router.config.forwardHeaders.map((h) => h.toLowerCase());
+  const deadlineHeader = router.config.deadline.header.toLowerCase();
   // Requests being answered (by their abort controllers), for a drain on close.
   const live = new Set<AbortController>();
   let closing = false;
@@ -169,7 +172,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     }
     const routed = await router.route(body, {
       signal: aborter.signal,
-      deadlineMs: clientDeadlineMs(req, router.config.deadline.header),
+      deadlineMs: clientDeadlineMs(req, deadlineHeader),
       forward: fwd(req),
       api: endpoint.api,
     });

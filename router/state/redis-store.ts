@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: one store's connection life (join, serve locally, rejoin), its
 // batching and its health belong together; the circuit cache is in shared-circuits.ts.
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { CircuitState } from '../core/circuit.js';
 import type { Clock } from '../core/clock.js';
 import { isEmptyReport, type FleetFacts, type FleetLink } from '../core/fleet.js';
@@ -44,6 +45,12 @@ export interface RedisStore extends StateStore {
   joined(timeoutMs: number): Promise<boolean>;
 }
 
+// ioredis loads only when a router shares its state (about 25 MiB of RSS a memory-store router
+// never pays): required here, synchronously, on the first Redis store made.
+let RedisCtor: typeof RedisClient | undefined;
+const redisClass = (): typeof RedisClient =>
+  (RedisCtor ??= (createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient }).Redis);
+
 const DAY = 86_400_000;
 const MGET_CHUNK = 500;
 
@@ -80,6 +87,7 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
     retryStrategy: (times) => Math.min(100 * times, 1000),
     connectionName: `throttlelab:${o.replica}`,
   };
+  const Redis = redisClass();
   const cmd = new Redis(o.url, { ...options, scripts: { tlCas: { lua: CAS_SCRIPT, numberOfKeys: 2 } } });
   // The subscriber may queue its SUBSCRIBE until connected; it sends nothing else.
   const sub = new Redis(o.url, { ...options, enableOfflineQueue: true, commandTimeout: undefined });

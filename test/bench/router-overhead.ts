@@ -1,6 +1,8 @@
-// Latency the reference router adds, and its throughput, against the same load sent straight to
-// the simulator, side by side in one run; then its memory with 1 000 concurrent streams.
-//   npm run bench:router -- [--rate 500] [--seconds 10] [--rounds 3] [--streams 1000]
+// Latency and CPU the reference router adds, and its throughput, against the same load sent
+// straight to the simulator and through a bare node:http + undici proxy (the same two hops, no
+// logic: the limit for a Node router), side by side in one run; then its memory with 1 000
+// concurrent streams.
+//   npm run bench:router -- [--rates 200,500] [--seconds 10] [--rounds 3] [--streams 1000]
 // Open-loop load: requests are scheduled at a constant rate and latency is timed from each
 // request's scheduled send time (as wrk2 does), so a stall cannot hide behind fewer requests.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -8,10 +10,13 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import { openLoop as openLoopAt, type Target } from './open-loop.js';
+
+const openLoop = (t: Target, rate: number) => openLoopAt(t, rate, seconds);
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
-const rate = Number(args.get('rate') ?? 500);
+const rates = (args.get('rates') ?? args.get('rate') ?? '200,500').split(',').map(Number);
 const seconds = Number(args.get('seconds') ?? 10);
 const rounds = Number(args.get('rounds') ?? 3);
 const streams = Number(args.get('streams') ?? 1000);
@@ -38,61 +43,6 @@ const ask = <T>(child: ChildProcess, msg = 'stats'): Promise<T> =>
     child.once('message', (m) => resolve(m as T));
     child.send(msg);
   });
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-interface Target {
-  name: string;
-  origin: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-async function openLoop(
-  t: Target,
-): Promise<{ p50: number; p90: number; p99: number; max: number; errors: number; achieved: number }> {
-  const pool = new Pool(t.origin, { connections: 256, pipelining: 1 });
-  const total = rate * seconds;
-  const interval = 1000 / rate;
-  const latencies: number[] = [];
-  let errors = 0;
-  const t0 = performance.now() + 50;
-  const inflight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const scheduled = t0 + i * interval;
-    const delay = scheduled - performance.now();
-    if (delay > 1) await new Promise((r) => setTimeout(r, delay));
-    // Late sends are timed from their schedule (coordinated omission counts); a send the timer
-    // let go up to 1 ms early is timed from when it really left.
-    const from = Math.min(scheduled, performance.now());
-    inflight.push(
-      pool
-        .request({ path: t.path, method: 'POST', headers: t.headers, body: t.body })
-        .then(async (res) => {
-          await res.body.text();
-          if (res.statusCode !== 200) errors++;
-          latencies.push(performance.now() - from);
-        })
-        .catch(() => {
-          errors++;
-        }),
-    );
-  }
-  await Promise.all(inflight);
-  const elapsed = (performance.now() - t0) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  return {
-    p50: pct(latencies, 50),
-    p90: pct(latencies, 90),
-    p99: pct(latencies, 99),
-    max: latencies.at(-1)!,
-    errors,
-    achieved: total / elapsed,
-  };
-}
 
 const sim = await start('sim-server-slow.ts', []);
 const simOrigin = `http://127.0.0.1:${sim.port}`;
@@ -128,6 +78,7 @@ const body = JSON.stringify({
   messages: [{ role: 'user', content: 'Write one sentence about rate limits.' }],
   max_tokens: 64,
 });
+const bare = await start('bare-proxy.ts', [`${simOrigin}/openai/v1`], { BENCH_KEY: 'sk-bench' });
 const direct: Target = {
   name: 'direct to simulator',
   origin: simOrigin,
@@ -142,41 +93,86 @@ const viaRouter: Target = {
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ ...JSON.parse(body), model: 'openai/gpt-4o-mini' }),
 };
-
-console.log(
-  `machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load generator, router and simulator share the machine`,
-);
-console.log(
-  `open loop: ${rate} req/s for ${seconds}s per run, ${rounds} rounds alternating; latency from scheduled send time`,
-);
-await openLoop({ ...direct });
-await openLoop({ ...viaRouter }); // warm-up
-const results: Record<string, Array<Awaited<ReturnType<typeof openLoop>>>> = {
-  [direct.name]: [],
-  [viaRouter.name]: [],
+const viaBare: Target = {
+  name: 'through bare proxy',
+  origin: `http://127.0.0.1:${bare.port}`,
+  path: '/v1/chat/completions',
+  headers: { 'content-type': 'application/json' },
+  body,
 };
+
+const load = await import('node:os').then((os) =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' '),
+);
+console.log(
+  `machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load average ${load}; load generator, proxies and simulator share the machine`,
+);
+console.log(
+  `open loop: ${rates.join(' and ')} req/s for ${seconds}s per run, ${rounds} rounds alternating direct / bare proxy / router; latency from scheduled send time`,
+);
+type Run = Awaited<ReturnType<typeof openLoop>> & { cpuUsPerReq?: number };
+const proxies = new Map<string, ChildProcess>([
+  [viaBare.name, bare.child],
+  [viaRouter.name, router.child],
+]);
+for (const t of [direct, viaBare, viaRouter]) await openLoop(t, rates[0]!); // warm-up
+const results = new Map<string, Run[]>();
 for (let i = 0; i < rounds; i++) {
-  for (const t of [direct, viaRouter]) {
-    const r = await openLoop(t);
-    results[t.name]!.push(r);
+  for (const rate of rates) {
+    for (const t of [direct, viaBare, viaRouter]) {
+      const child = proxies.get(t.name);
+      if (child) await ask(child);
+      const r: Run = await openLoop(t, rate);
+      if (child) r.cpuUsPerReq = (await ask<{ cpuUs: number }>(child)).cpuUs / (rate * seconds);
+      const key = `${t.name}@${rate}`;
+      results.set(key, [...(results.get(key) ?? []), r]);
+      console.log(
+        `  round ${i + 1} ${String(rate).padStart(4)} req/s ${t.name.padEnd(20)} p50 ${r.p50.toFixed(2)} ms  p90 ${r.p90.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}  achieved ${Math.round(r.achieved)} req/s${r.cpuUsPerReq !== undefined ? `  cpu ${r.cpuUsPerReq.toFixed(0)} µs/req` : ''}`,
+      );
+    }
+  }
+}
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const med = (name: string, rate: number, key: 'p50' | 'p99' | 'cpuUsPerReq') =>
+  median(results.get(`${name}@${rate}`)!.map((r) => r[key]!));
+console.log(`\nmedians of ${rounds} rounds (added = through the proxy - direct to the simulator):`);
+console.log('| rate | subject | p50 | p99 | added p50 | added p99 | CPU per request |');
+console.log('|---|---|---|---|---|---|---|');
+for (const rate of rates) {
+  for (const t of [direct, viaBare, viaRouter]) {
+    const p50 = med(t.name, rate, 'p50');
+    const p99 = med(t.name, rate, 'p99');
+    const added =
+      t === direct
+        ? ['', '']
+        : [
+            `${(p50 - med(direct.name, rate, 'p50')).toFixed(2)} ms`,
+            `${(p99 - med(direct.name, rate, 'p99')).toFixed(2)} ms`,
+          ];
+    const cpu = t === direct ? '' : `${med(t.name, rate, 'cpuUsPerReq').toFixed(0)} µs`;
     console.log(
-      `  round ${i + 1} ${t.name.padEnd(20)} p50 ${r.p50.toFixed(2)} ms  p90 ${r.p90.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}  achieved ${Math.round(r.achieved)} req/s`,
+      `| ${rate} req/s | ${t.name} | ${p50.toFixed(2)} ms | ${p99.toFixed(2)} ms | ${added[0]} | ${added[1]} | ${cpu} |`,
     );
   }
 }
-const med = (name: string, key: 'p50' | 'p99') =>
-  results[name]!.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rounds / 2)]!;
-const addedP50 = med(viaRouter.name, 'p50') - med(direct.name, 'p50');
-const addedP99 = med(viaRouter.name, 'p99') - med(direct.name, 'p99');
-console.log(
-  `median p50: direct ${med(direct.name, 'p50').toFixed(2)} ms, router ${med(viaRouter.name, 'p50').toFixed(2)} ms -> added ${addedP50.toFixed(2)} ms (goal < 0.5 ms)`,
-);
-console.log(
-  `median p99: direct ${med(direct.name, 'p99').toFixed(2)} ms, router ${med(viaRouter.name, 'p99').toFixed(2)} ms -> added ${addedP99.toFixed(2)} ms (goal < 2 ms)`,
-);
+// Per-round ratios (router against the bare proxy of the same round), then their median: noise
+// that hits one round hits both subjects alike.
+for (const rate of rates) {
+  const d = results.get(`${direct.name}@${rate}`)!;
+  const b = results.get(`${viaBare.name}@${rate}`)!;
+  const r = results.get(`${viaRouter.name}@${rate}`)!;
+  const cpuRatio = median(r.map((x, i) => x.cpuUsPerReq! / b[i]!.cpuUsPerReq!));
+  const p99Ratio = median(r.map((x, i) => Math.max(0.01, x.p99 - d[i]!.p99) / Math.max(0.01, b[i]!.p99 - d[i]!.p99)));
+  console.log(
+    `${rate} req/s: router / bare proxy, median of per-round ratios: CPU per request ${cpuRatio.toFixed(2)}x (goal <= 1.25x), added p99 ${p99Ratio.toFixed(2)}x${rate === 500 ? ' (goal <= 1.5x)' : ''}`,
+  );
+}
 
 // Throughput: closed loop, as many requests as 50 connections can push.
-for (const t of [direct, viaRouter]) {
+for (const t of [direct, viaBare, viaRouter]) {
   const r = await autocannon({
     url: t.origin + t.path,
     method: 'POST',
@@ -191,6 +187,12 @@ for (const t of [direct, viaRouter]) {
 }
 
 // Memory with many concurrent streams: 120 tokens at 20 tokens/s keeps each open ~6 s.
+if (streams === 0) {
+  router.child.kill('SIGTERM');
+  bare.child.kill('SIGTERM');
+  sim.child.kill('SIGTERM');
+  process.exit(0);
+}
 const idle = await ask<{ rss: number; heapUsed: number }>(router.child, 'gc');
 const pool = new Pool(viaRouter.origin, { connections: streams + 10 });
 let opened = 0;
@@ -225,4 +227,5 @@ await Promise.all(all);
 await pool.close();
 console.log(`streams completed: ${finished}`);
 router.child.kill('SIGTERM');
+bare.child.kill('SIGTERM');
 sim.child.kill('SIGTERM');

@@ -1,3 +1,4 @@
+import { writeHeapSnapshot } from 'node:v8';
 // Child process: the reference router from a config passed as JSON, keys in its environment.
 import { RouterConfigSchema, Router, startRouterServer } from '../../../router/index.js';
 
@@ -9,6 +10,8 @@ const server = await startRouterServer(router, { port: 0 });
 process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);
 let last = process.cpuUsage();
 process.on('message', (m) => {
+  // `{ snapshot: file }`: a heap snapshot, for finding what a benchmark's process holds on to.
+  if (typeof m === 'object' && m !== null && 'snapshot' in m) writeHeapSnapshot(String(m.snapshot));
   if (m === 'gc') (globalThis as { gc?: () => void }).gc?.();
   const u = process.cpuUsage(last);
   last = process.cpuUsage();

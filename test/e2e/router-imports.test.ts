@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+// `throttlelab router` is what people deploy: it must load the router and nothing else (no
+// simulator, no harness, no other command), and no Redis client unless the config shares state.
+// Its idle RSS against Portkey's is a benchmark figure (BENCHMARKS.md); the import graph is the
+// thing a test can hold.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+
+/** The project files and packages a CLI command imports, read through a module hook. */
+async function importsOf(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  let stderr: string;
+  try {
+    ({ stderr } = await run(
+      process.execPath,
+      ['--import', join(ROOT, 'test/helpers/log-imports.mjs'), join(ROOT, 'dist/bin/throttlelab.js'), ...args],
+      { cwd: ROOT, timeout: 30_000, env: { ...process.env, ...env } },
+    ));
+  } catch (e) {
+    ({ stderr } = e as { stderr: string });
+  }
+  const files = [...stderr.matchAll(/^import: file:\/\/(.+)$/gm)].map((m) => m[1]!.slice(ROOT.length + 1));
+  return [...new Set(files)];
+}
+
+const KEYS = {
+  THROTTLELAB_OPENAI_API_KEY: 'sk-a',
+  THROTTLELAB_ANTHROPIC_API_KEY: 'sk-b',
+  THROTTLELAB_GEMINI_API_KEY: 'sk-c',
+};
+
+// Each test starts the built CLI once; a busy machine can take seconds to load it.
+describe('the import graph of throttlelab router', { timeout: 60_000 }, () => {
+  it('holds only the router, the CLI and the router command: no simulator, harness or Redis client', async () => {
+    const files = await importsOf(
+      ['router', '--config', 'docs/router.example.yaml', '--port', '0', '--duration', '200ms'],
+      KEYS,
+    );
+    expect(files).toContain('dist/router/router.js');
+    expect(files).toContain('dist/bin/commands/router.js');
+    const outside = files.filter(
+      (f) =>
+        !f.startsWith('dist/router/') &&
+        !f.startsWith('node_modules/') &&
+        !['dist/bin/throttlelab.js', 'dist/bin/cli.js', 'dist/bin/commands/router.js'].includes(f) &&
+        !/^dist\/bin\/(errors|exit-codes|printable)\.js$/.test(f),
+    );
+    expect(outside).toEqual([]);
+    expect(files.filter((f) => f.startsWith('node_modules/ioredis/'))).toEqual([]);
+  });
+
+  it('is read truly: a command that needs the simulator shows it loaded', async () => {
+    const files = await importsOf(['validate', 'scenarios/quickstart.yaml']);
+    expect(files.some((f) => f.startsWith('dist/simulator/'))).toBe(true);
+  });
+
+  it('loads the simulator only to locate a wrong config (the cold path)', async () => {
+    const files = await importsOf(['router', '--config', 'docs/router.example.yaml']);
+    expect(files).toContain('dist/router/config/parse-config.js');
+    expect(files.some((f) => f.startsWith('dist/simulator/'))).toBe(true);
+  });
+});
