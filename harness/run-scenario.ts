@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { systemClock } from '../simulator/index.js';
-import { overallVerdict, runChecks } from './checks/run-checks.js';
-import type { CheckResult } from './checks/types.js';
+import { runChecks, runVerdict, type FaultCoverage } from './checks/run-checks.js';
+import { summary, type CheckResult, type HarnessLag } from './checks/types.js';
 import type { LedgerRow } from '../simulator/index.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { LoadProgress } from './load/open-loop.js';
@@ -10,7 +10,7 @@ import { prepareFleet, type FleetSummary } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
 import { createSimulator } from '../simulator/index.js';
-import { startSimulatorServer } from '../simulator/index.js';
+import { startLoopLagMonitor, startSimulatorServer } from '../simulator/index.js';
 import type { RouterLauncher } from './launch/launcher.js';
 import { providerEnv } from './launch/provider-env.js';
 
@@ -31,8 +31,18 @@ export interface RunData {
   outcomes: ClientOutcome[];
   rows: LedgerRow[];
   checks: CheckResult[];
-  /** `interrupted`: the user stopped the run, so its checks judged only part of it (never a pass). */
-  verdict: 'pass' | 'fail' | 'interrupted';
+  /**
+   * `inconclusive`: nothing failed, but something could not be judged (a fault that matched no
+   * attempt, a check the harness's own lag or the sample size left undecided; `inconclusive` says
+   * what). `interrupted`: the user stopped the run, so its checks judged only part of it.
+   */
+  verdict: 'pass' | 'fail' | 'inconclusive' | 'interrupted';
+  /** Why the run is inconclusive, one line each. */
+  inconclusive?: string[];
+  /** Every scenario fault and the attempts it matched (times from the load's start). */
+  faults?: FaultCoverage[];
+  /** The harness's own lag during the load. */
+  lag?: HarnessLag;
   /** A fleet run: its replicas, store, spread and Redis faults. */
   fleet?: FleetSummary;
   /** Files holding the router's output (a fleet's: one per replica). */
@@ -63,6 +73,22 @@ function requestsPerReplica(outcomes: readonly ClientOutcome[], replicas: number
   return counts;
 }
 
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/** Each scenario fault with the number of attempts the ledger says it was applied to. */
+export function faultCoverage(scenario: RunScenario, rows: readonly LedgerRow[]): FaultCoverage[] {
+  const matched = new Map<string, number>();
+  for (const r of rows) for (const id of r.faults) matched.set(id, (matched.get(id) ?? 0) + 1);
+  return scenario.faults.map((f) => ({
+    id: f.id,
+    kind: f.kind,
+    at: f.at,
+    for: f.for ?? null,
+    optional: f.optional === true,
+    matched: matched.get(f.id) ?? 0,
+  }));
+}
+
 /**
  * Runs a scenario end to end: starts the simulator, starts (or reaches) the router with the
  * providers' URLs and keys, drives the load, then joins what the clients saw with the ledger and
@@ -87,6 +113,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     let loadEndedAt = 0;
     let result: { outcomes: ClientOutcome[]; dropped: number };
     let router: Awaited<ReturnType<RouterLauncher>> | undefined;
+    let loopLag = { p99Ms: 0, maxMs: 0 };
     try {
       const routerEnv = { ...providerEnv(endpoints, server.origin, keyValue), ...fleet.env };
       router = await o.launcher({
@@ -97,11 +124,18 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
         signal: o.signal,
         ...(fleet.context ? { fleet: fleet.context } : {}),
       });
-      fleet.startFaults(sim.startedAt);
       const plan = createRequestPlanner(scenario.load, o.seed, runId, routerEnv);
-      loadStartedAt = systemClock.now();
       const target = fleet.target(router);
-      result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
+      // Fault times count from here: the router is ready, however long it took to start.
+      loadStartedAt = systemClock.now();
+      sim.startFaultsAt(loadStartedAt);
+      fleet.startFaults(loadStartedAt);
+      const monitor = startLoopLagMonitor();
+      try {
+        result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
+      } finally {
+        loopLag = monitor.stop();
+      }
       loadEndedAt = systemClock.now();
     } finally {
       await router?.stop();
@@ -110,7 +144,16 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     // Attempts the router abandoned end at the simulator a moment later; give them that moment.
     for (let i = 0; i < 20 && sim.ledger.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 50));
     const rows = [...sim.ledger.rowsIterator()];
-    const checks = runChecks({ outcomes: result.outcomes, rows, scenario, startedAt: sim.startedAt });
+    const send = summary(result.outcomes.map((x) => Math.max(0, x.sentAt - x.scheduledAt)));
+    const lag: HarnessLag = {
+      loopP99Ms: round1(loopLag.p99Ms),
+      loopMaxMs: round1(loopLag.maxMs),
+      sendP99Ms: round1(send.p99 ?? 0),
+      sendMaxMs: round1(send.max ?? 0),
+    };
+    const checks = runChecks({ outcomes: result.outcomes, rows, scenario, startedAt: loadStartedAt, lag });
+    const faults = faultCoverage(scenario, rows);
+    const judged = runVerdict(checks, faults);
     return {
       scenario,
       scenarioFile: o.scenarioFile,
@@ -126,7 +169,10 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       outcomes: result.outcomes,
       rows,
       checks,
-      verdict: o.signal?.aborted ? 'interrupted' : overallVerdict(checks),
+      verdict: o.signal?.aborted ? 'interrupted' : judged.verdict,
+      inconclusive: judged.inconclusive,
+      faults,
+      lag,
       ...(fleet.context
         ? { fleet: fleet.summary(requestsPerReplica(result.outcomes, router.replicas?.length ?? 1)) }
         : {}),

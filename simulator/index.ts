@@ -49,6 +49,7 @@ export {
   type ProviderEndpoint,
   type FaultInfo,
 } from './simulator.js';
+export { startLoopLagMonitor, type LoopLag, type LoopLagMonitor } from './transports/loop-lag.js';
 export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
 export { CONTROL_PREFIX } from './transports/control-api.js';
 export { createMswHandlers } from './transports/msw-handlers.js';

@@ -56,6 +56,11 @@ export interface Simulator {
   /** Validates and schedules a fault, its `at` counted from now; problems come back as messages. */
   addFault(input: unknown): { ok: true; fault: FaultInfo } | { ok: false; issues: string[] };
   removeFault(id: string): boolean;
+  /**
+   * Counts the scenario's fault times from `originAt` instead of the simulator's start: a run
+   * calls it when its load starts, so a router that is slow to start meets every fault.
+   */
+  startFaultsAt(originAt: number): void;
   listFaults(): FaultInfo[];
   /** Every quota bucket in use, per provider. */
   quota(): Record<string, Array<{ bucket: string; rule: string; limit: number; remaining: number; resetInMs: number }>>;
@@ -124,6 +129,7 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
       return { ok: true, fault: info(engine.faults.list().find((f) => f.spec.id === spec.id)!) };
     },
     removeFault: (id) => engine.faults.remove(id),
+    startFaultsAt: (originAt) => engine.faults.rebase(originAt),
     listFaults: () => engine.faults.list().map(info),
     quota() {
       const now = clock.now();

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { abandonReportWrites, writeReportFolder, type Report } from '../../harness/index.js';
-import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
+import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { CliError, isInterrupted } from '../errors.js';
 import { assertWritableDir } from '../output-dir.js';
@@ -78,6 +78,8 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
     io.out(
       `  ${report.verdict.toUpperCase()} (${summary})${failed.length ? `: ${failed.map((c) => `${c.id} (${c.figure})`).join('; ')}` : ''}`,
     );
+    if (report.verdict === 'inconclusive')
+      for (const why of report.inconclusive ?? []) io.out(`    inconclusive: ${why}`);
     if (report.verdict === 'interrupted') {
       stopped = true;
       break;
@@ -100,7 +102,11 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
     io.out(`report: ${paths.html}`);
     return interruptedCode(io.stop);
   }
-  io.out(`conformance: ${passed} of ${reports.length} scenarios pass against ${reports[0]!.router}`);
+  const failedRuns = reports.filter((r) => r.verdict === 'fail').length;
+  const unsure = reports.length - passed - failedRuns;
+  io.out(
+    `conformance: ${passed} of ${reports.length} scenarios pass against ${reports[0]!.router}${failedRuns || unsure ? ` (${failedRuns} fail, ${unsure} inconclusive)` : ''}`,
+  );
   io.out(`report: ${paths.html}`);
-  return passed === reports.length ? EXIT.OK : EXIT.CHECK_FAILED;
+  return verdictCode(reports.map((r) => r.verdict));
 }

@@ -1,16 +1,19 @@
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HarnessError, renderVerdictTable, reportsOf, writeReportFolder, type Report } from '../../harness/index.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
-/** Re-renders a saved `report.json` (Markdown, JUnit, HTML) and prints its verdict table. */
+/**
+ * Re-renders a saved `report.json` (Markdown, JUnit, HTML) and prints its verdict table; exits as
+ * the run did (0 pass, 1 fail, 3 inconclusive), and 3 for a saved interrupted run (never a pass).
+ */
 export async function report(options: { file: string; out?: string }, io: Io): Promise<ExitCode> {
   const reports = await readReports(options.file);
   for (const r of reports) io.out(renderVerdictTable(r));
   const paths = await writeReportFolder(options.out ?? dirname(options.file), reports);
   io.out(`report: ${paths.html}`);
-  return reports.every((r) => r.verdict === 'pass') ? EXIT.OK : EXIT.CHECK_FAILED;
+  return verdictCode(reports.map((r) => r.verdict));
 }
 
 /** Reads and checks the reports a `report.json` holds. */

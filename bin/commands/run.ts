@@ -20,7 +20,7 @@ import {
   WALL_CLOCK_MAX_LOAD_MS,
 } from '../../harness/index.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
-import { EXIT, interruptedCode, type ExitCode } from '../exit-codes.js';
+import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { assertWritableDir } from '../output-dir.js';
 import { referenceConfig, simulatedReferenceLauncher } from '../reference-launcher.js';
@@ -211,7 +211,7 @@ export async function executeRun(
   return { report: buildReport(data), logs: data.routerLogs ?? [] };
 }
 
-/** Runs a scenario against a router under load, judges it, writes the reports; exit 0 pass, 1 fail, 2 bad input. */
+/** Runs a scenario against a router under load, judges it, writes the reports; exit 0 pass, 1 fail, 3 inconclusive, 2 bad input. */
 export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode> {
   io.onQuit?.(abandonReportWrites);
   const prepared = await prepareRun(options.scenario, options, io);
@@ -241,5 +241,5 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
     `report: ${paths.html} (also report.json, junit.xml, summary.md${kept.length ? `, ${kept.map((f) => basename(f)).join(', ')}` : ''} in ${dir})`,
   );
   if (report.verdict === 'interrupted') return interruptedCode(io.stop);
-  return report.verdict === 'pass' ? EXIT.OK : EXIT.CHECK_FAILED;
+  return verdictCode([report.verdict]);
 }

@@ -1,4 +1,4 @@
-import { attemptsByRequest, type CheckInput, type CheckResult } from './types.js';
+import { attemptsByRequest, count, type CheckInput, type CheckResult } from './types.js';
 import { fleetViewOf } from './fleet-view.js';
 
 /** Upstream attempts per client request, and extra attempts (retries and failovers) as a share of requests. */
@@ -37,7 +37,15 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
     id: 'amplification',
     title: 'Bounded amplification',
     meaning: 'Failovers and retries stayed a bounded share of traffic (no retry storm).',
-    verdict: ok ? 'pass' : 'fail',
+    verdict: total === 0 ? 'skip' : ok ? 'pass' : 'fail',
+    ...(total === 0
+      ? {
+          reason:
+            outcomes.length === 0
+              ? 'no client request was sent'
+              : `none of the ${count(outcomes.length, 'client request')} reached a provider`,
+        }
+      : {}),
     figure: `${mean.toFixed(2)} attempts per request (max ${worst}); extra attempts ${(share * 100).toFixed(1)} % of requests`,
     value: mean,
     unit: 'attempts per request',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { input, outcome, row, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
 import { checkAmplification } from './amplification.js';
 import { checkDeadline } from './deadline.js';
 import { checkFailoverLatency } from './failover-latency.js';
@@ -21,12 +21,25 @@ describe('checkNo429', () => {
     );
     expect(r).toMatchObject({
       verdict: 'fail',
-      figure: '1 of 3 client requests got 429; 1 got other errors',
+      figure: '1 of 3 client requests got 429 (providers answered 0 429s); 1 got other errors',
       details: { otherErrorsByStatus: { 503: 1 } },
     });
   });
-  it('passes when no client saw a 429', () => {
-    expect(checkNo429(input({ outcomes: [outcome(), outcome({ id: 'c', status: 503 })] })).verdict).toBe('pass');
+  it('passes when providers answered 429 and no client saw one', () => {
+    const rows = [
+      limited(0, 1000, { correlationId: 'c1' }),
+      row({ at: 5, provider: 'anthropic', correlationId: 'c1' }),
+    ];
+    const r = checkNo429(input({ rows, outcomes: [outcome(), outcome({ id: 'c', status: 503 })] }));
+    expect(r).toMatchObject({
+      verdict: 'pass',
+      figure: '0 of 2 client requests got 429 (providers answered 1 429); 1 got other errors',
+    });
+  });
+  it('skips, saying why, when no provider answered 429 (nothing to absorb is not a pass)', () => {
+    const r = checkNo429(input({ outcomes: [outcome(), outcome({ id: 'c', status: 503 })] }));
+    expect(r.verdict).toBe('skip');
+    expect(r.reason).toBe('no provider answered 429: there was no rate limit to absorb');
   });
 });
 
@@ -79,9 +92,17 @@ describe('checkFailoverLatency', () => {
       ).verdict,
     ).toBe('fail');
   });
+  it('skips when no request needed a second attempt', () => {
+    const r = checkFailoverLatency(input({ rows: [row({ correlationId: 'c1' })], outcomes: [outcome()] }));
+    expect(r).toMatchObject({ verdict: 'skip', reason: 'no request was answered after more than one attempt' });
+  });
 });
 
 describe('checkAmplification', () => {
+  it('skips when no request reached a provider ("0.00 attempts per request" is not a pass)', () => {
+    const r = checkAmplification(input({ outcomes: [outcome({ status: 500 }), outcome({ id: 'c2', status: 500 })] }));
+    expect(r).toMatchObject({ verdict: 'skip', reason: 'none of the 2 client requests reached a provider' });
+  });
   it('fails when retries exceed their share of traffic', () => {
     const rows = [
       row({ correlationId: 'c1', status: 500 }),

@@ -41,6 +41,7 @@ export function checkDeadline({ outcomes, scenario }: CheckInput): CheckResult {
     value: Number.isFinite(worst) ? worst : null,
     unit: 'ms past deadline',
     threshold: `tolerance ${tolerance} ms`,
+    ...(Number.isFinite(worst) ? { timing: { toleranceMs: tolerance, worstMarginMs: worst - tolerance } } : {}),
     violations,
     evidence,
   };

@@ -28,7 +28,11 @@ export function checkFailoverLatency({ outcomes, rows, scenario }: CheckInput): 
     id: 'failover-latency',
     title: 'Failover latency',
     meaning: 'How much time failing over added to the requests that needed it.',
-    verdict: over ? 'fail' : 'pass',
+    verdict: over ? 'fail' : a.count === 0 ? 'skip' : 'pass',
+    ...(a.count === 0 ? { reason: 'no request was answered after more than one attempt' } : {}),
+    ...(threshold !== undefined && a.p99 !== null
+      ? { timing: { toleranceMs: 0, worstMarginMs: a.p99 - threshold } }
+      : {}),
     figure:
       a.count === 0
         ? 'no request needed a failover'

@@ -49,3 +49,17 @@ export function covers(list: Intervals, a: number, b: number): boolean {
   const hit = containing(list, a);
   return hit !== undefined && b <= hit[1];
 }
+
+/** Whether some interval of the sorted, disjoint list overlaps [a, b). */
+export function overlaps(list: Intervals, a: number, b: number): boolean {
+  if (b <= a) return false;
+  let lo = 0;
+  let hi = list.length;
+  // The first interval ending after `a`.
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]![1] <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && list[lo]![0] < b;
+}

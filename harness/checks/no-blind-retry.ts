@@ -48,7 +48,8 @@ export function checkNoBlindRetry({ rows, scenario }: CheckInput): CheckResult {
     id: 'no-blind-retry',
     title: 'No blind retries',
     meaning: 'After a failure without a wait hint, the router backed off before trying the same provider again.',
-    verdict: violations === 0 ? 'pass' : 'fail',
+    verdict: violations > 0 ? 'fail' : failures === 0 ? 'skip' : 'pass',
+    ...(failures === 0 ? { reason: 'no attempt failed without a wait hint' } : {}),
     figure:
       failures === 0
         ? 'no hint-less failures'

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, row, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
 import { checkRetryAfter } from './retry-after.js';
+
+// A client request open for the first five seconds: the router had something it could have sent.
+const open = [outcome({ id: 'open', at: 0, endAt: T0 + 5000 })];
 
 describe('checkRetryAfter', () => {
   it('passes when nothing reaches the key and model before the announced wait ends', () => {
     const r = checkRetryAfter(
       input({
         rows: [limited(0, 2000), row({ at: 2000 }), row({ at: 500, model: 'other' }), row({ at: 600, key: 'second' })],
+        outcomes: open,
       }),
     );
     expect(r).toMatchObject({
@@ -31,12 +35,16 @@ describe('checkRetryAfter', () => {
 
   it('forgives other requests arriving within the in-flight grace, never the same request', () => {
     const hint = limited(0, 2000, { correlationId: 'a' });
-    expect(checkRetryAfter(input({ rows: [hint, row({ at: 30, correlationId: 'b' })] })).verdict).toBe('pass');
+    expect(checkRetryAfter(input({ rows: [hint, row({ at: 30, correlationId: 'b' })], outcomes: open })).verdict).toBe(
+      'pass',
+    );
     expect(checkRetryAfter(input({ rows: [hint, row({ at: 30, correlationId: 'a' })] })).verdict).toBe('fail');
   });
 
   it('tolerates timer granularity at the end of the wait, and no more', () => {
-    expect(checkRetryAfter(input({ rows: [limited(0, 2000), row({ at: 1995 })] })).verdict).toBe('pass');
+    expect(checkRetryAfter(input({ rows: [limited(0, 2000), row({ at: 1995 })], outcomes: open })).verdict).toBe(
+      'pass',
+    );
     expect(checkRetryAfter(input({ rows: [limited(0, 2000), row({ at: 1985 })] })).verdict).toBe('fail');
   });
 
@@ -53,9 +61,36 @@ describe('checkRetryAfter', () => {
 
   it('judges per key when asked to', () => {
     const rows = [limited(0, 2000), row({ at: 1000, model: 'gpt-4o' })];
-    expect(checkRetryAfter(input({ rows })).verdict).toBe('pass');
+    expect(checkRetryAfter(input({ rows, outcomes: open })).verdict).toBe('pass');
     expect(checkRetryAfter(input({ rows, scenario: world('expect: { retryAfter: { scope: key } }') })).verdict).toBe(
       'fail',
     );
+  });
+
+  it('skips a wait no client request could have broken (nothing open then): not a pass', () => {
+    const answered = [outcome({ id: 'early', at: 0, endAt: T0 + 10 })];
+    const r = checkRetryAfter(input({ rows: [limited(0, 2000, { correlationId: 'early' })], outcomes: answered }));
+    expect(r).toMatchObject({ verdict: 'skip', violations: 0 });
+    expect(r.reason).toBe('no client request the router could have sent was open during any of the 1 announced wait');
+    // A request for a model only the other provider serves could not have been sent to openai either.
+    const elsewhere = [outcome({ id: 'x', at: 0, endAt: T0 + 5000, model: 'claude-haiku-4-5' })];
+    expect(checkRetryAfter(input({ rows: [limited(0, 2000)], outcomes: elsewhere })).verdict).toBe('skip');
+    expect(checkRetryAfter(input({ rows: [limited(0, 2000)], outcomes: open })).verdict).toBe('pass');
+  });
+
+  it('does not count in-flight attempts a lagging harness stamped late as early retries', () => {
+    const rows = [limited(0, 25_200_000, { correlationId: 'a' }), row({ at: 300, correlationId: 'b' })];
+    const slow = { loopP99Ms: 400, loopMaxMs: 900, sendP99Ms: 20, sendMaxMs: 40 };
+    expect(checkRetryAfter(input({ rows, outcomes: open })).verdict).toBe('fail');
+    expect(checkRetryAfter({ ...input({ rows, outcomes: open }), lag: slow }).verdict).toBe('pass');
+    // The request that drew the hint is never forgiven, lag or not.
+    const again = [limited(0, 25_200_000, { correlationId: 'a' }), row({ at: 300, correlationId: 'a' })];
+    expect(checkRetryAfter({ ...input({ rows: again, outcomes: open }), lag: slow }).verdict).toBe('fail');
+  });
+
+  it('prints multi-day waits in human units', () => {
+    const rows = [limited(0, 3 * 86_400_000, { correlationId: 'a' }), row({ at: 1000, correlationId: 'a' })];
+    const r = checkRetryAfter(input({ rows, outcomes: open }));
+    expect(r.evidence[0]!.detail).toMatch(/^arrived 2 d 23 h before the end of a 3 d 0 h wait/);
   });
 });

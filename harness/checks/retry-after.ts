@@ -10,6 +10,8 @@ import {
 } from './types.js';
 import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './windows.js';
 import { fleetViewOf, replicaName } from './fleet-view.js';
+import { couldSendDuring, demandByProvider } from './demand.js';
+import { humanDuration } from './human-duration.js';
 
 /**
  * Once a provider announced a wait, no attempt on that scope (key and model, or key) arrived
@@ -19,10 +21,16 @@ import { fleetViewOf, replicaName } from './fleet-view.js';
  * router could read the answer (a burst being dispatched) and are forgiven; the same request's
  * next attempt is never forgiven, since the router had read the answer before sending it. Each
  * early attempt counts once, against the wait that ends last among those it broke.
+ *
+ * When the harness measured its own event-loop lag, the grace grows by its p99: an attempt the
+ * router sent in time can be stamped late by a starved simulator. A wait is judged only if the
+ * router could have broken it: a client request its provider could serve was open during it (or
+ * an attempt did arrive inside it); with none judged, the check is skipped.
  */
-export function checkRetryAfter({ rows, scenario, outcomes }: CheckInput): CheckResult {
+export function checkRetryAfter({ rows, scenario, outcomes, lag }: CheckInput): CheckResult {
   const fleet = fleetViewOf(outcomes);
-  const { tolerance, inFlightGrace, scope } = scenario.expect.retryAfter;
+  const { tolerance, scope } = scenario.expect.retryAfter;
+  const inFlightGrace = scenario.expect.retryAfter.inFlightGrace + (lag?.loopP99Ms ?? 0);
   const windows = deriveWindows(rows, scope);
   const byScope = attemptsByScope(rows, scope);
   const windowsByScope = groupBy(windows, (w) => w.scope);
@@ -54,6 +62,11 @@ export function checkRetryAfter({ rows, scenario, outcomes }: CheckInput): Check
     if (again && again.arrivalAt < w.end - tolerance) flag(again, w);
   }
   const early = [...found.values()].sort((x, y) => x.a.arrivalAt - y.a.arrivalAt);
+  const broken = new Set(early.map((e) => e.w.seq));
+  const demand = demandByProvider({ outcomes, scenario });
+  const judged = windows.filter(
+    (w) => broken.has(w.seq) || couldSendDuring(demand, w, w.start + inFlightGrace, w.end - tolerance),
+  ).length;
   let worst = 0;
   // In a fleet: who sent each early attempt, and whether the wait had been announced to another replica.
   let crossReplica = 0;
@@ -69,7 +82,7 @@ export function checkRetryAfter({ rows, scenario, outcomes }: CheckInput): Check
         provider: a.provider,
         key: a.key,
         model: a.model,
-        detail: `arrived ${Math.round(by)} ms before the end of a ${Math.round(w.hintMs)} ms wait announced by attempt #${w.seq} (${w.hintForm})${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}`,
+        detail: `arrived ${humanDuration(by)} before the end of a ${humanDuration(w.hintMs)} wait announced by attempt #${w.seq} (${w.hintForm})${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}`,
       });
   }
   return {
@@ -77,18 +90,30 @@ export function checkRetryAfter({ rows, scenario, outcomes }: CheckInput): Check
     title: 'Waits honour Retry-After',
     meaning:
       'After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.',
-    verdict: early.length === 0 ? 'pass' : 'fail',
+    verdict: early.length > 0 ? 'fail' : judged === 0 ? 'skip' : 'pass',
+    ...(early.length === 0 && judged === 0
+      ? {
+          reason:
+            windows.length === 0
+              ? 'no provider announced a wait'
+              : `no client request the router could have sent was open during any of the ${count(windows.length, 'announced wait')}`,
+        }
+      : {}),
     figure:
       windows.length === 0
         ? 'no waits were announced'
-        : `worst early arrival ${Math.round(worst)} ms; ${count(early.length, 'early attempt')} over ${count(windows.length, 'announced wait')}`,
+        : judged === 0
+          ? `${count(windows.length, 'announced wait')}, none with a request the router could have sent inside it`
+          : `worst early arrival ${humanDuration(worst)}; ${count(early.length, 'early attempt')} over ${count(judged, 'announced wait')}${judged < windows.length ? ` (of ${windows.length}; the rest had no request the router could have sent)` : ''}${early.length ? `, ${broken.size} broken (${((broken.size / judged) * 100).toFixed(1)} %)` : ''}`,
     value: worst,
     unit: 'ms',
-    threshold: `tolerance ${tolerance} ms, in-flight grace ${inFlightGrace} ms, scope ${scope}`,
+    threshold: `tolerance ${tolerance} ms, in-flight grace ${Math.round(inFlightGrace)} ms${lag?.loopP99Ms ? ` (incl. the harness's lag p99)` : ''}, scope ${scope}`,
+    timing: { toleranceMs: tolerance, worstMarginMs: worst - tolerance },
     violations: early.length,
     evidence,
     details: {
       windows: windows.length,
+      windowsJudged: judged,
       ...(fleet ? { fleet: { replicas: fleet.replicas, earlyFromAnotherReplica: crossReplica } } : {}),
     },
   };

@@ -9,7 +9,7 @@ import { checkNoBlindRetry } from './no-blind-retry.js';
 import { checkRetryAfter } from './retry-after.js';
 import { checkSingleProbe } from './single-probe.js';
 import { checkStreamIntegrity } from './stream-integrity.js';
-import type { CheckInput, CheckResult } from './types.js';
+import { worstLag, type CheckInput, type CheckResult, type HarnessLag } from './types.js';
 import { checkUsage } from './usage.js';
 
 /** Every check by id. */
@@ -31,10 +31,70 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
 export function runChecks(input: CheckInput & { startedAt: number }): CheckResult[] {
   const wanted = new Set(input.scenario.expect.checks ?? CHECK_IDS);
   for (const id of input.scenario.expect.skip) wanted.delete(id);
-  return CHECK_IDS.filter((id) => wanted.has(id)).map((id) => CHECKS[id](input));
+  return CHECK_IDS.filter((id) => wanted.has(id)).map((id) => discountHarnessLag(CHECKS[id](input), input.lag));
 }
 
-/** A run passes when no check failed. */
-export function overallVerdict(results: readonly CheckResult[]): 'pass' | 'fail' {
-  return results.some((r) => r.verdict === 'fail') ? 'fail' : 'pass';
+/**
+ * A timing check's failure that the harness's own lag could explain is inconclusive, not a fail:
+ * when the lag (the larger p99 of event-loop delay and send delay) exceeds the check's tolerance
+ * and every violation is within that lag. A violation beyond the lag stays a fail.
+ */
+export function discountHarnessLag(result: CheckResult, lag: HarnessLag | undefined): CheckResult {
+  if (result.verdict !== 'fail' || !result.timing || !lag) return result;
+  const worst = worstLag(lag);
+  const { toleranceMs, worstMarginMs } = result.timing;
+  if (worst.ms <= toleranceMs || worstMarginMs > worst.ms) return result;
+  return {
+    ...result,
+    verdict: 'inconclusive',
+    reason: `harness overloaded: ${worst.words}, above this check's ${Math.round(toleranceMs)} ms tolerance; the worst violation (${Math.round(worstMarginMs)} ms past it) is within the lag`,
+  };
+}
+
+/** A fault of the scenario and the attempts it matched during the run. */
+export interface FaultCoverage {
+  id: string;
+  kind: string;
+  /** ms from the load's start. */
+  at: number;
+  for: number | null;
+  optional: boolean;
+  /** Attempts the fault was applied to. */
+  matched: number;
+}
+
+/** A run's verdict and, unless it passed or failed cleanly, why it is inconclusive. */
+export interface RunVerdict {
+  verdict: 'pass' | 'fail' | 'inconclusive';
+  /** One line per reason the run is inconclusive (empty when it passed or failed). */
+  inconclusive: string[];
+}
+
+/**
+ * A run fails when a check failed. Otherwise it is inconclusive when a check was, when a
+ * (non-optional) fault matched no attempt (what it was there to test went untested), or when no
+ * check had anything to judge; else it passes.
+ */
+export function runVerdict(results: readonly CheckResult[], faults: readonly FaultCoverage[] = []): RunVerdict {
+  if (results.some((r) => r.verdict === 'fail')) return { verdict: 'fail', inconclusive: [] };
+  const reasons = [
+    ...faults
+      .filter((f) => f.matched === 0 && !f.optional)
+      .map(
+        (f) =>
+          `fault "${f.id}" (${f.kind} at ${formatMs(f.at)}${f.for !== null ? ` for ${formatMs(f.for)}` : ''} from the load's start) matched no attempt: what it tests went untested`,
+      ),
+    ...results.filter((r) => r.verdict === 'inconclusive').map((r) => `${r.id}: ${r.reason ?? r.figure}`),
+  ];
+  if (results.length > 0 && results.every((r) => r.verdict === 'skip')) reasons.push('no check had anything to judge');
+  return reasons.length ? { verdict: 'inconclusive', inconclusive: reasons } : { verdict: 'pass', inconclusive: [] };
+}
+
+/** The run's verdict from its checks alone (see `runVerdict`). */
+export function overallVerdict(results: readonly CheckResult[]): 'pass' | 'fail' | 'inconclusive' {
+  return runVerdict(results).verdict;
+}
+
+function formatMs(v: number): string {
+  return v % 1000 === 0 ? `${v / 1000} s` : `${v} ms`;
 }

@@ -8,7 +8,7 @@ describe('checkSingleProbe', () => {
     expect(checkSingleProbe(input({ rows }))).toMatchObject({
       verdict: 'pass',
       value: 1,
-      figure: 'largest herd 1 over 1 wait end',
+      figure: 'largest herd 1 over 1 quiet wait end',
     });
   });
 
@@ -22,14 +22,26 @@ describe('checkSingleProbe', () => {
   });
 
   it('judges overlapping waits once, at the end of the last', () => {
-    const rows = [limited(0, 1000), limited(500, 1000), row({ at: 1500, firstByteAt: T0 + 1550 }), row({ at: 1560 })];
+    const rows = [limited(0, 1000), limited(30, 1470), row({ at: 1500, firstByteAt: T0 + 1550 }), row({ at: 1560 })];
     expect(checkSingleProbe(input({ rows }))).toMatchObject({
       verdict: 'pass',
-      figure: 'largest herd 1 over 1 wait end',
+      figure: 'largest herd 1 over 1 quiet wait end',
     });
   });
 
   it('has nothing to judge when no traffic follows a wait', () => {
-    expect(checkSingleProbe(input({ rows: [limited(0, 1000)] })).figure).toBe('no wait ended with traffic after it');
+    const r = checkSingleProbe(input({ rows: [limited(0, 1000)] }));
+    expect(r).toMatchObject({ verdict: 'skip', figure: 'no wait ended with traffic after it' });
+  });
+
+  it('skips wait ends the router never paused for: its "herd" is just the ambient traffic', () => {
+    const rows = [
+      limited(0, 1000),
+      row({ at: 400, status: 429, hintMs: 600, hintForm: 'seconds', firstByteAt: T0 + 400 }),
+      row({ at: 1000, firstByteAt: T0 + 1050 }),
+      row({ at: 1001 }),
+    ];
+    const r = checkSingleProbe(input({ rows }));
+    expect(r).toMatchObject({ verdict: 'skip', reason: 'router did not pause; see retry-after' });
   });
 });

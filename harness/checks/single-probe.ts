@@ -5,22 +5,31 @@ import { fleetViewOf, replicaName } from './fleet-view.js';
 /**
  * When a scope's announced waits end (overlapping waits count as one period), the attempts that
  * arrive before the first post-wait answer (the herd) must be exactly one: a single probe, not the
- * whole queue released at once.
+ * whole queue released at once. Judged only where the scope was quiet during the wait: a router
+ * that kept sending through it never paused, so there is no release to judge (retry-after judges
+ * that); with no quiet wait end the check is skipped.
  */
 export function checkSingleProbe({ rows, scenario, outcomes }: CheckInput): CheckResult {
   const fleet = fleetViewOf(outcomes);
   let herdsFromSeveralReplicas = 0;
-  const { tolerance, scope } = scenario.expect.retryAfter;
+  const { tolerance, scope, inFlightGrace } = scenario.expect.retryAfter;
   const periods = mergeWaits(deriveWindows(rows, scope));
   const byScope = attemptsByScope(rows, scope);
   const evidence: Evidence[] = [];
   let judged = 0;
   let violations = 0;
   let largest = 0;
+  let notPaused = 0;
+  let worstMargin = 0;
   for (const p of periods) {
     const list = byScope.get(p.scope) ?? [];
     const from = firstArrivalAtOrAfter(list, p.end - tolerance);
     if (from >= list.length) continue;
+    // An attempt inside the wait (past the in-flight grace at its start) means the router never paused.
+    if (firstArrivalAtOrAfter(list, p.start + inFlightGrace) < from) {
+      notPaused++;
+      continue;
+    }
     let firstAnswer = Infinity;
     let herd = 0;
     const senders = new Set<number | undefined>();
@@ -35,6 +44,7 @@ export function checkSingleProbe({ rows, scenario, outcomes }: CheckInput): Chec
     largest = Math.max(largest, herd);
     if (herd > 1) {
       violations++;
+      worstMargin = Math.max(worstMargin, firstAnswer - list[from + 1]!.arrivalAt);
       const w = p.last;
       if (evidence.length < MAX_EVIDENCE)
         evidence.push({
@@ -50,18 +60,32 @@ export function checkSingleProbe({ rows, scenario, outcomes }: CheckInput): Chec
     id: 'single-probe',
     title: 'One probe when a wait ends',
     meaning: 'When a rate-limit window ended, exactly one request tested the provider before the rest followed.',
-    verdict: violations === 0 ? 'pass' : 'fail',
+    verdict: violations > 0 ? 'fail' : judged === 0 ? 'skip' : 'pass',
+    ...(judged === 0
+      ? {
+          reason:
+            notPaused > 0
+              ? 'router did not pause; see retry-after'
+              : periods.length === 0
+                ? 'no provider announced a wait'
+                : 'no wait ended with traffic after it',
+        }
+      : {}),
     figure:
       judged === 0
-        ? 'no wait ended with traffic after it'
-        : `largest herd ${largest} over ${count(judged, 'wait end')}`,
+        ? notPaused > 0
+          ? `router did not pause: traffic went on during ${count(notPaused, 'wait')}`
+          : 'no wait ended with traffic after it'
+        : `largest herd ${largest} over ${count(judged, 'quiet wait end')}${notPaused ? ` (${notPaused} more not judged: the router kept sending during the wait)` : ''}`,
     value: largest,
     unit: 'attempts',
     threshold: 'at most 1',
+    timing: { toleranceMs: tolerance, worstMarginMs: worstMargin },
     violations,
     evidence,
     details: {
       waitEndsJudged: judged,
+      waitEndsNotPaused: notPaused,
       ...(fleet ? { fleet: { replicas: fleet.replicas, herdsFromSeveralReplicas } } : {}),
     },
   };

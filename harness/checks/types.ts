@@ -2,12 +2,31 @@ import type { LedgerRow } from '../../simulator/index.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import type { CheckId, RunScenario } from '../scenario/schema.js';
 
+/** How late the harness itself ran (the simulator and the load generator share one event loop in a run). */
+export interface HarnessLag {
+  /** Event-loop delay (node:perf_hooks monitorEventLoopDelay), ms. */
+  loopP99Ms: number;
+  loopMaxMs: number;
+  /** Scheduled versus actual send time of the load's requests, ms. */
+  sendP99Ms: number;
+  sendMaxMs: number;
+}
+
+/** The larger p99 of the two lags, and which one it was, in words. */
+export function worstLag(lag: HarnessLag): { ms: number; words: string } {
+  return lag.sendP99Ms > lag.loopP99Ms
+    ? { ms: lag.sendP99Ms, words: `load generator send lag p99 ${Math.round(lag.sendP99Ms)} ms` }
+    : { ms: lag.loopP99Ms, words: `load generator lag p99 ${Math.round(lag.loopP99Ms)} ms` };
+}
+
 /** What every check sees. */
 export interface CheckInput {
   outcomes: readonly ClientOutcome[];
   /** Ledger rows in arrival order. */
   rows: readonly LedgerRow[];
   scenario: RunScenario;
+  /** The harness's own lag during the run, when measured. */
+  lag?: HarnessLag;
 }
 
 /** One piece of evidence: a violation, located in time and by correlation id. */
@@ -26,7 +45,19 @@ export interface CheckResult {
   title: string;
   /** What passing means, for people new to the check. */
   meaning: string;
-  verdict: 'pass' | 'fail' | 'skip';
+  /**
+   * `skip`: nothing to judge (never a pass); `inconclusive`: a judgement the run cannot support
+   * (the harness lagged more than the check tolerates, or the figure's confidence interval
+   * straddles its threshold). `reason` says which.
+   */
+  verdict: Verdict;
+  /** Why the check was skipped or inconclusive. */
+  reason?: string;
+  /**
+   * A timing check's slack: its tolerance, and how far past it the worst violation went (ms). A
+   * failure the harness's own lag could explain is inconclusive, not a fail (see `run-checks`).
+   */
+  timing?: { toleranceMs: number; worstMarginMs: number };
   /** The figure in words, e.g. "worst early arrival 0 ms over 12 windows". */
   figure: string;
   /** The figure as a number, for machines (unit in `unit`). */
@@ -40,6 +71,9 @@ export interface CheckResult {
 }
 
 export const MAX_EVIDENCE = 20;
+
+/** A check's verdict. */
+export type Verdict = 'pass' | 'fail' | 'skip' | 'inconclusive';
 
 /** Percentile of a sorted array (nearest rank); null when empty. */
 export function percentile(sorted: readonly number[], p: number): number | null {

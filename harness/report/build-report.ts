@@ -94,6 +94,9 @@ export function buildReport(data: RunData): Report {
     router: data.router,
     ...(data.fleet ? { fleet: data.fleet } : {}),
     verdict: data.verdict,
+    inconclusive: data.inconclusive,
+    faults: data.faults,
+    lag: data.lag,
     startedAt: new Date(data.startedAt).toISOString(),
     durationMs: Math.round(data.endedAt - data.startedAt),
     load: {

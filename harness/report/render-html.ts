@@ -2,6 +2,7 @@ import { fleetLine } from '../fleet/fleet-line.js';
 import { cacheLine } from './cache-stats.js';
 import { failoverChart, latencyChart, throughputChart, timelineChart } from './charts.js';
 import type { Report } from './report.js';
+import { coverageLines } from './render-text.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
@@ -9,10 +10,10 @@ const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
 const STYLE = `
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:980px;padding:0 1rem;color:#222;line-height:1.45}
 h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
-.muted{color:#666}.pass{color:#1e7a46;font-weight:600}.fail{color:#b3261e;font-weight:600}.skip{color:#777}
+.muted{color:#666}.pass{color:#1e7a46;font-weight:600}.fail{color:#b3261e;font-weight:600}.skip{color:#777}.inconclusive{color:#8a6d00;font-weight:600}
 table{border-collapse:collapse;width:100%;margin:.6rem 0}td,th{border-bottom:1px solid #eee;padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:#fafafa}td{overflow-wrap:anywhere}.badge{display:inline-block;padding:.15rem .6rem;border-radius:1rem;color:#fff}
-.badge.pass{background:#1e7a46}.badge.fail{background:#b3261e}.badge.interrupted{background:#8a6d00}.interrupted{color:#8a6d00;font-weight:600}ul.evidence{margin:.2rem 0 0 1rem;padding:0;font-size:.9em}
+.badge.pass{background:#1e7a46}.badge.fail{background:#b3261e}.badge.interrupted,.badge.inconclusive{background:#8a6d00}.interrupted{color:#8a6d00;font-weight:600}ul.evidence{margin:.2rem 0 0 1rem;padding:0;font-size:.9em}
 code{background:#f4f4f4;padding:0 .25rem;border-radius:3px}svg{max-width:100%;height:auto}
 `;
 
@@ -27,7 +28,7 @@ function section(r: Report): string {
   const checks = r.checks
     .map(
       (c) =>
-        `<tr><td><code>${esc(c.id)}</code><br><span class="muted">${esc(c.title)}</span></td><td class="${c.verdict}">${c.verdict.toUpperCase()}</td><td>${esc(c.figure)}${c.threshold ? `<br><span class="muted">${esc(c.threshold)}</span>` : ''}${
+        `<tr><td><code>${esc(c.id)}</code><br><span class="muted">${esc(c.title)}</span></td><td class="${c.verdict}">${c.verdict.toUpperCase()}</td><td>${esc(c.figure)}${c.threshold ? `<br><span class="muted">${esc(c.threshold)}</span>` : ''}${c.reason && c.verdict !== 'pass' ? `<br><span class="${c.verdict}">${esc(c.reason)}</span>` : ''}${
           c.verdict === 'fail' && c.evidence.length
             ? `<ul class="evidence">${c.evidence
                 .slice(0, 8)
@@ -48,6 +49,11 @@ function section(r: Report): string {
 <p class="muted">${esc(r.scenario.description ?? '')}</p>
 <p>Router: <code>${esc(r.router)}</code> · seed <code>${r.seed}</code> (replay with <code>--seed ${r.seed}</code>) · scenario <code>${esc(r.scenario.file)}</code> (sha256 ${r.scenario.sha256.slice(0, 12)}…) · ${esc(r.startedAt)}</p>${r.fleet ? `\n<p>${esc(fleetLine(r.fleet))}</p>` : ''}
 <p>Load: ${r.load.mode === 'open' ? `open loop at ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s — ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s. Answers: ${statuses}. Latency p50 ${fmt(r.latency.answered.p50)}, p90 ${fmt(r.latency.answered.p90)}, p99 ${fmt(r.latency.answered.p99)}${r.latency.ttft.count ? `; time to first token p50 ${fmt(r.latency.ttft.p50)}, p99 ${fmt(r.latency.ttft.p99)}` : ''}.</p>
+${coverageLines(r)
+  .map((l) => `<p class="muted">${esc(l)}</p>`)
+  .join(
+    '\n',
+  )}${r.verdict === 'inconclusive' ? `<ul>${(r.inconclusive ?? []).map((l) => `<li class="inconclusive">${esc(l)}</li>`).join('')}</ul>` : ''}
 <h2>Checks</h2>
 <table><tr><th>check</th><th>verdict</th><th>figure and evidence</th></tr>${checks}</table>
 <h2>Latency and failover</h2>
@@ -77,7 +83,7 @@ export function renderHtml(reports: readonly Report[]): string {
     reports.length === 1 ? `throttlelab: ${reports[0]!.scenario.name}` : `throttlelab: ${reports.length} scenarios`;
   const overview =
     reports.length > 1
-      ? `<h1>${reports.every((r) => r.verdict === 'pass') ? 'All scenarios pass' : reports.some((r) => r.verdict === 'fail') ? 'Some scenarios fail' : 'Interrupted'}</h1><table><tr><th>scenario</th><th>verdict</th><th>failed checks</th></tr>${reports
+      ? `<h1>${reports.every((r) => r.verdict === 'pass') ? 'All scenarios pass' : reports.some((r) => r.verdict === 'fail') ? 'Some scenarios fail' : reports.some((r) => r.verdict === 'interrupted') ? 'Interrupted' : 'Some scenarios inconclusive'}</h1><table><tr><th>scenario</th><th>verdict</th><th>failed checks</th></tr>${reports
           .map(
             (r) =>
               `<tr><td>${esc(r.scenario.name)}</td><td class="${r.verdict}">${r.verdict.toUpperCase()}</td><td>${esc(

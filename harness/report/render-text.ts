@@ -2,7 +2,38 @@ import { fleetLine } from '../fleet/fleet-line.js';
 import { cacheLine } from './cache-stats.js';
 import type { Report } from './report.js';
 
-const VERDICT = { pass: 'PASS', fail: 'FAIL', skip: 'skip' } as const;
+const VERDICT = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', inconclusive: 'INCONCLUSIVE' } as const;
+
+/** The run's verdict in capitals. */
+export function runVerdictWord(v: Report['verdict']): string {
+  return v.toUpperCase();
+}
+
+/** `3 passed, 1 failed, 2 skipped, 1 inconclusive`. */
+export function checkCounts(r: Report): string {
+  const n = (v: string) => r.checks.filter((c) => c.verdict === v).length;
+  const inconclusive = n('inconclusive');
+  return `${n('pass')} passed, ${n('fail')} failed, ${n('skip')} skipped${inconclusive ? `, ${inconclusive} inconclusive` : ''}`;
+}
+
+/** Lines on the faults (attempts each matched) and the harness's own lag, for people. */
+export function coverageLines(r: Report): string[] {
+  const lines: string[] = [];
+  if (r.faults?.length)
+    lines.push(
+      `faults (times from the load's start): ${r.faults
+        .map(
+          (f) =>
+            `${f.id} ${f.matched === 0 ? (f.optional ? 'matched nothing (optional)' : 'MATCHED NOTHING') : `matched ${f.matched}`}`,
+        )
+        .join('; ')}`,
+    );
+  if (r.lag)
+    lines.push(
+      `harness lag: event loop p99 ${Math.round(r.lag.loopP99Ms)} ms (max ${Math.round(r.lag.loopMaxMs)} ms), send p99 ${Math.round(r.lag.sendP99Ms)} ms (max ${Math.round(r.lag.sendMaxMs)} ms)`,
+    );
+  return lines;
+}
 
 function pad(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -19,21 +50,26 @@ export function renderVerdictTable(r: Report): string {
       .join(', ')}; latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
     ...(r.fleet ? [fleetLine(r.fleet)] : []),
     ...cacheLines(r),
+    ...coverageLines(r),
     '',
     ...pad([['check', 'verdict', 'figure'], ...r.checks.map((c) => [c.id, VERDICT[c.verdict], c.figure])]),
     '',
   ];
+  for (const c of r.checks)
+    if ((c.verdict === 'skip' || c.verdict === 'inconclusive') && c.reason && c.reason !== c.figure)
+      lines.push(`${c.id} ${c.verdict}: ${c.reason}`);
   const failed = r.checks.filter((c) => c.verdict === 'fail');
   for (const c of failed) {
     lines.push(`${c.id}: ${c.meaning}`);
     for (const e of c.evidence.slice(0, 3))
       lines.push(`    ${e.correlationId ? `[${e.correlationId}] ` : ''}${e.detail}`);
   }
-  const counts = `${r.checks.filter((c) => c.verdict === 'pass').length} passed, ${failed.length} failed, ${r.checks.filter((c) => c.verdict === 'skip').length} skipped`;
+  const counts = checkCounts(r);
+  if (r.verdict === 'inconclusive') for (const why of r.inconclusive ?? []) lines.push(`inconclusive: ${why}`);
   lines.push(
     r.verdict === 'interrupted'
       ? `verdict: INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (on what was answered: ${counts})`
-      : `verdict: ${r.verdict === 'pass' ? 'PASS' : 'FAIL'} (${counts})`,
+      : `verdict: ${runVerdictWord(r.verdict)} (${counts})`,
   );
   return lines.join('\n');
 }
@@ -46,21 +82,25 @@ function cacheLines(r: Report): string[] {
 
 const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
 
+const MD_VERDICT = { pass: '✅ pass', fail: '❌ fail', skip: '➖ skip', inconclusive: '❔ inconclusive' } as const;
+
 /** A Markdown summary for CI job pages. */
 export function renderMarkdown(reports: readonly Report[]): string {
   const out: string[] = [];
   for (const r of reports) {
     out.push(
-      `### ${r.verdict === 'pass' ? '✅' : r.verdict === 'interrupted' ? '⏹️ interrupted:' : '❌'} ${r.scenario.name}`,
+      `### ${r.verdict === 'pass' ? '✅' : r.verdict === 'interrupted' ? '⏹️ interrupted:' : r.verdict === 'inconclusive' ? '❔ inconclusive:' : '❌'} ${r.scenario.name}`,
       '',
       `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
       ...(r.fleet ? ['', fleetLine(r.fleet)] : []),
+      ...coverageLines(r).flatMap((l) => ['', l]),
+      ...(r.verdict === 'inconclusive' ? ['', ...(r.inconclusive ?? []).map((l) => `- inconclusive: ${l}`)] : []),
       '',
     );
     out.push('| check | verdict | figure |', '|---|---|---|');
     for (const c of r.checks)
       out.push(
-        `| ${c.id} | ${c.verdict === 'pass' ? '✅ pass' : c.verdict === 'fail' ? '❌ fail' : '➖ skip'} | ${c.figure.replace(/\|/g, '\\|')} |`,
+        `| ${c.id} | ${MD_VERDICT[c.verdict]} | ${(c.reason && c.verdict !== 'pass' && c.reason !== c.figure ? `${c.figure} (${c.reason})` : c.figure).replace(/\|/g, '\\|')} |`,
       );
     const failed = r.checks.filter((c) => c.verdict === 'fail');
     if (failed.length) {
@@ -86,8 +126,8 @@ export function renderJunit(reports: readonly Report[]): string {
       const body =
         c.verdict === 'fail'
           ? `<failure message="${xml(c.figure)}">${xml(c.evidence.map((e) => `${e.correlationId ?? ''} ${e.detail}`).join('\n'))}</failure>`
-          : c.verdict === 'skip'
-            ? `<skipped message="${xml(c.figure)}"/>`
+          : c.verdict === 'skip' || c.verdict === 'inconclusive'
+            ? `<skipped message="${xml(`${c.verdict === 'inconclusive' ? 'INCONCLUSIVE: ' : ''}${c.reason ?? c.figure}`)}"/>`
             : '';
       return `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="${xml(c.id)}" time="0">${body}</testcase>`;
     });
@@ -97,8 +137,13 @@ export function renderJunit(reports: readonly Report[]): string {
         `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="run-completed" time="0"><error message="interrupted by the user after ${(r.durationMs / 1000).toFixed(1)} s"/></testcase>`,
       );
     const failures = r.checks.filter((c) => c.verdict === 'fail').length;
-    const skipped = r.checks.filter((c) => c.verdict === 'skip').length;
-    const errors = r.verdict === 'interrupted' ? ' errors="1"' : '';
+    // An inconclusive run is not a pass for CI: one case says why, and each inconclusive check is skipped.
+    if (r.verdict === 'inconclusive')
+      cases.push(
+        `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="run-conclusive" time="0"><error message="${xml(`inconclusive: ${(r.inconclusive ?? []).join('; ')}`)}"/></testcase>`,
+      );
+    const skipped = r.checks.filter((c) => c.verdict === 'skip' || c.verdict === 'inconclusive').length;
+    const errors = r.verdict === 'interrupted' || r.verdict === 'inconclusive' ? ' errors="1"' : '';
     return `  <testsuite name="${xml(r.scenario.name)}" tests="${cases.length}" failures="${failures}"${errors} skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}" timestamp="${r.startedAt}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="throttlelab">\n${suites.join('\n')}\n</testsuites>\n`;

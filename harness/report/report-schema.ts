@@ -25,7 +25,8 @@ const Check = z.looseObject({
   id: z.enum(CHECK_IDS),
   title: Text,
   meaning: Text,
-  verdict: z.enum(['pass', 'fail', 'skip']),
+  verdict: z.enum(['pass', 'fail', 'skip', 'inconclusive']),
+  reason: Text.optional(),
   figure: Text,
   value: Nullable,
   threshold: Text.optional(),
@@ -59,7 +60,13 @@ export const ReportSchema = z.looseObject({
   scenario: z.looseObject({ name: Text, description: Text.optional(), file: Text, sha256: Text }),
   seed: Num,
   router: Text,
-  verdict: z.enum(['pass', 'fail', 'interrupted']),
+  verdict: z.enum(['pass', 'fail', 'inconclusive', 'interrupted']),
+  inconclusive: z.array(Text).max(1000).optional(),
+  faults: z
+    .array(z.looseObject({ id: Text, kind: Text, at: Num, for: Nullable, optional: z.boolean(), matched: Num }))
+    .max(10_000)
+    .optional(),
+  lag: z.looseObject({ loopP99Ms: Num, loopMaxMs: Num, sendP99Ms: Num, sendMaxMs: Num }).optional(),
   startedAt: Text,
   durationMs: Num,
   load: z.looseObject({

@@ -1,5 +1,6 @@
 import type { CacheStats } from './cache-stats.js';
-import type { CheckResult } from '../checks/types.js';
+import type { FaultCoverage } from '../checks/run-checks.js';
+import type { CheckResult, HarnessLag } from '../checks/types.js';
 import type { FleetSummary } from '../fleet/fleet-run.js';
 
 /** Latency figures in ms. */
@@ -34,8 +35,17 @@ export interface Report {
   router: string;
   /** A fleet run: replicas, store, spread, requests per replica and the Redis faults played. */
   fleet?: FleetSummary;
-  /** `interrupted`: stopped by the user before the load ended; the checks judged what was answered. */
-  verdict: 'pass' | 'fail' | 'interrupted';
+  /**
+   * `inconclusive`: nothing failed but something could not be judged (`inconclusive` says what);
+   * `interrupted`: stopped by the user before the load ended; the checks judged what was answered.
+   */
+  verdict: 'pass' | 'fail' | 'inconclusive' | 'interrupted';
+  /** Why the run is inconclusive, one line each (absent in reports written before it existed). */
+  inconclusive?: string[];
+  /** Each scenario fault and the attempts it matched. */
+  faults?: FaultCoverage[];
+  /** The harness's own lag during the load. */
+  lag?: HarnessLag;
   startedAt: string;
   durationMs: number;
   load: {

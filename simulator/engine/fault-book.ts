@@ -62,6 +62,18 @@ export class FaultBook {
     return fault;
   }
 
+  /**
+   * Moves the scenario's faults so their `at` counts from `originAt` (a run's load start: the
+   * router is ready by then), rather than from the simulator's start. Live faults stay put.
+   */
+  rebase(originAt: number): void {
+    for (const f of this.faults) {
+      if (f.origin !== 'scenario') continue;
+      f.startAt = originAt + f.spec.at;
+      f.endAt = f.spec.for === undefined ? Infinity : f.startAt + f.spec.for;
+    }
+  }
+
   remove(id: string): boolean {
     const before = this.faults.length;
     this.faults = this.faults.filter((f) => f.spec.id !== id);

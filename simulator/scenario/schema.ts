@@ -169,10 +169,12 @@ const HintSpec = z.strictObject({
 
 const FaultCommon = {
   id: Id,
-  /** Offset from the simulator's start. */
+  /** Offset from the simulator's start (`simulate`) or from the load's start (`run`, `conform`). */
   at: SpanFrom(0).default(0),
   for: SpanFrom(1).optional(),
   match: Match.default({}),
+  /** A run is not inconclusive when this fault matched no attempt (its traffic may not come). */
+  optional: z.boolean().optional(),
 };
 
 const Fault = z.discriminatedUnion('kind', [

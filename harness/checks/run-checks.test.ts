@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { input, limited, outcome, row, T0 } from '../../test/helpers/evidence.js';
+import { discountHarnessLag, runChecks, runVerdict, type FaultCoverage } from './run-checks.js';
+import type { CheckResult, HarnessLag } from './types.js';
+
+const fault = (over: Partial<FaultCoverage> = {}): FaultCoverage => ({
+  id: 'storm',
+  kind: 'status',
+  at: 2000,
+  for: 5000,
+  optional: false,
+  matched: 12,
+  ...over,
+});
+
+const result = (over: Partial<CheckResult>): CheckResult => ({
+  id: 'retry-after',
+  title: 't',
+  meaning: 'm',
+  verdict: 'pass',
+  figure: 'f',
+  value: 0,
+  violations: 0,
+  evidence: [],
+  ...over,
+});
+
+const calm: HarnessLag = { loopP99Ms: 2, loopMaxMs: 5, sendP99Ms: 1, sendMaxMs: 3 };
+const starved: HarnessLag = { loopP99Ms: 800, loopMaxMs: 2300, sendP99Ms: 120, sendMaxMs: 900 };
+
+describe('runVerdict', () => {
+  it('passes when checks pass and every fault matched attempts', () => {
+    expect(runVerdict([result({})], [fault()])).toEqual({ verdict: 'pass', inconclusive: [] });
+  });
+
+  it('is inconclusive, naming the fault, when a fault matched no attempt (a slow router must not pass)', () => {
+    const v = runVerdict([result({})], [fault({ matched: 0 })]);
+    expect(v.verdict).toBe('inconclusive');
+    expect(v.inconclusive).toEqual([
+      'fault "storm" (status at 2 s for 5 s from the load\'s start) matched no attempt: what it tests went untested',
+    ]);
+    expect(runVerdict([result({})], [fault({ matched: 0, optional: true })]).verdict).toBe('pass');
+  });
+
+  it('fails whatever else happened when a check failed', () => {
+    expect(runVerdict([result({ verdict: 'fail' })], [fault({ matched: 0 })]).verdict).toBe('fail');
+  });
+
+  it('is inconclusive when no check had anything to judge, or one could not decide', () => {
+    expect(runVerdict([result({ verdict: 'skip' }), result({ id: 'goodput', verdict: 'skip' })])).toEqual({
+      verdict: 'inconclusive',
+      inconclusive: ['no check had anything to judge'],
+    });
+    const v = runVerdict([result({}), result({ id: 'goodput', verdict: 'inconclusive', reason: 'MARGINAL' })]);
+    expect(v).toEqual({ verdict: 'inconclusive', inconclusive: ['goodput: MARGINAL'] });
+  });
+});
+
+describe('discountHarnessLag', () => {
+  const failed = result({ verdict: 'fail', timing: { toleranceMs: 10, worstMarginMs: 300 } });
+
+  it('turns a timing failure the harness lag explains into INCONCLUSIVE, saying so', () => {
+    const r = discountHarnessLag(failed, starved);
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.reason).toMatch(/^harness overloaded: load generator lag p99 800 ms, above this check's 10 ms tolerance/);
+  });
+
+  it('keeps the failure when the harness was calm, or the violation is beyond the lag', () => {
+    expect(discountHarnessLag(failed, calm).verdict).toBe('fail');
+    expect(discountHarnessLag(failed, undefined).verdict).toBe('fail');
+    const far = result({ verdict: 'fail', timing: { toleranceMs: 10, worstMarginMs: 9000 } });
+    expect(discountHarnessLag(far, starved).verdict).toBe('fail');
+    // Not a timing check: the lag says nothing about it.
+    expect(discountHarnessLag(result({ verdict: 'fail' }), starved).verdict).toBe('fail');
+  });
+
+  it('is applied by runChecks to the timing checks (retry-after declares its tolerance)', () => {
+    const rows = [limited(0, 2000, { correlationId: 'a' }), row({ at: 1000, correlationId: 'a' })];
+    const outcomes = [outcome({ id: 'a', at: 0, endAt: T0 + 3000 })];
+    const calmRun = runChecks({ ...input({ rows, outcomes }), lag: calm }).find((c) => c.id === 'retry-after')!;
+    expect(calmRun.verdict).toBe('fail');
+    const busy = runChecks({ ...input({ rows, outcomes }), lag: { ...starved, loopP99Ms: 1200 } }).find(
+      (c) => c.id === 'retry-after',
+    )!;
+    expect(busy.verdict).toBe('inconclusive');
+    expect(busy.reason).toContain('harness overloaded: load generator lag p99 1200 ms');
+  });
+});
