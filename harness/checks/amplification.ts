@@ -1,3 +1,4 @@
+import { atMost, meanInterval } from './confidence.js';
 import { attemptsByRequest, count, type CheckInput, type CheckResult } from './types.js';
 import { fleetViewOf } from './fleet-view.js';
 
@@ -31,13 +32,27 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
         };
       })
     : undefined;
-  const share = outcomes.length ? Math.max(0, total - outcomes.length) / outcomes.length : 0;
-  const ok = mean <= maxAttemptsPerRequest && share <= maxRetryShare;
+  // Extra attempts (retries and failovers) per request; both figures judged on their confidence
+  // interval (normal approximation of a mean, one-sided 95 % bounds), not the point alone.
+  const perRequest = outcomes.map((o) => attempts.get(o.id)?.length ?? 0);
+  const extras = perRequest.map((n) => Math.max(0, n - 1));
+  const share = extras.length ? extras.reduce((a, b) => a + b, 0) / extras.length : 0;
+  const meanCi = meanInterval(perRequest);
+  const shareCi = meanInterval(extras);
+  const perfect = extras.every((x) => x === 0);
+  const standings = [atMost(meanCi, maxAttemptsPerRequest, perfect), atMost(shareCi, maxRetryShare, perfect)];
+  const standing = standings.includes('fail') ? 'fail' : standings.includes('marginal') ? 'marginal' : 'pass';
+  const ok = standing === 'pass';
+  const range = ([a, b]: [number, number], f: (v: number) => string) => `[${f(a)}–${f(b)}]`;
+  const pct = (v: number) => (v * 100).toFixed(1);
   return {
     id: 'amplification',
     title: 'Bounded amplification',
     meaning: 'Failovers and retries stayed a bounded share of traffic (no retry storm).',
-    verdict: total === 0 ? 'skip' : ok ? 'pass' : 'fail',
+    verdict: total === 0 ? 'skip' : standing === 'marginal' ? 'inconclusive' : standing,
+    ...(total > 0 && standing === 'marginal'
+      ? { reason: 'MARGINAL: a confidence interval straddles its threshold; more requests would decide' }
+      : {}),
     ...(total === 0
       ? {
           reason:
@@ -46,10 +61,10 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
               : `none of the ${count(outcomes.length, 'client request')} reached a provider`,
         }
       : {}),
-    figure: `${mean.toFixed(2)} attempts per request (max ${worst}); extra attempts ${(share * 100).toFixed(1)} % of requests`,
+    figure: `${mean.toFixed(2)} ${range(meanCi, (v) => Math.max(0, v).toFixed(2))} attempts per request (max ${worst}); extra attempts ${pct(share)} % ${range(shareCi, (v) => pct(Math.max(0, v)))} of requests${standing === 'marginal' ? ': MARGINAL' : ''}`,
     value: mean,
     unit: 'attempts per request',
-    threshold: `mean ≤ ${maxAttemptsPerRequest}, extra ≤ ${(maxRetryShare * 100).toFixed(0)} %`,
+    threshold: `mean ≤ ${maxAttemptsPerRequest}, extra ≤ ${(maxRetryShare * 100).toFixed(0)} %, judged on each figure's confidence interval (one-sided 95 % bounds); MARGINAL (inconclusive) when one straddles`,
     violations: ok ? 0 : 1,
     evidence: ok
       ? []
@@ -62,6 +77,8 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
     details: {
       attempts: total,
       requests: outcomes.length,
+      attemptsPerRequestInterval: meanCi,
+      extraShareInterval: shareCi,
       maxPerRequest: worst,
       unattributedAttempts: unattributed,
       ...(byReplica ? { byReplica } : {}),

@@ -114,8 +114,26 @@ describe('checkAmplification', () => {
     );
     expect(r).toMatchObject({
       verdict: 'fail',
-      figure: '3.00 attempts per request (max 3); extra attempts 200.0 % of requests',
+      figure: '3.00 [3.00–3.00] attempts per request (max 3); extra attempts 200.0 % [200.0–200.0] of requests',
     });
+  });
+  it('is MARGINAL (inconclusive) when the extra-attempt share straddles its maximum', () => {
+    // 40 requests, one in five retried once: 20 % extra, against a 25 % maximum, is within the noise.
+    const outcomes = Array.from({ length: 40 }, (_, i) => outcome({ id: `q${i}` }));
+    const rows = outcomes.flatMap((o, i) => [
+      row({ correlationId: o.id }),
+      ...(i % 5 === 0 ? [row({ correlationId: o.id })] : []),
+    ]);
+    const scenario = world('expect: { amplification: { maxRetryShare: 0.25 } }');
+    const r = checkAmplification(input({ rows, outcomes, scenario }));
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.figure).toMatch(/extra attempts 20\.0 % \[\d+\.\d–\d+\.\d\] of requests: MARGINAL$/);
+    const many = Array.from({ length: 400 }, (_, i) => outcome({ id: `m${i}` }));
+    const fewRetries = many.flatMap((o, i) => [
+      row({ correlationId: o.id }),
+      ...(i % 10 === 0 ? [row({ correlationId: o.id })] : []),
+    ]);
+    expect(checkAmplification(input({ rows: fewRetries, outcomes: many, scenario })).verdict).toBe('pass');
   });
   it('passes one attempt per request', () => {
     expect(checkAmplification(input({ rows: [row({ correlationId: 'c1' })], outcomes: [outcome()] })).verdict).toBe(

@@ -1,26 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, row, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
 import { candidateProviders, checkGoodput } from './goodput.js';
 
 const many = (n: number, p: Parameters<typeof outcome>[0] = {}) =>
   Array.from({ length: n }, (_, i) => outcome({ id: `r${i}`, at: i * 10, ...p }));
 
+/** The attempts that served (or failed) each request, so the requests reached a provider. */
+const reached = (outcomes: ReturnType<typeof outcome>[]) =>
+  outcomes.map((o) => row({ at: o.sentAt - T0, correlationId: o.id, status: o.status === 200 ? 200 : 500 }));
+const judge = (outcomes: ReturnType<typeof outcome>[]) => checkGoodput(input({ outcomes, rows: reached(outcomes) }));
+
 describe('checkGoodput', () => {
-  it('passes when the served share meets the minimum', () => {
-    const outcomes = [...many(19), outcome({ id: 'x', status: 503 })];
-    expect(checkGoodput(input({ outcomes }))).toMatchObject({ verdict: 'pass', figure: '95.0 % served (19 of 20)' });
+  it('passes when the served share is above the minimum with confidence, or nothing went unserved', () => {
+    const outcomes = [...many(995), ...many(5, { status: 503 }).map((o, i) => ({ ...o, id: `x${i}` }))];
+    expect(judge(outcomes)).toMatchObject({
+      verdict: 'pass',
+      figure: '99.5 % [99.0–99.8] served (995 of 1000), needs ≥ 95.0 %',
+    });
+    expect(judge(many(20)).verdict).toBe('pass');
+  });
+
+  it('is MARGINAL (inconclusive), printing its interval, when the interval straddles the minimum', () => {
+    const r = judge([...many(19), outcome({ id: 'x', status: 503 })]);
+    expect(r).toMatchObject({
+      verdict: 'inconclusive',
+      figure: '95.0 % [80.4–98.9] served (19 of 20), needs ≥ 95.0 %: MARGINAL',
+    });
+    expect(r.reason).toMatch(/^MARGINAL: 95\.0 % \[80\.4–98\.9\] straddles the threshold/);
+  });
+
+  it('skips, naming the answers, when no request reached a provider', () => {
+    const r = checkGoodput(input({ outcomes: many(10, { status: 500, error: 'no_route' }) }));
+    expect(r).toMatchObject({ verdict: 'skip', figure: 'no request reached a provider (clients got 10×500 no_route)' });
   });
 
   it('fails when requests went unserved while a provider could serve them', () => {
-    const r = checkGoodput(
-      input({
-        outcomes: [
-          ...many(8),
-          outcome({ id: 'x', status: 502, error: 'bad_gateway' }),
-          outcome({ id: 'y', status: 502 }),
-        ],
-      }),
-    );
+    const r = judge([
+      ...many(8),
+      outcome({ id: 'x', status: 502, error: 'bad_gateway' }),
+      outcome({ id: 'y', status: 502 }),
+    ]);
     expect(r).toMatchObject({ verdict: 'fail', value: 0.8 });
     expect(r.evidence[0]).toMatchObject({ correlationId: 'x', detail: 'not served: status 502 (bad_gateway)' });
   });
@@ -47,9 +66,8 @@ describe('checkGoodput', () => {
     const scenario = world(`faults:
   - { id: down-a, kind: status, at: 0s, for: 10s, match: { provider: openai }, status: 500 }
   - { id: down-b, kind: status, at: 0s, for: 10s, match: { provider: anthropic }, status: 529 }`);
-    expect(checkGoodput(input({ scenario, outcomes: [outcome({ status: 503, deadlineMs: 2000 })] })).verdict).toBe(
-      'skip',
-    );
+    const outcomes = [outcome({ status: 503, deadlineMs: 2000 })];
+    expect(checkGoodput(input({ scenario, outcomes, rows: reached(outcomes) })).verdict).toBe('skip');
   });
 });
 

@@ -1,6 +1,7 @@
 import { covers, intersect, union, type Intervals } from './intervals.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import { quotaOracle } from './quota-oracle.js';
+import { atLeast, pctRange, wilson } from './confidence.js';
 import { attemptsByRequest, groupBy, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
 
@@ -151,6 +152,28 @@ function forcedBlocked(input: CheckInput, startedAt: number): Map<string, Interv
   return closedProviders(input.scenario, waitSpans(input.rows.filter((r) => r.faults.length > 0)), startedAt);
 }
 
+/** No attempt reached any provider: nothing says how the router copes with them (the cause is in its answers and log). */
+function neverReached(outcomes: readonly ClientOutcome[]): CheckResult {
+  const byStatus = new Map<string, number>();
+  for (const o of outcomes) {
+    const k = o.status === 0 ? (o.error ?? 'no answer') : `${o.status}${o.error ? ` ${o.error}` : ''}`;
+    byStatus.set(k, (byStatus.get(k) ?? 0) + 1);
+  }
+  const answers = [...byStatus].map(([k, n]) => `${n}×${k}`).join(', ');
+  return {
+    id: 'goodput',
+    title: 'Goodput while capacity existed',
+    meaning: 'Of the requests the providers had capacity for, the share the router did serve.',
+    verdict: 'skip',
+    reason: `no request reached a provider (clients got ${answers}): the router, or its configuration, never called one; see its log`,
+    figure: `no request reached a provider (clients got ${answers})`,
+    value: null,
+    unit: 'share',
+    violations: 0,
+    evidence: [],
+  };
+}
+
 /**
  * The share of requests served (complete answers, streams ending in `[DONE]`) among those that
  * could have been. Left out: requests during whose deadline (less `serviceTime`) no provider that
@@ -207,24 +230,36 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     forcedBlocked(input, input.startedAt),
   );
   const base = Math.min(eligible.length, servable);
+  const reached = rows.some((r) => r.endpoint === 'chat');
+  if (!reached && outcomes.length > 0) return neverReached(outcomes);
   const share = base === 0 ? 1 : Math.min(1, served / base);
   const min = scenario.expect.goodput.min;
   const bound = servable < eligible.length ? `; the quotas allowed ${servable}` : '';
+  // The share's confidence interval (Wilson score, one-sided 95 % bounds) judged against the threshold.
+  const interval = wilson(Math.min(served, base), base);
+  const standing = atLeast(interval, min, served >= base);
+  const needs = `needs ≥ ${(min * 100).toFixed(1)} %`;
   return {
     id: 'goodput',
     title: 'Goodput while capacity existed',
     meaning: 'Of the requests the providers had capacity for, the share the router did serve.',
-    verdict: base === 0 ? 'skip' : share >= min ? 'pass' : 'fail',
+    verdict: base === 0 ? 'skip' : standing === 'marginal' ? 'inconclusive' : standing,
+    ...(base === 0 ? { reason: 'no request had capacity to be served with' } : {}),
+    ...(base > 0 && standing === 'marginal'
+      ? {
+          reason: `MARGINAL: ${(share * 100).toFixed(1)} % [${pctRange(interval)}] straddles the threshold (${needs}); more requests would decide`,
+        }
+      : {}),
     figure:
       base === 0
         ? 'no request had capacity to be served with'
-        : `${(share * 100).toFixed(1)} % served (${served} of ${eligible.length}${bound})`,
+        : `${(share * 100).toFixed(1)} % [${pctRange(interval)}] served (${served} of ${eligible.length}${bound}), ${needs}${standing === 'marginal' ? ': MARGINAL' : ''}`,
     value: share,
     unit: 'share',
-    threshold: `≥ ${(min * 100).toFixed(1)} %`,
-    violations: share >= min ? 0 : base - served,
+    threshold: `${needs}, judged on the Wilson score interval (one-sided 95 % bounds); MARGINAL (inconclusive) when it straddles`,
+    violations: standing === 'pass' ? 0 : base - Math.min(served, base),
     evidence:
-      share >= min
+      standing === 'pass'
         ? []
         : eligible
             .filter((o) => o.status !== 200)
@@ -238,6 +273,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
       eligible: eligible.length,
       served,
       servableByQuota: servable,
+      interval,
       excludedNoCapacity,
       excludedCutByFault: excludedCut,
       noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0),

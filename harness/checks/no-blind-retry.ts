@@ -54,7 +54,7 @@ export function checkNoBlindRetry({ rows, scenario }: CheckInput): CheckResult {
       failures === 0
         ? 'no hint-less failures'
         : Number.isFinite(smallest)
-          ? `smallest gap ${Math.round(smallest)} ms after ${count(failures, 'hint-less failure')}`
+          ? `smallest gap ${Math.round(smallest)} ms after ${count(failures, 'hint-less failure')}${violations ? `; ${violations} of ${failures} (${((violations / failures) * 100).toFixed(1)} %) retried under the floor` : ''}`
           : `${count(failures, 'hint-less failure')}, never retried on the same provider`,
     value: Number.isFinite(smallest) ? smallest : null,
     unit: 'ms',

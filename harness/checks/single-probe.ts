@@ -1,5 +1,13 @@
-import { count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
-import { attemptsByScope, deriveWindows, firstArrivalAtOrAfter, mergeWaits } from './windows.js';
+import type { LedgerRow } from '../../simulator/index.js';
+import { count, groupBy, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+import {
+  attemptsByScope,
+  deriveWindows,
+  firstArrivalAtOrAfter,
+  mergeWaits,
+  type WaitPeriod,
+  type WaitWindow,
+} from './windows.js';
 import { fleetViewOf, replicaName } from './fleet-view.js';
 
 /**
@@ -9,11 +17,14 @@ import { fleetViewOf, replicaName } from './fleet-view.js';
  * that kept sending through it never paused, so there is no release to judge (retry-after judges
  * that); with no quiet wait end the check is skipped.
  */
-export function checkSingleProbe({ rows, scenario, outcomes }: CheckInput): CheckResult {
+export function checkSingleProbe({ rows, scenario, outcomes, lag }: CheckInput): CheckResult {
   const fleet = fleetViewOf(outcomes);
   let herdsFromSeveralReplicas = 0;
-  const { tolerance, scope, inFlightGrace } = scenario.expect.retryAfter;
-  const periods = mergeWaits(deriveWindows(rows, scope));
+  const { tolerance, scope } = scenario.expect.retryAfter;
+  const inFlightGrace = scenario.expect.retryAfter.inFlightGrace + (lag?.loopP99Ms ?? 0);
+  const windows = deriveWindows(rows, scope);
+  const windowsByScope = groupBy(windows, (w) => w.scope);
+  const periods = mergeWaits(windows);
   const byScope = attemptsByScope(rows, scope);
   const evidence: Evidence[] = [];
   let judged = 0;
@@ -25,8 +36,8 @@ export function checkSingleProbe({ rows, scenario, outcomes }: CheckInput): Chec
     const list = byScope.get(p.scope) ?? [];
     const from = firstArrivalAtOrAfter(list, p.end - tolerance);
     if (from >= list.length) continue;
-    // An attempt inside the wait (past the in-flight grace at its start) means the router never paused.
-    if (firstArrivalAtOrAfter(list, p.start + inFlightGrace) < from) {
+    const inside = list.slice(firstArrivalAtOrAfter(list, p.start), from);
+    if (!quiet(p, inside, windowsByScope.get(p.scope) ?? [], inFlightGrace, tolerance)) {
       notPaused++;
       continue;
     }
@@ -89,4 +100,20 @@ export function checkSingleProbe({ rows, scenario, outcomes }: CheckInput): Chec
       ...(fleet ? { fleet: { replicas: fleet.replicas, herdsFromSeveralReplicas } } : {}),
     },
   };
+}
+
+/**
+ * Whether nothing was sent into the period's waits: no attempt arrived inside one of its waits
+ * past the in-flight grace at that wait's start (attempts already on their way when a wait was
+ * announced are no sign the router ignored it), as retry-after judges.
+ */
+function quiet(
+  p: WaitPeriod,
+  inside: readonly LedgerRow[],
+  scopeWindows: readonly WaitWindow[],
+  grace = 0,
+  tolerance = 0,
+): boolean {
+  const mine = scopeWindows.filter((w) => w.start >= p.start && w.start <= p.end);
+  return !inside.some((a) => mine.some((w) => a.arrivalAt >= w.start + grace && a.arrivalAt < w.end - tolerance));
 }

@@ -45,28 +45,28 @@ describe('report renderers', () => {
       load: open loop, 2 req/s for 2 s: 2 requests (0 streaming), deadline 3 s
       answers: 1×200, 1×429; latency p50 100 ms, p99 100 ms
 
-        check             verdict  figure
-        no-429            FAIL     1 of 2 client requests got 429 (providers answered 1 429)
-        retry-after       FAIL     worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)
-        deadline          PASS     all 2 answered in time (closest: 4900 ms to spare)
-        failover-latency  PASS     1 request failed over: added p50 2 ms, p90 2 ms, p99 2 ms, max 2 ms
-        single-probe      SKIP     no wait ended with traffic after it
-        no-blind-retry    SKIP     no hint-less failures
-        amplification     PASS     1.50 attempts per request (max 2); extra attempts 50.0 % of requests
-        goodput           FAIL     50.0 % served (1 of 2)
-        key-isolation     PASS     no foreign keys in 3 attempts
-        stream-integrity  SKIP     no streams were answered
-        usage             PASS     0 mismatches over 1 answer with usage
+        check             verdict       figure
+        no-429            FAIL          1 of 2 client requests got 429 (providers answered 1 429)
+        retry-after       FAIL          worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)
+        deadline          PASS          all 2 answered in time (closest: 4900 ms to spare)
+        failover-latency  PASS          1 request failed over: added p50 2 ms, p90 2 ms, p99 2 ms, max 2 ms
+        single-probe      SKIP          no wait ended with traffic after it
+        no-blind-retry    SKIP          no hint-less failures
+        amplification     INCONCLUSIVE  1.50 [0.68–2.32] attempts per request (max 2); extra attempts 50.0 % [0.0–132.3] of requests: MARGINAL
+        goodput           FAIL          50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %
+        key-isolation     PASS          no foreign keys in 3 attempts
+        stream-integrity  SKIP          no streams were answered
+        usage             PASS          0 mismatches over 1 answer with usage
 
-      single-probe skip: no wait ended with traffic after it
       no-blind-retry skip: no attempt failed without a wait hint
+      amplification inconclusive: MARGINAL: a confidence interval straddles its threshold; more requests would decide
       no-429: The router absorbed every provider rate limit; no client request was answered 429.
           [r-1] client got 429 (rate_limit_exceeded)
       retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
           [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
       goodput: Of the requests the providers had capacity for, the share the router did serve.
           [r-1] not served: status 429 (rate_limit_exceeded)
-      verdict: FAIL (5 passed, 3 failed, 3 skipped)"
+      verdict: FAIL (4 passed, 3 failed, 3 skipped, 1 inconclusive)"
     `);
   });
 
@@ -84,8 +84,8 @@ describe('report renderers', () => {
       | failover-latency | ✅ pass | 1 request failed over: added p50 2 ms, p90 2 ms, p99 2 ms, max 2 ms |
       | single-probe | ➖ skip | no wait ended with traffic after it |
       | no-blind-retry | ➖ skip | no hint-less failures (no attempt failed without a wait hint) |
-      | amplification | ✅ pass | 1.50 attempts per request (max 2); extra attempts 50.0 % of requests |
-      | goodput | ❌ fail | 50.0 % served (1 of 2) |
+      | amplification | ❔ inconclusive | 1.50 [0.68–2.32] attempts per request (max 2); extra attempts 50.0 % [0.0–132.3] of requests: MARGINAL (MARGINAL: a confidence interval straddles its threshold; more requests would decide) |
+      | goodput | ❌ fail | 50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 % |
       | key-isolation | ✅ pass | no foreign keys in 3 attempts |
       | stream-integrity | ➖ skip | no streams were answered |
       | usage | ✅ pass | 0 mismatches over 1 answer with usage |
@@ -110,15 +110,15 @@ describe('report renderers', () => {
     expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="throttlelab">
-        <testsuite name="synthetic" tests="11" failures="3" skipped="3" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
+        <testsuite name="synthetic" tests="11" failures="3" skipped="4" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
           <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429)">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="failover-latency" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="single-probe" time="0"><skipped message="no wait ended with traffic after it"/></testcase>
           <testcase classname="throttlelab.synthetic" name="no-blind-retry" time="0"><skipped message="no attempt failed without a wait hint"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="amplification" time="0"></testcase>
-          <testcase classname="throttlelab.synthetic" name="goodput" time="0"><failure message="50.0 % served (1 of 2)">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="amplification" time="0"><skipped message="INCONCLUSIVE: MARGINAL: a confidence interval straddles its threshold; more requests would decide"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="goodput" time="0"><failure message="50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="key-isolation" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="stream-integrity" time="0"><skipped message="no streams were answered"/></testcase>
           <testcase classname="throttlelab.synthetic" name="usage" time="0"></testcase>
