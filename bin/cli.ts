@@ -41,6 +41,14 @@ function parseTime(value: string): 'wall' | 'simulated' {
   return value;
 }
 
+function parseUrlPath(value: string): string {
+  if (!value.startsWith('/') || /[\s?#]/.test(value))
+    throw new InvalidArgumentError(
+      'expected a URL path such as /v1 or /api/v1 (starting with /, no spaces, query or fragment).',
+    );
+  return value;
+}
+
 function parseRouterUrl(value: string): string {
   let url: URL;
   try {
@@ -137,6 +145,16 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
         parseRouterUrl,
       )
       .option(
+        '--router-base-path <path>',
+        'where a launched router serves its OpenAI-compatible API (default /v1; e.g. / or /api/v1)',
+        parseUrlPath,
+      )
+      .option(
+        '--ready-path <path>',
+        'what to poll until a launched router is up (default <base path>/models)',
+        parseUrlPath,
+      )
+      .option(
         '--store <memory|redis>',
         "a fleet's store instead of the scenario's (memory: each replica on its own, to see what sharing buys)",
         parseStore,
@@ -175,6 +193,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           time?: 'wall' | 'simulated';
           dashboard?: boolean;
           dashboardPort?: number;
+          routerBasePath?: string;
+          readyPath?: string;
         },
       ) => {
         const { run } = await import('./commands/run.js');
@@ -204,6 +224,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       routerCmd?: string;
       routerUrl?: string;
       time?: 'wall' | 'simulated';
+      routerBasePath?: string;
+      readyPath?: string;
     }) => {
       const { conform } = await import('./commands/conform.js');
       const { builtinConformanceDir } = await import('./package-root.js');

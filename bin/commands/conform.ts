@@ -6,6 +6,7 @@ import type { Io } from '../io.js';
 import { CliError, isInterrupted } from '../errors.js';
 import { assertWritableDir } from '../output-dir.js';
 import { executeRun, keepLogs, prepareRun, type RouterChoice } from './run.js';
+import { writeEvidenceFiles } from '../evidence-files.js';
 
 /** Options of `throttlelab conform`. */
 export interface ConformOptions extends RouterChoice {
@@ -48,6 +49,7 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
   }
   const reports: Report[] = [];
   const logs: Array<[string, string[]]> = [];
+  const evidence: Array<[string, Parameters<typeof writeEvidenceFiles>[1]]> = [];
   let stopped = false;
   for (const { file, p } of prepared) {
     if (io.stop.aborted) {
@@ -69,6 +71,7 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
     const report = run.report;
     reports.push(report);
     if (run.logs.length > 0) logs.push([report.scenario.name, run.logs]);
+    if (run.rows && run.outcomes) evidence.push([report.scenario.name, { rows: run.rows, outcomes: run.outcomes }]);
     const failed = report.checks.filter((c) => c.verdict === 'fail');
     const summary = `${report.load.sent} requests, ${Object.entries(report.load.byStatus)
       .map(([k, v]) => `${v}×${k}`)
@@ -93,6 +96,8 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
   const dir = options.out ?? join('reports', `conformance-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, reports);
   for (const [name, files] of logs) await keepLogs(files, join(dir, 'logs', name));
+  // Each scenario's ledger.jsonl and outcomes.jsonl, beside its router.log.
+  for (const [name, data] of evidence) await writeEvidenceFiles(join(dir, 'logs', name), data);
   const passed = reports.filter((r) => r.verdict === 'pass').length;
   if (stopped) {
     const never = notRun.map(({ p }) => p.scenario.name);

@@ -1,4 +1,5 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
   abandonReportWrites,
@@ -18,7 +19,10 @@ import {
   type RunScenario as Scenario,
   type SimulatedRouterLauncher,
   WALL_CLOCK_MAX_LOAD_MS,
+  type ClientOutcome,
 } from '../../harness/index.js';
+import type { LedgerRow } from '../../simulator/index.js';
+import { writeEvidenceFiles } from '../evidence-files.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
@@ -35,6 +39,10 @@ export interface RouterChoice {
   store?: 'memory' | 'redis';
   /** `simulated`: the reference router in process on a simulated clock (others fall back to the wall clock). */
   time?: 'wall' | 'simulated';
+  /** Where a launched router serves its OpenAI-compatible API (default `/v1`). */
+  routerBasePath?: string;
+  /** What to poll until a launched router is up (default `<base path>/models`). */
+  readyPath?: string;
 }
 
 type CommandSpec = Parameters<typeof launchCommand>[1];
@@ -43,7 +51,11 @@ type CommandSpec = Parameters<typeof launchCommand>[1];
 function commandLauncher(spec: CommandSpec, baseEnv: Io['env']): RouterLauncher {
   return (ctx: LaunchContext) => {
     const fleet = ctx.fleet;
-    if (!fleet) return launchCommand(ctx, spec, baseEnv);
+    // One router's output goes to router.log, copied into the report folder (secrets redacted).
+    if (!fleet)
+      return mkdtemp(join(tmpdir(), 'throttlelab-router-')).then((dir) =>
+        launchCommand(ctx, { ...spec, logFile: join(dir, 'router.log') }, baseEnv),
+      );
     return launchFleet(
       ctx,
       fleet.replicas,
@@ -120,12 +132,22 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
     io.err(formatIssues(file, locateInYaml(text, [tooLongForTheWallClock()])));
     return undefined;
   }
+  const basePath = choice.routerBasePath?.replace(/\/+$/, '');
+  const paths = <T extends { readyPath: string; basePath?: string }>(r: T): T => ({
+    ...r,
+    ...(basePath !== undefined ? { basePath } : {}),
+    ...(choice.readyPath !== undefined
+      ? { readyPath: choice.readyPath }
+      : basePath !== undefined
+        ? { readyPath: `${basePath}/models` }
+        : {}),
+  });
   if (choice.routerCmd)
     return {
       scenario,
       text,
       launcher: commandLauncher(
-        { command: choice.routerCmd, env: {}, readyPath: '/v1/models', startTimeout: 30_000 },
+        paths({ command: choice.routerCmd, env: {}, readyPath: '/v1/models', startTimeout: 30_000 }),
         io.env,
       ),
     };
@@ -134,7 +156,7 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
     return { scenario: { ...scenario, router: { kind: 'url', url } }, text, launcher: () => launchUrl(url) };
   }
   const r = scenario.router;
-  if (r.kind === 'command') return { scenario, text, launcher: commandLauncher(r, io.env) };
+  if (r.kind === 'command') return { scenario, text, launcher: commandLauncher(paths(r), io.env) };
   if (r.kind === 'url') return { scenario, text, launcher: () => launchUrl(r.url) };
   const checked = referenceConfig(scenario, {});
   if (!checked.ok) {
@@ -185,7 +207,7 @@ export async function executeRun(
   io: Io,
   simPort?: number,
   onSimulator?: (origin: string) => void,
-): Promise<{ report: Report; logs: string[] }> {
+): Promise<{ report: Report; logs: string[]; rows?: LedgerRow[]; outcomes?: ClientOutcome[] }> {
   if (prepared.simulated) return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io);
   const total = prepared.scenario.load!.duration;
   let lastPrinted = 0;
@@ -208,7 +230,7 @@ export async function executeRun(
     },
   });
   io.status('');
-  return { report: buildReport(data), logs: data.routerLogs ?? [] };
+  return { report: buildReport(data), logs: data.routerLogs ?? [], rows: data.rows, outcomes: data.outcomes };
 }
 
 /** Runs a scenario against a router under load, judges it, writes the reports; exit 0 pass, 1 fail, 3 inconclusive, 2 bad input. */
@@ -232,13 +254,14 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   } finally {
     await dashboard?.close();
   }
-  const { report, logs } = ran;
+  const { report, logs, rows, outcomes } = ran;
   io.out(renderVerdictTable(report));
   const dir = options.out ?? join('reports', `${report.scenario.name}-${report.startedAt.replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, [report]);
   const kept = await keepLogs(logs, dir);
+  const evidence = rows && outcomes ? await writeEvidenceFiles(dir, { rows, outcomes }) : [];
   io.out(
-    `report: ${paths.html} (also report.json, junit.xml, summary.md${kept.length ? `, ${kept.map((f) => basename(f)).join(', ')}` : ''} in ${dir})`,
+    `report: ${paths.html} (also report.json, junit.xml, summary.md, ${[...kept, ...evidence].map((f) => basename(f)).join(', ')} in ${dir})`,
   );
   if (report.verdict === 'interrupted') return interruptedCode(io.stop);
   return verdictCode([report.verdict]);

@@ -160,6 +160,7 @@ function neverReached(outcomes: readonly ClientOutcome[]): CheckResult {
     byStatus.set(k, (byStatus.get(k) ?? 0) + 1);
   }
   const answers = [...byStatus].map(([k, n]) => `${n}×${k}`).join(', ');
+  const cause = outcomes.find((o) => o.detail)?.detail;
   return {
     id: 'goodput',
     title: 'Goodput while capacity existed',
@@ -170,7 +171,7 @@ function neverReached(outcomes: readonly ClientOutcome[]): CheckResult {
     value: null,
     unit: 'share',
     violations: 0,
-    evidence: [],
+    evidence: cause ? [{ correlationId: outcomes.find((o) => o.detail)!.id, detail: `first cause: ${cause}` }] : [],
   };
 }
 
@@ -267,7 +268,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
             .map((o) => ({
               at: o.endAt,
               correlationId: o.id,
-              detail: `not served: status ${o.status}${o.error ? ` (${o.error})` : ''}`,
+              detail: `not served: ${o.status === 0 ? 'no answer' : `status ${o.status}`}${o.error ? ` (${o.error})` : ''}${o.detail ? `: ${o.detail}` : ''}`,
             })),
     details: {
       eligible: eligible.length,

@@ -22,9 +22,11 @@ export function checkNo429({ outcomes, rows }: CheckInput): CheckResult {
     value: hits.length,
     unit: 'requests',
     violations: hits.length,
-    evidence: hits
-      .slice(0, MAX_EVIDENCE)
-      .map((o) => ({ at: o.endAt, correlationId: o.id, detail: `client got 429${o.error ? ` (${o.error})` : ''}` })),
+    evidence: hits.slice(0, MAX_EVIDENCE).map((o) => ({
+      at: o.endAt,
+      correlationId: o.id,
+      detail: `client got 429${o.error ? ` (${o.error})` : ''}${o.detail ? `: ${o.detail}` : ''}`,
+    })),
     details: { otherErrorsByStatus: byStatus, upstream429s: upstream },
   };
 }

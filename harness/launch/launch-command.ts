@@ -34,6 +34,8 @@ export async function launchCommand(
     cwd?: string;
     env: Record<string, string>;
     readyPath: string;
+    /** Where the router serves its OpenAI-compatible API; `/v1` unless given. */
+    basePath?: string;
     startTimeout: number;
     /** Also write everything the router prints to this file. */
     logFile?: string;
@@ -122,7 +124,7 @@ export async function launchCommand(
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    baseUrl: `${origin}/v1`,
+    baseUrl: `${origin}${(spec.basePath ?? '/v1').replace(/\/+$/, '')}`,
     description: `command: ${shown(spec.command)}`,
     ...(spec.logFile !== undefined ? { logs: [spec.logFile] } : {}),
     stop,

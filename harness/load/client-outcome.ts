@@ -17,6 +17,11 @@ export interface ClientOutcome {
   status: number;
   /** `client-timeout`, `network`, or the error code of an error body. */
   error: string | null;
+  /**
+   * The cause in words: the first 300 bytes of an error body the router sent, or the local error
+   * that kept the request from an answer (`UND_ERR_INVALID_ARG: invalid x-config header`).
+   */
+  detail?: string | null;
   /** How a 200 stream ended: `[DONE]`, an error event, or silently. */
   streamEnd: 'done' | 'error-event' | 'silent' | null;
   /** Usage the router reported for this request, if any. */
@@ -89,8 +94,32 @@ export class StreamScanner {
   }
 }
 
-/** Reads what a complete (non-streaming) answer says: usage, or an error code. */
-export function readAnswer(status: number, text: string): { usage: ClientOutcome['usage']; error: string | null } {
+/** At most the first 300 bytes of an error body, as text (cut on a character boundary). */
+export function bodySnippet(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= 300) return text;
+  return `${new TextDecoder().decode(bytes.subarray(0, 300)).replace(/\uFFFD$/, '')}…`;
+}
+
+/** A local error in words: its code, message and cause, so a report names why a request got no answer. */
+export function describeLocalError(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown } | null;
+  if (!e || typeof e !== 'object') return String(error);
+  const head = [
+    typeof e.code === 'string' ? e.code : undefined,
+    typeof e.message === 'string' ? e.message : String(e.name ?? 'error'),
+  ]
+    .filter(Boolean)
+    .join(': ');
+  const cause = e.cause && typeof e.cause === 'object' ? describeLocalError(e.cause) : undefined;
+  return bodySnippet(cause && !head.includes(cause) ? `${head} (cause: ${cause})` : head);
+}
+
+/** Reads what a complete (non-streaming) answer says: usage, or an error code and the body's start. */
+export function readAnswer(
+  status: number,
+  text: string,
+): { usage: ClientOutcome['usage']; error: string | null; detail: string | null } {
   try {
     const j = JSON.parse(text) as {
       usage?: { prompt_tokens?: number; completion_tokens?: number };
@@ -101,8 +130,12 @@ export function readAnswer(status: number, text: string): { usage: ClientOutcome
         ? { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 }
         : null;
     const error = status >= 400 ? String(j.error?.code ?? j.error?.type ?? status) : null;
-    return { usage, error };
+    return { usage, error, detail: status >= 400 ? bodySnippet(text) : null };
   } catch {
-    return { usage: null, error: status >= 400 ? String(status) : null };
+    return {
+      usage: null,
+      error: status >= 400 ? String(status) : null,
+      detail: status >= 400 ? bodySnippet(text) : null,
+    };
   }
 }

@@ -76,6 +76,7 @@ export async function runClosedLoop(
           const isStream = status === 200 && String(headers?.['content-type'] ?? '').includes('text/event-stream');
           let usage: ClientOutcome['usage'] = null;
           let error: string | null = null;
+          let detail: string | null = null;
           let streamEnd: ClientOutcome['streamEnd'] = null;
           if (isStream) {
             const scanner = new StreamScanner();
@@ -83,7 +84,7 @@ export async function runClosedLoop(
             usage = scanner.usage;
             streamEnd = scanner.end;
           } else {
-            ({ usage, error } = readAnswer(status, body));
+            ({ usage, error, detail } = readAnswer(status, body));
             if (p.stream && status === 200) streamEnd = 'silent';
           }
           record({
@@ -98,6 +99,7 @@ export async function runClosedLoop(
             endAt,
             status,
             error,
+            ...(detail ? { detail } : {}),
             streamEnd,
             usage,
             servedBy: headers?.['x-throttlelab-provider'] ?? null,

@@ -132,8 +132,30 @@ describe('readAnswer', () => {
     expect(readAnswer(200, '{"usage":{"prompt_tokens":3,"completion_tokens":4}}')).toEqual({
       usage: { prompt: 3, completion: 4 },
       error: null,
+      detail: null,
     });
-    expect(readAnswer(503, '{"error":{"code":"no_capacity"}}')).toEqual({ usage: null, error: 'no_capacity' });
-    expect(readAnswer(502, '<html>')).toEqual({ usage: null, error: '502' });
+    expect(readAnswer(503, '{"error":{"code":"no_capacity"}}')).toEqual({
+      usage: null,
+      error: 'no_capacity',
+      detail: '{"error":{"code":"no_capacity"}}',
+    });
+    expect(readAnswer(502, '<html>')).toEqual({ usage: null, error: '502', detail: '<html>' });
+  });
+});
+
+describe('causes a report can name', () => {
+  it('keeps the first 300 bytes of an error body, and names a local error with its code and cause', async () => {
+    const { bodySnippet, describeLocalError, readAnswer } = await import('./client-outcome.js');
+    const body = JSON.stringify({ error: { message: `TypeError: ${'x'.repeat(400)}`, code: 'upstream_error' } });
+    const read = readAnswer(500, body);
+    expect(read.error).toBe('upstream_error');
+    expect(Buffer.byteLength(read.detail!.replace(/…$/, ''))).toBeLessThanOrEqual(300);
+    expect(read.detail).toMatch(/^\{"error":\{"message":"TypeError: x+…$/);
+    expect(readAnswer(200, '{}').detail).toBeNull();
+    expect(bodySnippet('é'.repeat(200))).toMatch(/^é{150}…$/);
+    const local = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('invalid x-config header'), { code: 'UND_ERR_INVALID_ARG' }),
+    });
+    expect(describeLocalError(local)).toBe('fetch failed (cause: UND_ERR_INVALID_ARG: invalid x-config header)');
   });
 });

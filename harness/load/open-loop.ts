@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
-import { readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
+import { describeLocalError, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
 import type { PlannedRequest } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
@@ -131,10 +131,12 @@ export async function runOpenLoop(
         const answer = readAnswer(res.statusCode, await res.body.text());
         out.usage = answer.usage;
         out.error = answer.error;
+        if (answer.detail) out.detail = answer.detail;
         if (p.stream && res.statusCode === 200) out.streamEnd = 'silent';
       }
-    } catch {
+    } catch (error) {
       out.error = ac.signal.aborted ? 'client-timeout' : 'network';
+      if (!ac.signal.aborted) out.detail = describeLocalError(error);
       if (out.stream && out.status === 200) out.streamEnd = 'silent';
     } finally {
       clearTimeout(timer);

@@ -56,8 +56,11 @@ export function renderVerdictTable(r: Report): string {
     '',
   ];
   for (const c of r.checks)
-    if ((c.verdict === 'skip' || c.verdict === 'inconclusive') && c.reason && c.reason !== c.figure)
-      lines.push(`${c.id} ${c.verdict}: ${c.reason}`);
+    if ((c.verdict === 'skip' || c.verdict === 'inconclusive') && c.reason) {
+      if (c.reason !== c.figure) lines.push(`${c.id} ${c.verdict}: ${c.reason}`);
+      for (const e of c.evidence.slice(0, 1))
+        lines.push(`    ${e.correlationId ? `[${e.correlationId}] ` : ''}${e.detail}`);
+    }
   const failed = r.checks.filter((c) => c.verdict === 'fail');
   for (const c of failed) {
     lines.push(`${c.id}: ${c.meaning}`);

@@ -47,6 +47,8 @@ const RouterSection = z.discriminatedUnion('kind', [
     env: z.record(z.string(), z.string()).default({}),
     /** Path polled until it answers, to know the router is up. */
     readyPath: z.string().startsWith('/').default('/v1/models'),
+    /** Where the router serves its OpenAI-compatible API (`/chat/completions` is sent under it). */
+    basePath: z.string().startsWith('/').optional(),
     startTimeout: durationWithin('above-zero', TEN_MINUTES, 'a router gets at most 10 minutes to start').default(
       30_000,
     ),

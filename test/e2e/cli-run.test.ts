@@ -71,6 +71,24 @@ describe('throttlelab run and report', () => {
     );
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('| no-429 | ❌ fail |');
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('<svg');
+    // The raw evidence stays with the report: the router's own output, every attempt, every client outcome.
+    expect(await readFile(join(out, 'router.log'), 'utf8')).toContain(
+      'passes-429 router listening on http://127.0.0.1:',
+    );
+    const ledger = (await readFile(join(out, 'ledger.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const outcomes = (await readFile(join(out, 'outcomes.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(outcomes).toHaveLength(100);
+    const evidenceId = json.checks.find((c: { id: string }) => c.id === 'no-429').evidence[0].correlationId;
+    expect(outcomes.find((o: { id: string }) => o.id === evidenceId)).toMatchObject({ status: 429 });
+    expect(ledger.some((row: { correlationId: string }) => row.correlationId === evidenceId)).toBe(true);
+    expect(json.faults).toEqual([expect.objectContaining({ id: 'burst', optional: false })]);
+    expect(json.faults[0].matched).toBeGreaterThan(0);
 
     const again = await cli('report', join(out, 'report.json'), '--out', join(tmp, 'again'));
     expect(again.code).toBe(1);
@@ -78,6 +96,22 @@ describe('throttlelab run and report', () => {
     expect(await readFile(join(tmp, 'again', 'index.html'), 'utf8')).toEqual(
       await readFile(join(out, 'index.html'), 'utf8'),
     );
+
+    // A saved inconclusive or interrupted run is never a pass: exit 3 when re-rendered.
+    for (const verdict of ['inconclusive', 'interrupted']) {
+      const saved = join(tmp, `${verdict}.json`);
+      const checks = json.checks.map((c: { verdict: string }) => ({
+        ...c,
+        verdict: c.verdict === 'fail' ? 'pass' : c.verdict,
+      }));
+      await writeFile(
+        saved,
+        JSON.stringify({ ...json, checks, verdict, inconclusive: ['fault "burst" matched no attempt'] }),
+      );
+      const r = await cli('report', saved, '--out', join(tmp, verdict));
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toContain(verdict === 'inconclusive' ? 'verdict: INCONCLUSIVE' : 'verdict: INTERRUPTED');
+    }
   });
 
   it('refuses a scenario without a load section, located, with exit 2', async () => {
