@@ -143,14 +143,17 @@ describe('the conformance pack', () => {
     const io = captureIo();
     const out = join(tmp, 'conformance');
     const code = await conform({ dir: 'scenarios/conformance', out }, io);
-    expect(code, io.lines.join('\n')).toBe(0);
-    expect(io.lines).toContain('conformance: 11 of 11 scenarios pass against the reference router');
+    // On a machine too busy to judge timing, a scenario may be INCONCLUSIVE (exit 3); none may fail.
+    expect([0, 3], io.lines.join('\n')).toContain(code);
+    expect(io.lines.join('\n')).toMatch(
+      /^conformance: (11 of 11 scenarios pass|\d+ of 11 scenarios pass .*\(0 fail, \d+ inconclusive\))/m,
+    );
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
     expect(junit.match(/<testsuite /g)).toHaveLength(11);
     expect(junit).not.toContain('<failure');
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(json.schema).toBe('throttlelab.reports/v1');
-    expect(json.reports.map((r: { verdict: string }) => r.verdict)).toEqual(Array(11).fill('pass'));
+    for (const r of json.reports as Array<{ verdict: string }>) expect(['pass', 'inconclusive']).toContain(r.verdict);
   }, 240_000);
 });
 
