@@ -60,6 +60,7 @@ describe('report renderers', () => {
 
       no-blind-retry skip: no attempt failed without a wait hint
       amplification inconclusive: MARGINAL: a confidence interval straddles its threshold; more requests would decide
+          [r-0] 1.50 attempts per request on average; request r-0 took 2
       no-429: The router absorbed every provider rate limit; no client request was answered 429.
           [r-1] client got 429 (rate_limit_exceeded)
       retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
