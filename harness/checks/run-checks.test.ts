@@ -86,3 +86,16 @@ describe('discountHarnessLag', () => {
     expect(busy.reason).toContain('harness overloaded: load generator lag p99 1200 ms');
   });
 });
+
+describe('retry-after under a lagging harness', () => {
+  it('makes another request arriving just past the in-flight grace INCONCLUSIVE, never the same request', () => {
+    const outcomes = [outcome({ id: 'open', at: 0, endAt: T0 + 5000 })];
+    const lag: HarnessLag = { loopP99Ms: 150, loopMaxMs: 280, sendP99Ms: 210, sendMaxMs: 220 };
+    const other = [limited(0, 2000, { correlationId: 'a' }), row({ at: 230, correlationId: 'b' })];
+    const verdict = (rows: ReturnType<typeof row>[]) =>
+      runChecks({ ...input({ rows, outcomes }), lag }).find((c) => c.id === 'retry-after')!.verdict;
+    expect(verdict(other)).toBe('inconclusive');
+    expect(verdict([limited(0, 2000, { correlationId: 'a' }), row({ at: 230, correlationId: 'a' })])).toBe('fail');
+    expect(verdict([limited(0, 2000, { correlationId: 'a' }), row({ at: 900, correlationId: 'b' })])).toBe('fail');
+  });
+});
