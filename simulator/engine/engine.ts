@@ -1,5 +1,6 @@
 // Over 300 lines on purpose: one request's whole path (route, auth, validation, faults, quota
 // admission, ledger record) reads best in one place; answers are scripted in script-answer.ts.
+import { ContentDigest } from '../core/content-digest.js';
 import { createRng, deriveSeed, type Rng } from '../core/rng.js';
 import { Ledger, type AttemptStart } from '../ledger/ledger.js';
 import type { LedgerRow } from '../ledger/ledger-row.js';
@@ -112,12 +113,11 @@ export class Engine {
       for (const k of p.spec.keys) {
         const value = options.keyValues.get(`${p.id}/${k.id}`);
         if (value !== undefined)
-          this.keyring.add(p.profile.keyIdentity?.(value) ?? value, {
-            providerIndex: p.index,
-            providerId: p.id,
-            keyId: k.id,
-            org: k.org ?? k.id,
-          });
+          this.keyring.add(
+            p.profile.keyIdentity?.(value) ?? value,
+            { providerIndex: p.index, providerId: p.id, keyId: k.id, org: k.org ?? k.id },
+            value.split(':'),
+          );
       }
     }
     for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
@@ -189,6 +189,13 @@ export class Engine {
         correlationId: findCorrelationId(req.headers, this.correlationHeaders, undefined),
         sdkRetryCount: retry !== null && Number.isFinite(retry) ? retry : null,
         stream: route.kind === 'chat' && route.stream === true,
+        carried: this.keyring.scan(
+          req.headers,
+          query,
+          req.body,
+          provider.index,
+          key.kind === 'own' || key.kind === 'foreign' ? key.owner : undefined,
+        ),
       },
     };
 
@@ -316,6 +323,7 @@ export class Engine {
     admitted: Costs | undefined,
     tokensOut: number,
     end: LedgerRow['end'],
+    content?: ContentDigest,
   ): number {
     const seq = this.ledger.begin(attempt.start);
     const reqAfter = minRemaining(views, REQUEST_METRICS);
@@ -336,6 +344,8 @@ export class Engine {
       cacheWrite: attempt.cache?.write,
       faults: attempt.faults,
       end,
+      contentDigest: content ? content.value() : Number.NaN,
+      contentChars: content?.length,
     });
     return seq;
   }
@@ -432,7 +442,9 @@ export class Engine {
       rng,
     });
     const { status, errorType, tokensOut, end } = script;
-    const seq = this.record(attempt, status, errorType, undefined, views, costs, tokensOut, end);
+    const content = chat.embedding ? undefined : new ContentDigest();
+    if (content) for (const t of tokens) content.update(t);
+    const seq = this.record(attempt, status, errorType, undefined, views, costs, tokensOut, end, content);
     const reply = this.reply(seq, 200, headers, script.steps, provider, ticket);
     if (profile.binaryStreams && chat.stream) reply.binary = true;
     return reply;
