@@ -30,7 +30,7 @@ import { promptSegments } from './prompt-segments.js';
 import { staticReply, type Reply } from './reply.js';
 import { sample } from './sample.js';
 import { scriptAnswer } from './script-answer.js';
-import { estimateTokens } from './tokens.js';
+import { countPromptTokens, tokenRuleFor, warmTokenizer } from './tokens.js';
 import { createVocabulary, generateTokens, quoteText, type Vocabulary } from './vocabulary.js';
 
 /** What the engine needs beyond the scenario. */
@@ -121,6 +121,7 @@ export class Engine {
       }
     }
     for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
+    if (this.providers.some((p) => tokenRuleFor(p.profile.id) === 'o200k')) warmTokenizer();
   }
 
   /** Places a fault on the timeline, its `at` counted from `now`. */
@@ -221,7 +222,7 @@ export class Engine {
     attempt.start.stream = chat.stream;
     attempt.start.correlationId ??= findCorrelationId({}, [], chat.promptText);
     if (!provider.models.has(chat.model)) return this.fail(attempt, { kind: 'model_not_found' });
-    attempt.tokensIn = estimateTokens(chat.promptText, chat.messageCount);
+    attempt.tokensIn = countPromptTokens(profile.id, chat.promptText, chat.messageCount, !chat.embedding);
 
     const decision = this.faults.decide(
       { providerId: provider.id, keyId: key.owner.keyId, model: chat.model, stream: chat.stream },
