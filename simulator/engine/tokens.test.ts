@@ -21,7 +21,16 @@ describe('countPromptTokens', () => {
     expect(tokenRuleFor('vertex-ai')).toBe('gemini');
     expect(countPromptTokens('gemini', 'x'.repeat(40), 1)).toBe(10);
   });
-  it('gives the same count for the same prompt however often it is asked (memoised)', () => {
-    expect(countPromptTokens('openai', text, 1)).toBe(countPromptTokens('openai', text, 1));
+  it('counts exactly as the whole-text encoder does, piece by piece (memoised)', () => {
+    const samples = [
+      text,
+      "It's 2026-11-30: 12345 tokens/s? Don't   panic!\n\n  — naïve café, 東京, emoji 🚀🚀",
+      '[tl:r2t-17] Voluptas quidem cumque. Amor tenax vestrum.',
+      '',
+    ];
+    for (const s of samples) {
+      expect(countPromptTokens('openai', s, 1)).toBe(countTokens(s) + 7);
+      expect(countPromptTokens('openai', s, 1)).toBe(countTokens(s) + 7);
+    }
   });
 });

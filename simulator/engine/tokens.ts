@@ -1,4 +1,5 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 
 /**
  * How a vendor meters prompt tokens, as the simulator counts them (docs/decisions/token-counting.md):
@@ -30,18 +31,25 @@ export function tokenRuleFor(vendor: string): TokenRule {
   return RULES[vendor] ?? 'o200k';
 }
 
-// Prompts repeat (retries, failovers, the same prompt sent to every provider): a bounded memo.
-const MEMO_MAX = 4096;
-const MEMO_TEXT_MAX = 16_384;
-const memo = new Map<string, number>();
+// The tokenizer splits text into pieces (words with their leading space, numbers, punctuation)
+// and encodes each on its own, so a prompt's count is the sum of its pieces' counts. Prompts are
+// made of a vocabulary's words: memoising pieces makes counting about five times cheaper than
+// encoding whole prompts (BENCHMARKS.md), and exact.
+const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
+const PIECES_MAX = 200_000;
+const pieces = new Map<string, number>();
 
 function o200k(text: string): number {
-  if (text.length > MEMO_TEXT_MAX) return countO200k(text);
-  let n = memo.get(text);
-  if (n === undefined) {
-    n = countO200k(text);
-    if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
-    memo.set(text, n);
+  let n = 0;
+  for (const m of text.matchAll(SPLIT)) {
+    const piece = m[0];
+    let c = pieces.get(piece);
+    if (c === undefined) {
+      c = countO200k(piece);
+      if (pieces.size >= PIECES_MAX) pieces.clear();
+      if (piece.length <= 64) pieces.set(piece, c);
+    }
+    n += c;
   }
   return n;
 }
