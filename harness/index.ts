@@ -58,3 +58,5 @@ export {
   type FetchTarget,
 } from './sim/judge-in-process.js';
 export { installFakeTimersClock, type FakeTimersClock } from './sim/fake-timers-clock.js';
+export { installPortkey, PORTKEY_VERSION, PORTKEY_PINS, type PortkeyInstall } from './peers/install-portkey.js';
+export { portkeyConfig, PORTKEY_PROVIDERS } from './peers/portkey-config.js';

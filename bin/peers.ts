@@ -4,13 +4,15 @@
 // whether the runs agreed.
 //   npm run peers -- [--runs 3] [--dir .peers/portkey] [--only 03-all-exhausted] [--out docs/peers.md]
 import { readdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { CheckResult } from '../checks/types.js';
-import { launchCommand } from '../launch/launch-command.js';
-import { runScenario } from '../run-scenario.js';
-import { loadRunScenarioFile } from '../scenario/parse-run-scenario.js';
-import { installPortkey } from './install-portkey.js';
-import { portkeyConfig } from './portkey-config.js';
+import { resolve } from 'node:path';
+import {
+  installPortkey,
+  launchCommand,
+  loadRunScenarioFile,
+  portkeyConfig,
+  runScenario,
+  type CheckResult,
+} from '../harness/index.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
@@ -64,7 +66,7 @@ const mark = (v: string) => (v === 'pass' ? 'PASS' : v === 'fail' ? '**FAIL**' :
 const lines = [
   '# Peers: Portkey AI gateway',
   '',
-  `\`npm run peers -- --runs ${runs}\` (\`harness/peers/run-peers.ts\`) installs \`@portkey-ai/gateway@${portkey.version}\` into a scratch`,
+  `\`npm run peers -- --runs ${runs}\` (\`bin/peers.ts\`) installs \`@portkey-ai/gateway@${portkey.version}\` into a scratch`,
   'folder (`harness/peers/install-portkey.ts`: not a dependency of throttlelab; `hono` and `@hono/node-server` pinned, see',
   'there why; bound to 127.0.0.1 by a preload), writes its routing config from each scenario',
   '(`harness/peers/portkey-config.ts`: `auto` falls back across the providers in order, `provider/model` and aliases are',
