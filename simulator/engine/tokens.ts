@@ -11,7 +11,8 @@ import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
  *   Mistral, DeepSeek: byte-level BPE vocabularies of similar size) it is the documented
  *   approximation.
  * - Anthropic (and Bedrock, whose models here are Claude): Anthropic publishes no tokenizer for
- *   its current models; about 3.5 characters a token (Anthropic's guidance), plus 3 a message.
+ *   its current models; four characters a token plus 3 a message, the count the prompt cache's
+ *   segments use (prompt-segments.ts). This equals a router's usual estimate: a known gap.
  * - Gemini and Vertex AI: Google documents about 4 characters a token; no framing.
  *
  * Either way the count is not what a router estimates from characters, so a router that reports
@@ -69,7 +70,7 @@ export function warmTokenizer(): void {
 export function countPromptTokens(vendor: string, text: string, messageCount: number, framed = true): number {
   switch (tokenRuleFor(vendor)) {
     case 'anthropic':
-      return Math.max(1, Math.ceil(text.length / 3.5) + (framed ? 3 * messageCount : 0));
+      return Math.max(1, Math.ceil(text.length / 4) + (framed ? 3 * messageCount : 0));
     case 'gemini':
       return Math.max(1, Math.ceil(text.length / 4));
     default:
