@@ -71,3 +71,5 @@ export {
   type FigureChange,
 } from './report/compare-reports.js';
 export { renderCompareTable, renderCompareMarkdown, renderCompareHtml } from './report/render-compare.js';
+export { installPortkey, PORTKEY_VERSION, PORTKEY_PINS, type PortkeyInstall } from './peers/install-portkey.js';
+export { portkeyConfig, PORTKEY_PROVIDERS } from './peers/portkey-config.js';

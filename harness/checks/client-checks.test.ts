@@ -67,12 +67,20 @@ describe('checkDeadline', () => {
       'no answer within 1000 ms (client-timeout)',
     ]);
   });
-  it('passes within the tolerance, and judges a stream by its response head', () => {
-    const stream = outcome({ stream: true, deadlineMs: 100, firstByteAt: 1_800_000_000_090, endAt: 1_800_000_005_000 });
+  it('passes within the tolerance', () => {
+    const stream = outcome({ stream: true, deadlineMs: 100, firstByteAt: 1_800_000_000_090, endAt: 1_800_000_000_149 });
     expect(
       checkDeadline(input({ outcomes: [stream, outcome({ id: 'b', deadlineMs: 100, endAt: 1_800_000_000_140 })] }))
         .verdict,
     ).toBe('pass');
+  });
+  it('judges a stream at its last byte: a head in time does not make a late stream punctual', () => {
+    const stream = outcome({ stream: true, deadlineMs: 100, firstByteAt: 1_800_000_000_090, endAt: 1_800_000_005_000 });
+    const r = checkDeadline(input({ outcomes: [stream] }));
+    expect(r).toMatchObject({ verdict: 'fail', violations: 1 });
+    expect(r.evidence[0]!.detail).toBe(
+      'stream began in time (head after 90 ms) but its last byte came 4900 ms after its 100 ms deadline',
+    );
   });
 });
 
@@ -146,10 +154,26 @@ describe('checkKeyIsolation', () => {
   it("fails when a provider received another provider's key", () => {
     const r = checkKeyIsolation(input({ rows: [row(), row({ key: 'foreign:anthropic/main', correlationId: 'x' })] }));
     expect(r).toMatchObject({ verdict: 'fail', violations: 1 });
-    expect(r.evidence[0]!.detail).toBe('openai received the key of anthropic/main');
+    expect(r.evidence[0]!.detail).toBe('openai: its credential was the key of anthropic/main');
   });
-  it('passes with own keys only', () => {
+  it("fails when another provider's key travelled anywhere else in the request, or another org's", () => {
+    const r = checkKeyIsolation(
+      input({
+        rows: [
+          row({ carried: ['query:api_key=foreign:anthropic/main'] }),
+          row({ carried: ['header:x-fallback=foreign:anthropic/main', 'body=org:org-b/second'] }),
+        ],
+      }),
+    );
+    expect(r).toMatchObject({ verdict: 'fail', violations: 2, details: { carriedElsewhere: 2 } });
+    expect(r.evidence.map((e) => e.detail)).toEqual([
+      'openai: query:api_key carried the key of anthropic/main',
+      'openai: header:x-fallback carried the key of anthropic/main; body carried a key of another organisation (org-b/second)',
+    ]);
+  });
+  it('passes with own keys only, and skips without attempts', () => {
     expect(checkKeyIsolation(input({ rows: [row(), row({ key: 'second' })] })).verdict).toBe('pass');
+    expect(checkKeyIsolation(input({ rows: [] })).verdict).toBe('skip');
   });
 });
 
@@ -179,7 +203,7 @@ describe('checkUsage', () => {
   it('fails when the router reported other token counts than the provider served', () => {
     const r = checkUsage(input({ rows: [served], outcomes: [outcome({ usage: { prompt: 40, completion: 7 } })] }));
     expect(r).toMatchObject({ verdict: 'fail', violations: 1 });
-    expect(r.evidence[0]!.detail).toBe('router reported 40+7 tokens; the provider served 42+7');
+    expect(r.evidence[0]!.detail).toBe('router reported 40+7 tokens; the provider metered 42+7');
   });
   it('passes on exact usage, judged against the attempt that answered', () => {
     const failedFirst = row({ correlationId: 'c1', status: 500, tokensIn: 0, tokensOut: 0 });
@@ -188,7 +212,19 @@ describe('checkUsage', () => {
         .verdict,
     ).toBe('pass');
   });
-  it('skips routers that report no usage', () => {
-    expect(checkUsage(input({ rows: [served], outcomes: [outcome({ usage: null })] })).verdict).toBe('skip');
+  it('fails an answer without usage (a stream that asked for it, or a plain completion)', () => {
+    const r = checkUsage(
+      input({ rows: [served], outcomes: [outcome({ usage: null, stream: true, streamEnd: 'finish' })] }),
+    );
+    expect(r).toMatchObject({ verdict: 'fail', details: { missing: 1 } });
+    expect(r.evidence[0]!.detail).toMatch(/^stream asked for usage \(stream_options.include_usage\) and got none/);
+  });
+  it('skips when no served answer can be traced to a provider, or when told not to check', () => {
+    expect(checkUsage(input({ rows: [], outcomes: [outcome()] })).verdict).toBe('skip');
+    expect(
+      checkUsage(
+        input({ rows: [served], outcomes: [outcome()], scenario: world('expect: { usage: { source: none } }\n') }),
+      ).verdict,
+    ).toBe('skip');
   });
 });

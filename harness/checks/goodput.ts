@@ -1,3 +1,4 @@
+import { streamCompleted } from '../load/client-outcome.js';
 import { covers, intersect, union, type Intervals } from './intervals.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import { quotaOracle } from './quota-oracle.js';
@@ -211,7 +212,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
       continue;
     }
     eligible.push(o);
-    if (o.status === 200 && (!o.stream || o.streamEnd === 'done')) served++;
+    if (o.status === 200 && (!o.stream || streamCompleted(o))) served++;
   }
   const seen = rows
     .filter((r) => r.endpoint === 'chat' && r.tokensIn > 0)

@@ -1,5 +1,7 @@
 import { CHECK_IDS, type CheckId } from '../scenario/schema.js';
 import { checkAmplification } from './amplification.js';
+import { checkAnswerIntegrity } from './answer-integrity.js';
+import { checkContentIntegrity } from './content-integrity.js';
 import { checkDeadline } from './deadline.js';
 import { checkFailoverLatency } from './failover-latency.js';
 import { checkGoodput } from './goodput.js';
@@ -24,6 +26,8 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
   goodput: checkGoodput,
   'key-isolation': checkKeyIsolation,
   'stream-integrity': checkStreamIntegrity,
+  'answer-integrity': checkAnswerIntegrity,
+  'content-integrity': checkContentIntegrity,
   usage: checkUsage,
 };
 

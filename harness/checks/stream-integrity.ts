@@ -1,25 +1,46 @@
+import { isEventStreamType, type ClientOutcome } from '../load/client-outcome.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
 
-/** No 200 stream ended silently: each ended with `[DONE]` or an explicit error event. */
+const is2xx = (o: ClientOutcome) => o.status >= 200 && o.status < 300;
+
+/**
+ * No stream that started ended silently. Streams are read as clients read them, whatever their
+ * content type: one is complete when it ends with `[DONE]` or with a `finish_reason`, or ended
+ * honestly with an error event. A finish without `[DONE]` and a missing or wrong content type are
+ * warnings (findings of their own), never failures.
+ */
 export function checkStreamIntegrity({ outcomes }: CheckInput): CheckResult {
-  const streams = outcomes.filter((o) => o.stream && o.status === 200);
+  const streams = outcomes.filter((o) => o.stream && is2xx(o));
   const silent = streams.filter((o) => o.streamEnd === 'silent');
   const errored = streams.filter((o) => o.streamEnd === 'error-event').length;
+  const noDone = streams.filter((o) => o.streamEnd === 'finish');
+  const badType = streams.filter((o) => o.contentType !== undefined && !isEventStreamType(o.contentType));
+  const warnings: string[] = [];
+  if (noDone.length > 0)
+    warnings.push(`${count(noDone.length, 'stream')} ended with a finish_reason but no [DONE] (complete; a warning)`);
+  if (badType.length > 0) {
+    const types = [...new Set(badType.map((o) => o.contentType ?? 'none'))].slice(0, 3).join(', ');
+    warnings.push(`${count(badType.length, 'stream')} not labelled text/event-stream (content type: ${types})`);
+  }
+  const detail = (o: ClientOutcome) =>
+    o.frames === 0
+      ? `a stream was asked for; the 2xx body held no SSE frame (content type ${o.contentType ?? 'none'})`
+      : `stream closed after ${count(o.frames ?? 0, 'frame')} without [DONE], a finish_reason or an error event`;
   return {
     id: 'stream-integrity',
     title: 'Streams never end silently',
     meaning:
-      'Every stream that started ended with [DONE] or an explicit error event, never a silent close that looks complete.',
+      'Every stream that started ended as a client accepts it ([DONE] or a finish_reason) or with an explicit error event, never a silent close that looks complete.',
     verdict: streams.length === 0 ? 'skip' : silent.length === 0 ? 'pass' : 'fail',
     figure:
-      streams.length === 0
+      (streams.length === 0
         ? 'no streams were answered'
-        : `${silent.length} of ${count(streams.length, 'stream')} ended silently (${errored} ended with an error event)`,
+        : `${silent.length} of ${count(streams.length, 'stream')} ended silently (${errored} ended with an error event)`) +
+      (warnings.length ? `; warning: ${warnings.join('; ')}` : ''),
     value: silent.length,
     unit: 'streams',
     violations: silent.length,
-    evidence: silent
-      .slice(0, MAX_EVIDENCE)
-      .map((o) => ({ at: o.endAt, correlationId: o.id, detail: 'stream closed without [DONE] or an error event' })),
+    evidence: silent.slice(0, MAX_EVIDENCE).map((o) => ({ at: o.endAt, correlationId: o.id, detail: detail(o) })),
+    details: { finishWithoutDone: noDone.length, notEventStream: badType.length, warnings },
   };
 }

@@ -104,6 +104,11 @@ export function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : plural}`;
 }
 
+/** `the 1 answer`, `all 12 answers`: a whole count with its noun. */
+export function allOf(n: number, noun: string, plural = `${noun}s`): string {
+  return n === 1 ? `the 1 ${noun}` : `all ${n} ${plural}`;
+}
+
 /** Rounds ms for display. */
 export const ms = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
 

@@ -1,3 +1,5 @@
+import { ContentDigest, contentDigest, formatDigest } from '../../simulator/index.js';
+
 /** What a client saw of one request: the other half of the evidence, joined to the ledger by `id`. */
 export interface ClientOutcome {
   /** The correlation id, sent as a header and as a `[tl:…]` marker in the prompt. */
@@ -18,32 +20,69 @@ export interface ClientOutcome {
   /** `client-timeout`, `network`, or the error code of an error body. */
   error: string | null;
   /**
+   * How a 200 stream ended: `[DONE]`; `finish`: a `finish_reason` but no `[DONE]` after it (complete,
+   * as clients read it; a warning); an error event; or silently (neither).
+   */
+  streamEnd: 'done' | 'finish' | 'error-event' | 'silent' | null;
+  /**
    * The cause in words: the first 300 bytes of an error body the router sent, or the local error
    * that kept the request from an answer (`UND_ERR_INVALID_ARG: invalid x-config header`).
    */
   detail?: string | null;
-  /** How a 200 stream ended: `[DONE]`, an error event, or silently. */
-  streamEnd: 'done' | 'error-event' | 'silent' | null;
   /** Usage the router reported for this request, if any. */
   usage: { prompt: number; completion: number } | null;
   /** `x-throttlelab-provider`, when the router names who served. */
   servedBy: string | null;
   retryAfter: string | null;
+  /** The response's content type as sent (a stream is read as SSE whatever it says). */
+  contentType?: string | null;
+  /** Digest (`ContentDigest`) and length of the answer text the client received; absent if none was read. */
+  contentDigest?: string | null;
+  contentChars?: number;
+  /** `data:` frames of a stream. */
+  frames?: number;
   /** Which replica of a fleet the request was sent to (absent for a single router). */
   replica?: number;
 }
 
-/** Scans an OpenAI-compatible SSE body for content, usage, its terminator and error events. */
+/** A stream that ended as clients accept it: with `[DONE]`, or with a `finish_reason` and no error. */
+export function streamCompleted(o: Pick<ClientOutcome, 'streamEnd'>): boolean {
+  return o.streamEnd === 'done' || o.streamEnd === 'finish';
+}
+
+/** Whether a content type is the one an SSE stream should carry. */
+export function isEventStreamType(type: string | null | undefined): boolean {
+  return /^\s*text\/event-stream\s*(;|$)/i.test(type ?? '');
+}
+
+const MAX_PLAIN = 1 << 20;
+
+interface ChatFrame {
+  error?: unknown;
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  choices?: Array<{ index?: number; delta?: { content?: string | null }; finish_reason?: string | null }>;
+}
+
+/**
+ * Scans an OpenAI-compatible SSE body as a client library does, whatever its content type: the
+ * content (digested), usage, `finish_reason`, the `[DONE]` terminator and error events.
+ */
 export class StreamScanner {
   private buffer = '';
   private event: string | undefined;
+  private readonly digest = new ContentDigest();
+  /** The body's first megabyte while it has shown no `data:` line (a plain answer to a stream request). */
+  private plain = '';
   firstContent = false;
   done = false;
+  finished = false;
   errored = false;
+  frames = 0;
   usage: { prompt: number; completion: number } | null = null;
 
   /** Feeds text; returns true the first time content appears. */
   push(text: string): boolean {
+    if (this.frames === 0 && this.plain.length < MAX_PLAIN) this.plain += text.slice(0, MAX_PLAIN - this.plain.length);
     this.buffer += text;
     let sawFirst = false;
     for (;;) {
@@ -51,46 +90,69 @@ export class StreamScanner {
       if (nl < 0) break;
       const line = this.buffer.slice(0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.slice(nl + 1);
-      if (line === '') {
-        this.event = undefined;
-        continue;
-      }
-      if (line.startsWith('event:')) {
-        this.event = line.slice(6).trim();
-        if (this.event === 'error') this.errored = true;
-        continue;
-      }
-      if (!line.startsWith('data:')) continue;
-      const data = line.slice(5).trim();
-      if (data === '[DONE]') {
-        this.done = true;
-        continue;
-      }
-      try {
-        const j = JSON.parse(data) as {
-          error?: unknown;
-          usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-          choices?: Array<{ delta?: { content?: string | null } }>;
-        };
-        if (j.error) this.errored = true;
-        if (j.usage && typeof j.usage.prompt_tokens === 'number')
-          this.usage = { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 };
-        if (
-          !this.firstContent &&
-          j.choices?.some((c) => typeof c.delta?.content === 'string' && c.delta.content.length > 0)
-        ) {
-          this.firstContent = true;
-          sawFirst = true;
-        }
-      } catch {
-        // A line that is not JSON is not content.
+      if (this.line(line)) sawFirst = true;
+    }
+    return sawFirst;
+  }
+
+  /** Reads a last line that had no newline after it. */
+  flush(): boolean {
+    const rest = this.buffer;
+    this.buffer = '';
+    return rest === '' ? false : this.line(rest.replace(/\r$/, ''));
+  }
+
+  private line(line: string): boolean {
+    if (line === '') {
+      this.event = undefined;
+      return false;
+    }
+    if (line.startsWith('event:')) {
+      this.event = line.slice(6).trim();
+      if (this.event === 'error') this.errored = true;
+      return false;
+    }
+    if (!line.startsWith('data:')) return false;
+    this.frames++;
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') {
+      this.done = true;
+      return false;
+    }
+    let j: ChatFrame;
+    try {
+      j = JSON.parse(data) as ChatFrame;
+    } catch {
+      return false; // A line that is not JSON is not content.
+    }
+    if (j === null || typeof j !== 'object') return false;
+    if (j.error) this.errored = true;
+    if (j.usage && typeof j.usage.prompt_tokens === 'number')
+      this.usage = { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 };
+    let sawFirst = false;
+    for (const c of Array.isArray(j.choices) ? j.choices : []) {
+      if ((c.index ?? 0) !== 0) continue;
+      if (c.finish_reason) this.finished = true;
+      const content = c.delta?.content;
+      if (typeof content === 'string' && content.length > 0) {
+        this.digest.update(content);
+        if (!this.firstContent) this.firstContent = sawFirst = true;
       }
     }
     return sawFirst;
   }
 
-  get end(): 'done' | 'error-event' | 'silent' {
-    return this.errored ? 'error-event' : this.done ? 'done' : 'silent';
+  /** The body when it held no SSE frame at all (a plain answer), else undefined. */
+  get plainBody(): string | undefined {
+    return this.frames === 0 ? this.plain : undefined;
+  }
+
+  get end(): 'done' | 'finish' | 'error-event' | 'silent' {
+    return this.errored ? 'error-event' : this.done ? 'done' : this.finished ? 'finish' : 'silent';
+  }
+
+  get content(): { contentDigest: string; contentChars: number } {
+    return { contentDigest: formatDigest(this.digest.value()), contentChars: this.digest.length };
   }
 }
 
@@ -115,27 +177,59 @@ export function describeLocalError(error: unknown): string {
   return bodySnippet(cause && !head.includes(cause) ? `${head} (cause: ${cause})` : head);
 }
 
-/** Reads what a complete (non-streaming) answer says: usage, or an error code and the body's start. */
+/** Records what a stream scan found on an outcome (a plain body answering a stream request ends silently). */
+export function applyStream(out: ClientOutcome, scanner: StreamScanner): void {
+  scanner.flush();
+  const plain = scanner.plainBody;
+  if (plain !== undefined && plain.trimStart().startsWith('{')) {
+    const answer = readAnswer(out.status, plain);
+    out.usage = answer.usage;
+    out.contentDigest = answer.contentDigest;
+    out.contentChars = answer.contentChars;
+    out.streamEnd = 'silent';
+    out.frames = 0;
+    return;
+  }
+  out.streamEnd = scanner.end;
+  out.usage = scanner.usage;
+  out.frames = scanner.frames;
+  Object.assign(out, scanner.content);
+}
+
+/** Reads what a complete (non-streaming) answer says: usage, its content, or an error code and the body's start. */
 export function readAnswer(
   status: number,
   text: string,
-): { usage: ClientOutcome['usage']; error: string | null; detail: string | null } {
+): {
+  usage: ClientOutcome['usage'];
+  error: string | null;
+  detail: string | null;
+  contentDigest: string | null;
+  contentChars?: number;
+} {
   try {
     const j = JSON.parse(text) as {
       usage?: { prompt_tokens?: number; completion_tokens?: number };
       error?: { code?: unknown; type?: unknown };
+      choices?: Array<{ index?: number; message?: { content?: unknown } }>;
     };
     const usage =
       j.usage && typeof j.usage.prompt_tokens === 'number'
         ? { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 }
         : null;
     const error = status >= 400 ? String(j.error?.code ?? j.error?.type ?? status) : null;
-    return { usage, error, detail: status >= 400 ? bodySnippet(text) : null };
+    const detail = status >= 400 ? bodySnippet(text) : null;
+    const content = Array.isArray(j.choices)
+      ? j.choices.find((c) => (c.index ?? 0) === 0)?.message?.content
+      : undefined;
+    if (typeof content !== 'string') return { usage, error, detail, contentDigest: null };
+    return { usage, error, detail, contentDigest: contentDigest(content), contentChars: content.length };
   } catch {
     return {
       usage: null,
       error: status >= 400 ? String(status) : null,
       detail: status >= 400 ? bodySnippet(text) : null,
+      contentDigest: null,
     };
   }
 }

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
-import { readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
+import { applyStream, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
 import { clientGraceMs, type LoadProgress, type LoadTarget } from './open-loop.js';
 import type { PlannedRequest } from './request-plan.js';
 
@@ -73,20 +73,23 @@ export async function runClosedLoop(
           const p = context.planned!;
           open.delete(p.id);
           const endAt = clock.now();
-          const isStream = status === 200 && String(headers?.['content-type'] ?? '').includes('text/event-stream');
-          let usage: ClientOutcome['usage'] = null;
+          const draft = { status, streamEnd: null } as ClientOutcome;
           let error: string | null = null;
           let detail: string | null = null;
-          let streamEnd: ClientOutcome['streamEnd'] = null;
-          if (isStream) {
+          // A stream is read as SSE whatever its content type says, as client libraries read it.
+          if (p.stream && status >= 200 && status < 300) {
             const scanner = new StreamScanner();
             scanner.push(body);
-            usage = scanner.usage;
-            streamEnd = scanner.end;
+            applyStream(draft, scanner);
           } else {
-            ({ usage, error, detail } = readAnswer(status, body));
-            if (p.stream && status === 200) streamEnd = 'silent';
+            const answer = readAnswer(status, body);
+            error = answer.error;
+            detail = answer.detail;
+            draft.usage = answer.usage;
+            draft.contentDigest = answer.contentDigest;
+            if (answer.contentChars !== undefined) draft.contentChars = answer.contentChars;
           }
+          const { streamEnd, usage = null, contentDigest, contentChars, frames } = draft;
           record({
             id: p.id,
             model: p.model,
@@ -104,6 +107,10 @@ export async function runClosedLoop(
             usage,
             servedBy: headers?.['x-throttlelab-provider'] ?? null,
             retryAfter: headers?.['retry-after'] ?? null,
+            contentType: headers?.['content-type'] ?? null,
+            contentDigest: contentDigest ?? null,
+            ...(contentChars !== undefined ? { contentChars } : {}),
+            ...(frames !== undefined ? { frames } : {}),
           });
         },
       },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { world } from '../../test/helpers/evidence.js';
 import { parseRunScenario as parseScenario } from '../scenario/parse-run-scenario.js';
-import { readAnswer, StreamScanner } from './client-outcome.js';
+import { contentDigest } from '../../simulator/index.js';
+import { applyStream, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
 import { createRequestPlanner } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
@@ -125,6 +126,33 @@ describe('StreamScanner', () => {
     silent.push('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
     expect(silent.end).toBe('silent');
   });
+  it('takes a finish_reason without [DONE] as complete (a warning, not a silent end)', () => {
+    const s = new StreamScanner();
+    s.push('data: {"choices":[{"delta":{"content":"Hi"},"finish_reason":null}]}\n\n');
+    s.push('data: {"choices":[{"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}');
+    // The last frame had no blank line after it: a client still reads it when the body ends.
+    const out = { status: 200 } as ClientOutcome;
+    applyStream(out, s);
+    expect(out).toMatchObject({ streamEnd: 'finish', usage: { prompt: 1, completion: 1 }, frames: 2 });
+  });
+  it('digests the content a client reads, frame by frame, as the simulator digests the whole text', () => {
+    const s = new StreamScanner();
+    for (const piece of ['Hello', ' wor', 'ld.'])
+      s.push(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
+    s.push('data: [DONE]\n\n');
+    expect(s.content).toEqual({ contentDigest: contentDigest('Hello world.'), contentChars: 12 });
+    const twice = new StreamScanner();
+    for (const piece of ['Hello', ' wor', ' wor', 'ld.'])
+      twice.push(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
+    expect(twice.content.contentDigest).not.toBe(contentDigest('Hello world.'));
+  });
+  it('reads a plain JSON body answering a stream request as a silent stream with its content', () => {
+    const s = new StreamScanner();
+    s.push('{"choices":[{"index":0,"message":{"content":"Hi"}}]}');
+    const out = { status: 200 } as ClientOutcome;
+    applyStream(out, s);
+    expect(out).toMatchObject({ streamEnd: 'silent', frames: 0, contentDigest: contentDigest('Hi') });
+  });
 });
 
 describe('readAnswer', () => {
@@ -133,13 +161,18 @@ describe('readAnswer', () => {
       usage: { prompt: 3, completion: 4 },
       error: null,
       detail: null,
+      contentDigest: null,
     });
-    expect(readAnswer(503, '{"error":{"code":"no_capacity"}}')).toEqual({
+    expect(readAnswer(503, '{"error":{"code":"no_capacity"}}')).toMatchObject({
       usage: null,
       error: 'no_capacity',
       detail: '{"error":{"code":"no_capacity"}}',
     });
-    expect(readAnswer(502, '<html>')).toEqual({ usage: null, error: '502', detail: '<html>' });
+    expect(readAnswer(502, '<html>')).toMatchObject({ usage: null, error: '502', detail: '<html>' });
+    expect(readAnswer(200, '{"choices":[{"index":0,"message":{"content":"Hi there."}}]}')).toMatchObject({
+      contentDigest: contentDigest('Hi there.'),
+      contentChars: 9,
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
-import { describeLocalError, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
+import { applyStream, describeLocalError, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
 import type { PlannedRequest } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
@@ -118,26 +118,29 @@ export async function runOpenLoop(
       };
       out.servedBy = header('x-throttlelab-provider');
       out.retryAfter = header('retry-after');
-      const isStream = res.statusCode === 200 && String(header('content-type') ?? '').includes('text/event-stream');
-      if (isStream) {
+      out.contentType = header('content-type');
+      // A stream is read as SSE whatever its content type says, as client libraries read it.
+      if (p.stream && res.statusCode >= 200 && res.statusCode < 300) {
         const scanner = new StreamScanner();
         const decoder = new TextDecoder();
         for await (const chunk of res.body) {
           if (scanner.push(decoder.decode(chunk, { stream: true }))) out.firstContentAt = clock.now();
         }
-        out.streamEnd = scanner.end;
-        out.usage = scanner.usage;
+        if (scanner.push(decoder.decode()) || scanner.flush()) out.firstContentAt ??= clock.now();
+        applyStream(out, scanner);
       } else {
         const answer = readAnswer(res.statusCode, await res.body.text());
         out.usage = answer.usage;
         out.error = answer.error;
         if (answer.detail) out.detail = answer.detail;
-        if (p.stream && res.statusCode === 200) out.streamEnd = 'silent';
+        out.contentDigest = answer.contentDigest;
+        if (answer.contentChars !== undefined) out.contentChars = answer.contentChars;
       }
     } catch (error) {
       out.error = ac.signal.aborted ? 'client-timeout' : 'network';
       if (!ac.signal.aborted) out.detail = describeLocalError(error);
-      if (out.stream && out.status === 200) out.streamEnd = 'silent';
+      // A stream the client gave up on is late (the deadline check's), not ended by the router.
+      if (out.stream && out.status >= 200 && out.status < 300 && out.error === 'network') out.streamEnd = 'silent';
     } finally {
       clearTimeout(timer);
       open.delete(ac);

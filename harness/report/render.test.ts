@@ -45,18 +45,20 @@ describe('report renderers', () => {
       load: open loop, 2 req/s for 2 s: 2 requests (0 streaming), deadline 3 s
       answers: 1×200, 1×429; latency p50 100 ms, p99 100 ms
 
-        check             verdict       figure
-        no-429            FAIL          1 of 2 client requests got 429 (providers answered 1 429)
-        retry-after       FAIL          worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)
-        deadline          PASS          all 2 answered in time (closest: 4900 ms to spare)
-        failover-latency  PASS          1 request failed over: added p50 2 ms, p90 2 ms, p99 2 ms, max 2 ms
-        single-probe      SKIP          no wait ended with traffic after it
-        no-blind-retry    SKIP          no hint-less failures
-        amplification     INCONCLUSIVE  1.50 [0.68–2.32] attempts per request (max 2); extra attempts 50.0 % [0.0–132.3] of requests: MARGINAL
-        goodput           FAIL          50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %
-        key-isolation     PASS          no foreign keys in 3 attempts
-        stream-integrity  SKIP          no streams were answered
-        usage             PASS          0 mismatches over 1 answer with usage
+        check              verdict       figure
+        no-429             FAIL          1 of 2 client requests got 429 (providers answered 1 429)
+        retry-after        FAIL          worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)
+        deadline           PASS          all 2 answered in time (closest: 4900 ms to spare)
+        failover-latency   PASS          1 request failed over: added p50 2 ms, p90 2 ms, p99 2 ms, max 2 ms
+        single-probe       SKIP          no wait ended with traffic after it
+        no-blind-retry     SKIP          no hint-less failures
+        amplification      INCONCLUSIVE  1.50 [0.68–2.32] attempts per request (max 2); extra attempts 50.0 % [0.0–132.3] of requests: MARGINAL
+        goodput            FAIL          50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %
+        key-isolation      PASS          no foreign keys in 3 attempts (credentials, headers, query parameters and bodies)
+        stream-integrity   SKIP          no streams were answered
+        answer-integrity   PASS          the 1 answer backed by a successful attempt for the model asked
+        content-integrity  SKIP          no answer of 1 request could be traced to an upstream success with text
+        usage              PASS          usage present and exact on the 1 answer
 
       no-blind-retry skip: no attempt failed without a wait hint
       amplification inconclusive: MARGINAL: a confidence interval straddles its threshold; more requests would decide
@@ -67,7 +69,7 @@ describe('report renderers', () => {
           [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
       goodput: Of the requests the providers had capacity for, the share the router did serve.
           [r-1] not served: status 429 (rate_limit_exceeded)
-      verdict: FAIL (4 passed, 3 failed, 3 skipped, 1 inconclusive)"
+      verdict: FAIL (5 passed, 3 failed, 4 skipped, 1 inconclusive)"
     `);
   });
 
@@ -87,9 +89,11 @@ describe('report renderers', () => {
       | no-blind-retry | ➖ skip | no hint-less failures (no attempt failed without a wait hint) |
       | amplification | ❔ inconclusive | 1.50 [0.68–2.32] attempts per request (max 2); extra attempts 50.0 % [0.0–132.3] of requests: MARGINAL (MARGINAL: a confidence interval straddles its threshold; more requests would decide) |
       | goodput | ❌ fail | 50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 % |
-      | key-isolation | ✅ pass | no foreign keys in 3 attempts |
+      | key-isolation | ✅ pass | no foreign keys in 3 attempts (credentials, headers, query parameters and bodies) |
       | stream-integrity | ➖ skip | no streams were answered |
-      | usage | ✅ pass | 0 mismatches over 1 answer with usage |
+      | answer-integrity | ✅ pass | the 1 answer backed by a successful attempt for the model asked |
+      | content-integrity | ➖ skip | no answer of 1 request could be traced to an upstream success with text |
+      | usage | ✅ pass | usage present and exact on the 1 answer |
 
       **no-429** — The router absorbed every provider rate limit; no client request was answered 429.
 
@@ -111,7 +115,7 @@ describe('report renderers', () => {
     expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="throttlelab">
-        <testsuite name="synthetic" tests="11" failures="3" skipped="4" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
+        <testsuite name="synthetic" tests="13" failures="3" skipped="5" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
           <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429)">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
@@ -122,6 +126,8 @@ describe('report renderers', () => {
           <testcase classname="throttlelab.synthetic" name="goodput" time="0"><failure message="50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="key-isolation" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="stream-integrity" time="0"><skipped message="no streams were answered"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="answer-integrity" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="content-integrity" time="0"><skipped message="no answer of 1 request could be traced to an upstream success with text"/></testcase>
           <testcase classname="throttlelab.synthetic" name="usage" time="0"></testcase>
         </testsuite>
       </testsuites>

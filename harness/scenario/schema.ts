@@ -20,6 +20,8 @@ export const CHECK_IDS = [
   'goodput',
   'key-isolation',
   'stream-integrity',
+  'answer-integrity',
+  'content-integrity',
   'usage',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
@@ -162,6 +164,12 @@ const Expect = z.strictObject({
     .strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) })
     .default({ min: 0.95, serviceTime: 500 }),
   usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
+  /**
+   * Model names a client may ask for besides `auto`, `provider/model` and a provider's own model
+   * names: each lists what may answer it, as `provider/model` or `provider` (any of its models).
+   * answer-integrity also reads the reference router's `config.aliases`.
+   */
+  aliases: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).default({}),
 });
 
 /**

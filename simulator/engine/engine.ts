@@ -1,5 +1,6 @@
 // Over 300 lines on purpose: one request's whole path (route, auth, validation, faults, quota
 // admission, ledger record) reads best in one place; answers are scripted in script-answer.ts.
+import { ContentDigest } from '../core/content-digest.js';
 import { createRng, deriveSeed, type Rng } from '../core/rng.js';
 import { Ledger, type AttemptStart } from '../ledger/ledger.js';
 import type { LedgerRow } from '../ledger/ledger-row.js';
@@ -29,7 +30,7 @@ import { promptSegments } from './prompt-segments.js';
 import { staticReply, type Reply } from './reply.js';
 import { sample } from './sample.js';
 import { scriptAnswer } from './script-answer.js';
-import { estimateTokens } from './tokens.js';
+import { countPromptTokens, tokenRuleFor, warmTokenizer } from './tokens.js';
 import { createVocabulary, generateTokens, quoteText, type Vocabulary } from './vocabulary.js';
 import { seedToolCall } from '../vendors/tool-calls.js';
 
@@ -113,15 +114,15 @@ export class Engine {
       for (const k of p.spec.keys) {
         const value = options.keyValues.get(`${p.id}/${k.id}`);
         if (value !== undefined)
-          this.keyring.add(p.profile.keyIdentity?.(value) ?? value, {
-            providerIndex: p.index,
-            providerId: p.id,
-            keyId: k.id,
-            org: k.org ?? k.id,
-          });
+          this.keyring.add(
+            p.profile.keyIdentity?.(value) ?? value,
+            { providerIndex: p.index, providerId: p.id, keyId: k.id, org: k.org ?? k.id },
+            value.split(':'),
+          );
       }
     }
     for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
+    if (this.providers.some((p) => tokenRuleFor(p.profile.id) === 'o200k')) warmTokenizer();
   }
 
   /** Places a fault on the timeline, its `at` counted from `now`. */
@@ -190,6 +191,13 @@ export class Engine {
         correlationId: findCorrelationId(req.headers, this.correlationHeaders, undefined),
         sdkRetryCount: retry !== null && Number.isFinite(retry) ? retry : null,
         stream: route.kind === 'chat' && route.stream === true,
+        carried: this.keyring.scan(
+          req.headers,
+          query,
+          req.body,
+          provider.index,
+          key.kind === 'own' || key.kind === 'foreign' ? key.owner : undefined,
+        ),
       },
     };
 
@@ -215,7 +223,7 @@ export class Engine {
     attempt.start.stream = chat.stream;
     attempt.start.correlationId ??= findCorrelationId({}, [], chat.promptText);
     if (!provider.models.has(chat.model)) return this.fail(attempt, { kind: 'model_not_found' });
-    attempt.tokensIn = estimateTokens(chat.promptText, chat.messageCount);
+    attempt.tokensIn = countPromptTokens(profile.id, chat.promptText, chat.messageCount, !chat.embedding);
 
     const decision = this.faults.decide(
       { providerId: provider.id, keyId: key.owner.keyId, model: chat.model, stream: chat.stream },
@@ -317,6 +325,7 @@ export class Engine {
     admitted: Costs | undefined,
     tokensOut: number,
     end: LedgerRow['end'],
+    content?: ContentDigest,
   ): number {
     const seq = this.ledger.begin(attempt.start);
     const reqAfter = minRemaining(views, REQUEST_METRICS);
@@ -337,6 +346,8 @@ export class Engine {
       cacheWrite: attempt.cache?.write,
       faults: attempt.faults,
       end,
+      contentDigest: content ? content.value() : Number.NaN,
+      contentChars: content?.length,
     });
     return seq;
   }
@@ -441,7 +452,9 @@ export class Engine {
       rng,
     });
     const { status, errorType, tokensOut, end } = script;
-    const seq = this.record(attempt, status, errorType, undefined, views, costs, tokensOut, end);
+    const content = chat.embedding ? undefined : new ContentDigest();
+    if (content) for (const t of tokens) content.update(t);
+    const seq = this.record(attempt, status, errorType, undefined, views, costs, tokensOut, end, content);
     const reply = this.reply(seq, 200, headers, script.steps, provider, ticket);
     if (profile.binaryStreams && chat.stream) reply.binary = true;
     return reply;

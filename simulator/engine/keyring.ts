@@ -13,9 +13,52 @@ export type KeyMatch =
 /** Every configured credential across all providers, so a misrouted key is recognised as such. */
 export class Keyring {
   private readonly byValue = new Map<string, KeyOwner>();
+  /** Every form a credential may travel in (its value, and its identity where a vendor signs), longest first. */
+  private readonly forms: Array<[string, KeyOwner]> = [];
 
-  add(value: string, owner: KeyOwner): void {
+  /** Registers a credential by the identity a request presents, and the raw forms it may travel in. */
+  add(value: string, owner: KeyOwner, raw: readonly string[] = []): void {
     this.byValue.set(value, owner);
+    for (const form of new Set([value, ...raw]))
+      if (form.length >= 8 && !this.forms.some(([f]) => f === form)) this.forms.push([form, owner]);
+    this.forms.sort((a, b) => b[0].length - a[0].length);
+  }
+
+  /**
+   * Looks for credentials in every header, query parameter and the body of a request that reached
+   * provider `providerIndex` presenting `presented` (left out: the ledger's `key` names it): another provider's key anywhere,
+   * or a key of another organisation of the same provider. Returns labels like
+   * `header:x-api-key=foreign:anthropic/main`, `query:key=org:org-b/k3`, `body=foreign:groq/main`;
+   * the values themselves never leave this method.
+   */
+  scan(
+    headers: Readonly<Record<string, string | undefined>>,
+    query: URLSearchParams,
+    body: string,
+    providerIndex: number,
+    presented: KeyOwner | undefined,
+  ): string[] {
+    const own = presented?.providerIndex === providerIndex ? presented : undefined;
+    if (this.forms.length === 0) return [];
+    const found: string[] = [];
+    const look = (where: string, value: string) => {
+      if (value.length < 8) return;
+      const seen = new Set<KeyOwner>();
+      for (const [form, owner] of this.forms) {
+        if (seen.has(owner) || owner === presented || !containsToken(value, form)) continue;
+        seen.add(owner);
+        if (owner.providerIndex !== providerIndex) found.push(`${where}=foreign:${owner.providerId}/${owner.keyId}`);
+        else if (own && owner.org !== own.org) found.push(`${where}=org:${owner.org}/${owner.keyId}`);
+      }
+    };
+    for (const name in headers) {
+      const value = headers[name];
+      if (value !== undefined) look(`header:${name}`, value);
+    }
+    for (const [name, value] of query) look(`query:${name}`, value);
+    // Bounded work: the body is searched only for a modest number of credentials.
+    if (this.forms.length <= 64) look('body', body);
+    return found.slice(0, 16);
   }
 
   /** Classifies `value` as presented to provider `providerIndex`. */
@@ -37,4 +80,19 @@ export class Keyring {
         return m.kind;
     }
   }
+}
+
+const KEY_CHAR = /[A-Za-z0-9_-]/;
+
+/**
+ * Whether `value` holds `form` as a whole token: not inside a longer key (`gsk-abc` does not hold
+ * `sk-abc`), so one vendor's key that ends with another's is not read as carrying it.
+ */
+export function containsToken(value: string, form: string): boolean {
+  for (let at = value.indexOf(form); at >= 0; at = value.indexOf(form, at + 1)) {
+    const before = at > 0 ? value[at - 1]! : '';
+    const after = at + form.length < value.length ? value[at + form.length]! : '';
+    if (!KEY_CHAR.test(before) && !KEY_CHAR.test(after)) return true;
+  }
+  return false;
 }

@@ -48,5 +48,16 @@ export interface LedgerRow {
   cacheWrite?: number;
   /** Ids of the faults applied. */
   faults: string[];
+  /**
+   * The answer text the provider generated for this attempt (`ContentDigest`, 14 hex digits) and its
+   * length in UTF-16 code units; null when it generated none (errors, embeddings).
+   */
+  contentDigest: string | null;
+  contentChars: number | null;
+  /**
+   * Credentials found anywhere else in the attempt (other headers, query parameters), as
+   * `<where>=<owner label>`, e.g. `header:x-api-key=foreign:anthropic/main`; never the values.
+   */
+  carried: string[];
   end: AttemptEnd;
 }

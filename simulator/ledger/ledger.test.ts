@@ -34,7 +34,9 @@ const plan = (over: Partial<AttemptPlan> = {}): AttemptPlan => ({
 describe('Ledger', () => {
   it('keeps every field of a row through its columns', () => {
     const ledger = new Ledger();
-    const seq = ledger.begin(start({ stream: true, sdkRetryCount: 2 }));
+    const seq = ledger.begin(
+      start({ stream: true, sdkRetryCount: 2, carried: ['header:x-api-key=foreign:groq/main'] }),
+    );
     ledger.plan(
       seq,
       plan({
@@ -44,6 +46,8 @@ describe('Ledger', () => {
         hintForm: 'seconds',
         faults: ['a', 'b'],
         end: 'pending',
+        contentDigest: 0x1f2e3d4c5b6a7,
+        contentChars: 42,
       }),
     );
     ledger.firstByteAt(seq, 1001);
@@ -70,6 +74,9 @@ describe('Ledger', () => {
       tokensOut: 7,
       faults: ['a', 'b'],
       end: 'client-abort',
+      contentDigest: '01f2e3d4c5b6a7',
+      contentChars: 42,
+      carried: ['header:x-api-key=foreign:groq/main'],
     });
   });
 

@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: the columnar store (typed arrays per column, interned strings) and
 // its row view must change together; see docs/decisions/columnar-ledger.md.
 import type { HintForm } from '../vendors/types.js';
+import { formatDigest } from '../core/content-digest.js';
 import { InternTable } from './intern.js';
 import type { AttemptEnd, LedgerRow } from './ledger-row.js';
 
@@ -38,6 +39,8 @@ export interface AttemptStart {
   correlationId: string | null;
   sdkRetryCount: number | null;
   stream: boolean;
+  /** Credentials carried besides the one that authenticated (see `LedgerRow.carried`). */
+  carried?: string[];
 }
 
 /** The facts decided when the response is planned. */
@@ -59,6 +62,9 @@ export interface AttemptPlan {
   cacheWrite?: number;
   faults: string[];
   end: AttemptEnd;
+  /** Digest of the generated text (NaN: none) and its length. */
+  contentDigest?: number;
+  contentChars?: number;
 }
 
 /** Filters for `query`; all optional, combined with AND. */
@@ -135,6 +141,10 @@ export class Ledger {
   /** Bits 0-2: end, 3-5: endpoint, 6: stream. */
   private readonly small: Column<Uint8Array>;
   private readonly hintFormColumn: Column<Uint8Array>;
+  private readonly digest: Column<Float64Array>;
+  private readonly chars: Column<Int32Array>;
+  private readonly carried: Column<Uint16Array>;
+  private readonly carriedSets = new InternTable();
   // Rows past maxRows live here only until they end and reach the sinks.
   private readonly overflow = new Map<number, LedgerRow>();
 
@@ -163,6 +173,9 @@ export class Ledger {
     this.cacheWrite = new Column((n) => new Uint32Array(n), this.capacity);
     this.small = new Column((n) => new Uint8Array(n), this.capacity);
     this.hintFormColumn = new Column((n) => new Uint8Array(n), this.capacity);
+    this.digest = f64(Number.NaN);
+    this.chars = new Column((n) => new Int32Array(n), this.capacity, -1);
+    this.carried = u16();
   }
 
   /** Number of attempts recorded (including dropped ones). */
@@ -203,6 +216,9 @@ export class Ledger {
       this.cacheWrite,
       this.small,
       this.hintFormColumn,
+      this.digest,
+      this.chars,
+      this.carried,
     ];
   }
 
@@ -228,6 +244,7 @@ export class Ledger {
     this.correlation[i] = start.correlationId ?? undefined;
     this.retry.data[i] = start.sdkRetryCount ?? -1;
     this.small.data[i] = (ENDPOINTS.indexOf(start.endpoint) << 3) | (start.stream ? 64 : 0);
+    this.carried.data[i] = start.carried?.length ? this.carriedSets.id(start.carried.join(' ')) + 1 : 0;
     return seq;
   }
 
@@ -255,6 +272,8 @@ export class Ledger {
     this.cacheWrite.data[i] = p.cacheWrite ?? 0;
     this.faults.data[i] = p.faults.length === 0 ? 0 : this.faultSets.id(p.faults.join(',')) + 1;
     this.small.data[i] = (this.small.data[i]! & ~7) | ENDS.indexOf(p.end);
+    this.digest.data[i] = p.contentDigest ?? Number.NaN;
+    this.chars.data[i] = p.contentChars ?? -1;
   }
 
   /** Records when the headers went out. */
@@ -295,6 +314,9 @@ export class Ledger {
     const model = this.model.data[i]!;
     const errorType = this.errorType.data[i]!;
     const retry = this.retry.data[i]!;
+    const digest = this.digest.data[i]!;
+    const chars = this.chars.data[i]!;
+    const carried = this.carried.data[i]!;
     const row: LedgerRow = {
       seq,
       arrivalAt: this.arrival.data[i]!,
@@ -323,6 +345,9 @@ export class Ledger {
       tokensOut: this.tokensOut.data[i]!,
       faults: faults === 0 ? [] : this.faultSets.value(faults - 1).split(','),
       end: ENDS[small & 7]!,
+      contentDigest: Number.isNaN(digest) ? null : formatDigest(digest),
+      contentChars: chars < 0 ? null : chars,
+      carried: carried === 0 ? [] : this.carriedSets.value(carried - 1).split(' '),
     };
     // Only rows that touched a prompt cache carry its figures.
     if (this.cacheRead.data[i]) row.cacheRead = this.cacheRead.data[i]!;
@@ -381,6 +406,9 @@ export class Ledger {
       tokensOut: 0,
       faults: [],
       end: 'pending',
+      contentDigest: null,
+      contentChars: null,
+      carried: [],
     };
   }
 }
@@ -396,6 +424,7 @@ function startToRow(s: AttemptStart): Partial<LedgerRow> {
     correlationId: s.correlationId,
     sdkRetryCount: s.sdkRetryCount,
     stream: s.stream,
+    carried: s.carried ?? [],
   };
 }
 
@@ -419,5 +448,8 @@ function planToRow(p: AttemptPlan): Partial<LedgerRow> {
     ...(p.cacheWrite ? { cacheWrite: p.cacheWrite } : {}),
     faults: p.faults,
     end: p.end,
+    contentDigest:
+      p.contentDigest === undefined || Number.isNaN(p.contentDigest) ? null : formatDigest(p.contentDigest),
+    contentChars: p.contentChars ?? null,
   };
 }

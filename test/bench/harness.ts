@@ -152,6 +152,9 @@ load: { mode: open, duration: 60s, rate: 10 }`);
       tokensOut: 8,
       faults: [],
       end: 'complete',
+      contentDigest: null,
+      contentChars: null,
+      carried: [],
     });
     if ((i & 1) === 1)
       outcomes.push({

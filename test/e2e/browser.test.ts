@@ -87,7 +87,7 @@ describe('the HTML report in chromium', () => {
       [
         ...CLI.slice(1),
         'run',
-        'test/fixtures/harness/compare-quota.yaml',
+        'test/fixtures/compare/compare-quota.yaml',
         '--router-cmd',
         'node --import tsx test/fixtures/routers/serve.ts passes-429',
         '--out',

@@ -94,7 +94,7 @@ async function project(name: string): Promise<string> {
 // This checkout stands for the published package (installed as a link: quick, and what `npm test` just built).
 const PACKAGE = {
   THROTTLELAB_PACKAGE: ROOT,
-  THROTTLELAB_ARGS: `--dir ${join(ROOT, 'test/fixtures/harness')} --only compare-quota`,
+  THROTTLELAB_ARGS: `--dir ${join(ROOT, 'test/fixtures/compare')} --only compare-quota`,
 };
 
 describe('docs/ci/github-actions.yml, run locally', () => {

@@ -31,7 +31,7 @@ describe('throttlelab run --dashboard', () => {
       [
         join(ROOT, 'dist/bin/throttlelab.js'),
         'run',
-        'test/fixtures/harness/compare-steady.yaml',
+        'test/fixtures/compare/compare-steady.yaml',
         '--dashboard',
         '--out',
         join(tmp, 'run'),

@@ -27,9 +27,9 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 // The primary's quota runs out after five requests: a router must fail over, never pass the 429 on.
-const QUOTA = 'test/fixtures/harness/compare-quota.yaml';
+const QUOTA = 'test/fixtures/compare/compare-quota.yaml';
 // No fault at all: every figure of the reference router is the same run after run (times aside, not gated).
-const STEADY = 'test/fixtures/harness/compare-steady.yaml';
+const STEADY = 'test/fixtures/compare/compare-steady.yaml';
 
 beforeAll(async () => {
   // One at a time: four runs side by side would load a busy machine further.

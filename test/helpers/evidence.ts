@@ -34,6 +34,9 @@ export function row(p: Partial<LedgerRow> & { at?: number } = {}): LedgerRow {
     tokensOut: 5,
     faults: [],
     end: 'complete',
+    contentDigest: null,
+    contentChars: null,
+    carried: [],
     ...rest,
   };
 }

@@ -75,7 +75,7 @@ describe('simulated time (the reference router in process, one discrete-event cl
   }, 120_000);
 
   it("shows a daily wall and its reset at the vendor's midnight on the report's timeline (9 h simulated)", async () => {
-    const { data, report } = await simulate(join(import.meta.dirname, '../fixtures/harness/daily-wall-reset.yaml'));
+    const { data, report } = await simulate(join(import.meta.dirname, '../fixtures/simulated/daily-wall-reset.yaml'));
     const gemini = JSON.parse(report).series.providers.find((p: { id: string }) => p.id === 'gemini');
     // Midnight Pacific is 08:00 UTC: 28 800 s after the load's start (its first request goes at +20 ms).
     const walls = (gemini.windows as Array<[number, number, number]>).filter(([from, to]) => to - from > 3600);

@@ -1,0 +1,96 @@
+// `npm run peers`: installs Portkey's gateway into a scratch folder, runs the quickstart and the
+// conformance pack against it (its routing config written from each scenario), several times,
+// and writes docs/peers.md: the verdict table, each failure with the ledger's evidence, and
+// whether the runs agreed.
+//   npm run peers -- [--runs 3] [--dir .peers/portkey] [--only 03-all-exhausted] [--out docs/peers.md]
+import { readdir, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  installPortkey,
+  launchCommand,
+  loadRunScenarioFile,
+  portkeyConfig,
+  runScenario,
+  type CheckResult,
+} from '../harness/index.js';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+const runs = Math.max(1, Math.min(5, Number(args.get('runs') ?? 3)));
+const dir = resolve(args.get('dir') ?? '.peers/portkey');
+const out = resolve(args.get('out') ?? 'docs/peers.md');
+const only = args.get('only');
+
+const files = [
+  'scenarios/quickstart.yaml',
+  ...(await readdir('scenarios/conformance'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => `scenarios/conformance/${f}`),
+].filter((f) => !only || f.includes(only));
+
+process.stdout.write(`installing Portkey into ${dir} …\n`);
+const portkey = await installPortkey(dir);
+const results = new Map<string, CheckResult[][]>();
+for (let r = 0; r < runs; r++)
+  for (const file of files) {
+    const loaded = await loadRunScenarioFile(file, {});
+    if (!loaded.ok || !loaded.scenario.load) throw new Error(loaded.ok ? `${file}: no load` : loaded.report);
+    const { config } = portkeyConfig(loaded.scenario);
+    const scenario = {
+      ...loaded.scenario,
+      load: { ...loaded.scenario.load, headers: { ...loaded.scenario.load.headers, 'x-portkey-config': config } },
+    };
+    const run = await runScenario({
+      scenario,
+      scenarioText: loaded.text,
+      scenarioFile: file,
+      seed: loaded.scenario.seed ?? 1,
+      launcher: (ctx) =>
+        launchCommand(
+          ctx,
+          { command: portkey.command, env: {}, readyPath: '/', startTimeout: 60_000 },
+          { PATH: process.env.PATH },
+        ),
+    });
+    const list = results.get(file) ?? [];
+    list.push(run.checks);
+    results.set(file, list);
+    const failed = run.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
+    process.stdout.write(
+      `run ${r + 1}/${runs} ${file}: ${failed.length ? `FAIL ${failed.join(', ')}` : 'no failure'}\n`,
+    );
+  }
+
+const mark = (v: string) => (v === 'pass' ? 'PASS' : v === 'fail' ? '**FAIL**' : v.toUpperCase());
+const lines = [
+  '# Peers: Portkey AI gateway',
+  '',
+  `\`npm run peers -- --runs ${runs}\` (\`bin/peers.ts\`) installs \`@portkey-ai/gateway@${portkey.version}\` into a scratch`,
+  'folder (`harness/peers/install-portkey.ts`: not a dependency of throttlelab; `hono` and `@hono/node-server` pinned, see',
+  'there why; bound to 127.0.0.1 by a preload), writes its routing config from each scenario',
+  '(`harness/peers/portkey-config.ts`: `auto` falls back across the providers in order, `provider/model` and aliases are',
+  'conditions on the model asked) and runs the quickstart and the conformance pack against it.',
+  `Generated ${new Date().toISOString().slice(0, 10)}; ${runs} identical runs of every scenario.`,
+  '',
+  '| scenario | verdicts (run 1) | same in every run |',
+  '|---|---|---|',
+];
+const details: string[] = [];
+for (const [file, list] of results) {
+  const first = list[0]!;
+  const stable = first.every((c, i) => list.every((checks) => checks[i]?.verdict === c.verdict));
+  const shown = first
+    .filter((c) => c.verdict !== 'pass')
+    .map((c) => `${c.id} ${mark(c.verdict)}`)
+    .join(', ');
+  lines.push(`| ${file.replace('scenarios/', '')} | ${shown || 'all PASS'} | ${stable ? 'yes' : 'NO'} |`);
+  for (const c of first.filter((x) => x.verdict === 'fail')) {
+    details.push(`### ${file.replace('scenarios/', '')}: ${c.id}`, '', `${c.figure}`, '');
+    for (const e of c.evidence.slice(0, 3)) details.push(`- \`${e.correlationId ?? ''}\` ${e.detail}`);
+    details.push('');
+  }
+}
+lines.push('', '## Each failure, from the ledger', '', ...details);
+await writeFile(out, lines.join('\n') + '\n');
+process.stdout.write(`wrote ${out}\n`);

@@ -1,0 +1,78 @@
+import type { LedgerRow } from '../../simulator/index.js';
+import { streamCompleted, type ClientOutcome } from '../load/client-outcome.js';
+import type { RunScenario } from '../scenario/schema.js';
+import { attemptsByRequest } from './types.js';
+
+/** A 2xx answer the client accepted as complete, with the attempts its correlation id names. */
+export interface ServedAnswer {
+  outcome: ClientOutcome;
+  attempts: LedgerRow[];
+  /** Attempts that succeeded upstream and ran to completion. */
+  succeeded: LedgerRow[];
+}
+
+/** Whether a client took an answer as served: a 2xx body, or a 2xx stream that ended as clients accept. */
+export function acceptedAsServed(o: ClientOutcome): boolean {
+  return o.status >= 200 && o.status < 300 && (!o.stream || streamCompleted(o));
+}
+
+/** An attempt that succeeded upstream and whose answer ran to its end. */
+export const succeededUpstream = (r: LedgerRow) => r.status >= 200 && r.status < 300 && r.end === 'complete';
+
+/**
+ * The answers clients accepted, each with its attempts; `traceable` is false when no chat attempt
+ * of the run carried a correlation id (a router that strips both the header and the prompt
+ * marker cannot be followed, and is not judged as if it sent nothing).
+ */
+export function servedAnswers(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]) {
+  const byRequest = attemptsByRequest(rows);
+  const chatRows = rows.filter((r) => r.endpoint === 'chat').length;
+  const answers: ServedAnswer[] = [];
+  for (const o of outcomes) {
+    if (!acceptedAsServed(o)) continue;
+    const attempts = byRequest.get(o.id) ?? [];
+    answers.push({ outcome: o, attempts, succeeded: attempts.filter(succeededUpstream) });
+  }
+  return { answers, traceable: byRequest.size > 0 || chatRows === 0 };
+}
+
+/** What may answer a model name: null means anything in the scenario; a list of `provider/model` or `provider`. */
+export type ModelRule = { any: true } | { any: false; targets: string[] } | { any: false; unknown: true };
+
+/**
+ * The providers and models that may answer a client's model name: `auto` anything; a declared
+ * alias (`expect.aliases`, or the reference router's `config.aliases`) its targets; `provider/model`
+ * that pair; a model name some provider serves, those providers; else unknown (not judged).
+ */
+export function modelRules(scenario: RunScenario): (model: string) => ModelRule {
+  const aliases: Record<string, string[]> = { ...scenario.expect.aliases };
+  if (scenario.router.kind === 'reference') {
+    const configured = (scenario.router.config as { aliases?: unknown }).aliases;
+    if (configured && typeof configured === 'object')
+      for (const [name, list] of Object.entries(configured))
+        if (Array.isArray(list)) aliases[name] ??= list.filter((t): t is string => typeof t === 'string');
+  }
+  const providers = new Map(scenario.providers.map((p) => [p.id, p.models]));
+  const autoName =
+    scenario.router.kind === 'reference'
+      ? String((scenario.router.config as { autoModel?: unknown }).autoModel ?? 'auto')
+      : 'auto';
+  return (model) => {
+    if (model === autoName || model === 'auto') return { any: true };
+    const alias = aliases[model];
+    if (alias) return { any: false, targets: alias };
+    const slash = model.indexOf('/');
+    if (slash > 0 && providers.get(model.slice(0, slash))?.includes(model.slice(slash + 1)))
+      return { any: false, targets: [model] };
+    const serving = [...providers].filter(([, models]) => models.includes(model)).map(([id]) => `${id}/${model}`);
+    if (serving.length > 0) return { any: false, targets: serving };
+    return { any: false, unknown: true };
+  };
+}
+
+/** Whether an attempt is one the rule allows. */
+export function allowedBy(rule: ModelRule, r: LedgerRow): boolean {
+  if (rule.any) return true;
+  if ('unknown' in rule) return true;
+  return rule.targets.some((t) => t === r.provider || t === `${r.provider}/${r.model ?? ''}`);
+}

@@ -1,0 +1,94 @@
+import { providerVar } from '../launch/provider-env.js';
+import type { RunScenario } from '../scenario/schema.js';
+
+/** Portkey's provider id for each simulated vendor it can reach (Azure, Bedrock and Vertex need cloud settings it takes elsewhere). */
+export const PORTKEY_PROVIDERS: Record<string, string> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  gemini: 'google',
+  groq: 'groq',
+  mistral: 'mistral-ai',
+  deepseek: 'deepseek',
+  together: 'together-ai',
+  cerebras: 'cerebras',
+  openrouter: 'openrouter',
+  xai: 'x-ai',
+};
+
+/** Status codes on which Portkey moves to the next target. */
+const FALLBACK_ON = [429, 500, 502, 503, 504, 529];
+
+interface Target {
+  name: string;
+  provider: string;
+  api_key: string;
+  custom_host: string;
+  override_params: Record<string, unknown>;
+}
+
+/**
+ * Portkey's routing config for a scenario, written from the scenario's own providers and the
+ * `${THROTTLELAB_…}` variables the harness fills in per run (never a key or a port): one target
+ * per provider Portkey can reach (its first model, `max_tokens` for Anthropic, which requires it;
+ * Anthropic's `custom_host` ends in `/v1`, as Portkey appends only the path after it); `auto` falls
+ * back across all of them in order; `provider/model` and the scenario's aliases are conditions on
+ * the requested model. Returned as one line of JSON: a header value cannot hold a line break.
+ */
+export function portkeyConfig(scenario: RunScenario, maxTokens = 1024): { config: string; skipped: string[] } {
+  const targets: Target[] = [];
+  const skipped: string[] = [];
+  for (const p of scenario.providers) {
+    const provider = PORTKEY_PROVIDERS[p.vendor];
+    if (!provider) {
+      skipped.push(`${p.id} (${p.vendor})`);
+      continue;
+    }
+    const base = `\${${providerVar(p.id, 'BASE_URL')}}`;
+    targets.push({
+      name: p.id,
+      provider,
+      api_key: `\${${providerVar(p.id, 'API_KEY')}}`,
+      custom_host: p.vendor === 'anthropic' ? `${base}/v1` : base,
+      override_params: { model: p.models[0], ...(p.vendor === 'anthropic' ? { max_tokens: maxTokens } : {}) },
+    });
+  }
+  const byName = new Map(targets.map((t) => [t.name, t]));
+  const fallback = (name: string, list: Target[]) => ({
+    name,
+    strategy: { mode: 'fallback', on_status_codes: FALLBACK_ON },
+    targets: list,
+  });
+  const groups: Array<{ model: string; target: object }> = [];
+  for (const p of scenario.providers)
+    for (const m of p.models) {
+      const t = byName.get(p.id);
+      if (t)
+        groups.push({
+          model: `${p.id}/${m}`,
+          target: { ...t, name: `${p.id}/${m}`, override_params: { ...t.override_params, model: m } },
+        });
+    }
+  const aliases: Record<string, string[]> = { ...scenario.expect.aliases };
+  if (scenario.router.kind === 'reference') {
+    const configured = (scenario.router.config as { aliases?: Record<string, string[]> }).aliases;
+    for (const [name, list] of Object.entries(configured ?? {})) aliases[name] ??= list;
+  }
+  for (const [alias, list] of Object.entries(aliases)) {
+    const members = list.flatMap((entry) => {
+      const slash = entry.indexOf('/');
+      const t = byName.get(slash < 0 ? entry : entry.slice(0, slash));
+      if (!t) return [];
+      return slash < 0 ? [t] : [{ ...t, override_params: { ...t.override_params, model: entry.slice(slash + 1) } }];
+    });
+    if (members.length) groups.push({ model: alias, target: fallback(alias, members) });
+  }
+  const config = {
+    strategy: {
+      mode: 'conditional',
+      conditions: groups.map((g) => ({ query: { 'params.model': { $eq: g.model } }, then: g.model })),
+      default: 'auto',
+    },
+    targets: [fallback('auto', targets), ...groups.map((g) => g.target)],
+  };
+  return { config: JSON.stringify(config), skipped };
+}

@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { launchCommand } from '../../harness/launch/launch-command.js';
+import { installPortkey } from '../../harness/peers/install-portkey.js';
+import { portkeyConfig } from '../../harness/peers/portkey-config.js';
+import { runScenario } from '../../harness/run-scenario.js';
+import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
+import { digest } from '../helpers/harness.js';
+
+// Portkey's gateway from npm, judged as any router we did not write. Skipped, saying so, only
+// when the npm registry cannot be reached (the gateway is installed from it).
+const reachable = await promisify(execFile)('npm', ['ping'], { timeout: 20_000 }).then(
+  () => true,
+  () => false,
+);
+if (!reachable)
+  console.warn('peers-portkey: SKIPPED: the npm registry is unreachable, so @portkey-ai/gateway cannot be installed');
+
+describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
+  it("fails what its known behaviour breaks: a fixed backoff that ignores Retry-After, the last target's 429 passed on, no breaker", async () => {
+    const portkey = await installPortkey(await mkdtemp(join(tmpdir(), 'throttlelab-portkey-')));
+    const run = async (file: string) => {
+      const loaded = await loadRunScenarioFile(file, {});
+      if (!loaded.ok || !loaded.scenario.load) throw new Error(file);
+      const { config } = portkeyConfig(loaded.scenario);
+      const load = {
+        ...loaded.scenario.load,
+        headers: { ...loaded.scenario.load.headers, 'x-portkey-config': config },
+      };
+      const data = await runScenario({
+        scenario: { ...loaded.scenario, load },
+        scenarioText: loaded.text,
+        scenarioFile: file,
+        seed: loaded.scenario.seed ?? 1,
+        launcher: (ctx) =>
+          launchCommand(
+            ctx,
+            { command: portkey.command, env: {}, readyPath: '/', startTimeout: 60_000 },
+            { PATH: process.env.PATH },
+          ),
+      });
+      const verdict = (id: string) => data.checks.find((c) => c.id === id)!;
+      return { data, verdict };
+    };
+    const hints = await run('scenarios/conformance/02-429-hint-forms.yaml');
+    const walls = await run('scenarios/conformance/07-quota-walls.yaml');
+    // Fixed backoff: it comes back before the announced waits end.
+    expect(hints.verdict('retry-after').verdict, digest(hints.data.checks)).toBe('fail');
+    // The last target's 429 reaches the client.
+    expect(hints.verdict('no-429').verdict, digest(hints.data.checks)).toBe('fail');
+    // No breaker: a provider behind a quota wall keeps being tried.
+    expect(walls.verdict('amplification').verdict, digest(walls.data.checks)).toBe('fail');
+    // None of these verdicts is vacuous: each failure names attempts, and the runs reached the providers.
+    for (const c of [hints.verdict('retry-after'), hints.verdict('no-429'), walls.verdict('amplification')])
+      expect(c.evidence.length).toBeGreaterThan(0);
+    for (const r of [hints, walls]) {
+      expect(r.data.rows.filter((row) => row.status === 200).length).toBeGreaterThan(20);
+      expect(r.verdict('key-isolation').verdict).toBe('pass');
+    }
+  }, 600_000);
+});
