@@ -53,7 +53,8 @@ load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
       'conformance: 1 of 1 scenarios pass against 2 replicas of the reference router sharing state through Redis',
     );
     const logs = join(out, 'logs', 'fleet-tiny');
-    expect((await readdir(logs)).sort()).toEqual(['replica-0.log', 'replica-1.log']);
+    // Each replica's log beside the scenario's evidence (ledger and client outcomes).
+    expect((await readdir(logs)).sort()).toEqual(['ledger.jsonl', 'outcomes.jsonl', 'replica-0.log', 'replica-1.log']);
     expect(await readFile(join(logs, 'replica-1.log'), 'utf8')).toMatch(
       /router: sharing state with the fleet through redis:\/\/127\.0\.0\.1:\d+ \(key prefix "throttlelab:r[0-9a-z]+:"\)/,
     );

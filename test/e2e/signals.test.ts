@@ -90,7 +90,16 @@ describe('signals during throttlelab run', () => {
     expect(await cli.exited).toBe(130);
     expect(cli.output()).toMatch(/verdict: INTERRUPTED after [\d.]+ s, not a pass/);
     const { names, reports } = await reportFiles(out);
-    expect(names).toEqual(['index.html', 'junit.xml', 'report.json', 'summary.md']);
+    // The report, and the evidence of what was judged before the stop (router log, ledger, client outcomes).
+    expect(names).toEqual([
+      'index.html',
+      'junit.xml',
+      'ledger.jsonl',
+      'outcomes.jsonl',
+      'report.json',
+      'router.log',
+      'summary.md',
+    ]);
     expect(reports[0]!.verdict).toBe('interrupted');
     expect(reports[0]!.load.interrupted).toBe(true);
     // Streams the stop cut are not streams the router ended silently.

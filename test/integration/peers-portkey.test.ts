@@ -52,8 +52,11 @@ describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
     expect(hints.verdict('retry-after').verdict, digest(hints.data.checks)).toBe('fail');
     // The last target's 429 reaches the client.
     expect(hints.verdict('no-429').verdict, digest(hints.data.checks)).toBe('fail');
-    // No breaker: a provider behind a quota wall keeps being tried.
-    expect(walls.verdict('amplification').verdict, digest(walls.data.checks)).toBe('fail');
+    // No breaker: a provider behind a quota wall keeps being tried. Portkey lands near two attempts
+    // per request, close to the threshold, so the confidence bound may call it MARGINAL
+    // (inconclusive); it never passes, and the ledger shows the walls answering 429 again and again.
+    expect(['fail', 'inconclusive'], digest(walls.data.checks)).toContain(walls.verdict('amplification').verdict);
+    expect(walls.data.rows.filter((row) => row.status === 429).length).toBeGreaterThan(20);
     // None of these verdicts is vacuous: each failure names attempts, and the runs reached the providers.
     for (const c of [hints.verdict('retry-after'), hints.verdict('no-429'), walls.verdict('amplification')])
       expect(c.evidence.length).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRetryAfter } from '../../harness/checks/retry-after.js';
 import { checkSingleProbe } from '../../harness/checks/single-probe.js';
+import type { ClientOutcome } from '../../harness/load/client-outcome.js';
 import { Redis } from 'ioredis';
 import type { Router } from '../../router/router.js';
 import type { RedisStore } from '../../router/state/redis-store.js';
@@ -75,20 +76,28 @@ async function drive(replicas: Router[], count: number, everyMs: number, during?
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
   const answers: Array<Promise<number>> = [];
+  // What each client saw (when it asked and when it was answered): the checks judge a wait only
+  // where a client request was open during it.
+  const outcomes: ClientOutcome[] = [];
   for (let i = 0; i < count; i++) {
     during?.(i);
     const id = `fleet-${i}`;
+    const sentAt = Date.now();
     answers.push(
       replicas[i % replicas.length]!.route(
         { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: `hello [tl:${id}]` }] },
         { forward: { 'x-throttlelab-correlation-id': id } },
-      ).then((r) => (r.kind === 'stream' ? 200 : r.status)),
+      ).then((r) => {
+        const status = r.kind === 'stream' ? 200 : r.status;
+        outcomes.push({ id, model: 'openai/gpt-4o-mini', sentAt, endAt: Date.now(), status } as ClientOutcome);
+        return status;
+      }),
     );
     await new Promise((r) => setTimeout(r, everyMs));
   }
   const statuses = await Promise.all(answers);
   lag.disable();
-  return { statuses, lagMs: lag.max / 1e6 };
+  return { statuses, lagMs: lag.max / 1e6, outcomes };
 }
 
 /**
@@ -97,7 +106,7 @@ async function drive(replicas: Router[], count: number, everyMs: number, during?
  * the grace is 50 ms plus the worst event-loop stall measured during the run (everything shares
  * one loop here, and a busy machine can hold the news back that long).
  */
-function judge(rows: readonly LedgerRow[], lagMs: number) {
+function judge(rows: readonly LedgerRow[], lagMs: number, outcomes: readonly ClientOutcome[]) {
   const grace = 50 + lagMs;
   const scenario = scenarioFrom(
     `${SIM}\nload: { rate: 1, duration: 1s }\nexpect: { retryAfter: { inFlightGrace: ${Math.ceil(grace)}ms } }`,
@@ -108,8 +117,8 @@ function judge(rows: readonly LedgerRow[], lagMs: number) {
   const after = rows.filter((r) => r.arrivalAt >= end - 10).sort((x, y) => x.arrivalAt - y.arrivalAt);
   const firstAnswer = after[0]?.firstByteAt ?? Infinity;
   return {
-    retryAfter: checkRetryAfter({ rows, outcomes: [], scenario }),
-    singleProbe: checkSingleProbe({ rows, outcomes: [], scenario }),
+    retryAfter: checkRetryAfter({ rows, outcomes, scenario }),
+    singleProbe: checkSingleProbe({ rows, outcomes, scenario }),
     inside: inside.length,
     herd: after.filter((r) => r.arrivalAt < firstAnswer).length,
   };
@@ -125,14 +134,14 @@ describe('two router replicas sharing state through Redis', () => {
     const heard: string[] = [];
     listener.on('message', (_c: string, m: string) => heard.push(m));
     await listener.subscribe(`${prefix}events`);
-    const { statuses, lagMs } = await drive(replicas, 40, 60);
+    const { statuses, lagMs, outcomes } = await drive(replicas, 40, 60);
     expect(statuses.every((s) => s === 200)).toBe(true);
     await listener.quit();
     const stored = await everythingUnder(prefix);
     expect(heard.length).toBeGreaterThan(10);
     expect(Object.keys(stored).some((k) => k.startsWith(`${prefix}c:limit:openai/main/gpt-4o-mini`))).toBe(true);
     expect(JSON.stringify([heard, stored])).not.toContain('sk-sim-openai');
-    const v = judge(served.sim.ledger.query({}).rows, lagMs);
+    const v = judge(served.sim.ledger.query({}).rows, lagMs, outcomes);
     expect(v.inside).toBe(0);
     expect(v.herd).toBe(1);
     expect(v.retryAfter.verdict).toBe('pass');
@@ -141,8 +150,8 @@ describe('two router replicas sharing state through Redis', () => {
 
   it('lets the other replica walk into the window when each keeps its state in memory (the checks see it)', async () => {
     served = await serve(SIM);
-    const { lagMs } = await drive(await fleet('memory'), 40, 60);
-    const v = judge(served.sim.ledger.query({}).rows, lagMs);
+    const { lagMs, outcomes } = await drive(await fleet('memory'), 40, 60);
+    const v = judge(served.sim.ledger.query({}).rows, lagMs, outcomes);
     expect(v.inside).toBeGreaterThan(0);
     expect(v.retryAfter.verdict).toBe('fail');
   });
