@@ -1,5 +1,11 @@
 import type { LoadSpec } from '../scenario/schema.js';
-import { readAnswer, StreamScanner, type ClientOutcome } from '../load/client-outcome.js';
+import {
+  applyStream,
+  describeLocalError,
+  readAnswer,
+  StreamScanner,
+  type ClientOutcome,
+} from '../load/client-outcome.js';
 import { clientGraceMs } from '../load/open-loop.js';
 import type { PlannedRequest } from '../load/request-plan.js';
 import { arrivalOffsets } from '../load/schedule.js';
@@ -116,40 +122,49 @@ export async function runSimulatedLoad(
         const res = await Promise.race([handler(request), gaveUp]);
         status = res.status;
         header = (name) => res.headers.get(name);
-        if (res.body && (res.headers.get('content-type') ?? '').includes('text/event-stream'))
-          frames = decodeStream(res.body.getReader());
+        if (res.body && p.stream && status >= 200 && status < 300) frames = decodeStream(res.body.getReader());
         else text = res.text();
       }
       out.firstByteAt = clock.now();
       out.status = status;
       out.servedBy = header('x-throttlelab-provider');
       out.retryAfter = header('retry-after');
-      const isStream =
-        status === 200 && frames !== undefined && (header('content-type') ?? '').includes('text/event-stream');
-      if (isStream) {
+      out.contentType = header('content-type');
+      // A stream is read as SSE whatever its content type says, as client libraries read it
+      // (and as the load generators of `harness/load` read it).
+      if (p.stream && status >= 200 && status < 300) {
         const scanner = new StreamScanner();
+        const chunks: AsyncIterator<string> =
+          frames ??
+          (async function* () {
+            yield await text!;
+          })();
         try {
           for (;;) {
-            const chunk = await Promise.race([frames!.next(), gaveUp]);
+            const chunk = await Promise.race([chunks.next(), gaveUp]);
             if (chunk.done) break;
             if (scanner.push(chunk.value)) out.firstContentAt = clock.now();
           }
         } catch (error) {
-          frames!.return?.()?.catch(() => {});
+          chunks.return?.()?.catch(() => {});
           throw error;
         }
-        out.streamEnd = scanner.end;
-        out.usage = scanner.usage;
+        if (scanner.flush()) out.firstContentAt ??= clock.now();
+        applyStream(out, scanner);
       } else {
         if (frames) text = collect(frames);
         const answer = readAnswer(status, await Promise.race([text ?? '', gaveUp]));
         out.usage = answer.usage;
         out.error = answer.error;
-        if (p.stream && status === 200) out.streamEnd = 'silent';
+        if (answer.detail) out.detail = answer.detail;
+        out.contentDigest = answer.contentDigest;
+        if (answer.contentChars !== undefined) out.contentChars = answer.contentChars;
       }
-    } catch {
+    } catch (error) {
       out.error = ac.signal.reason === GAVE_UP ? 'client-timeout' : 'network';
-      if (out.stream && out.status === 200) out.streamEnd = 'silent';
+      if (!ac.signal.aborted) out.detail = describeLocalError(error);
+      // A stream the client gave up on is late (the deadline check's), not ended by the router.
+      if (out.stream && out.status >= 200 && out.status < 300 && out.error === 'network') out.streamEnd = 'silent';
     } finally {
       cancelTimer();
       open.delete(stop);
