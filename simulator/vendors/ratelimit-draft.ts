@@ -76,6 +76,10 @@ function encodeDraftError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
       // Clients MUST prefer Retry-After over RateLimit when both are present.
       if (e.kind === 'rate_limited' || e.kind === 'unavailable' || e.kind === 'overloaded' || e.kind === 'capacity')
         sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
+      // A 429's RateLimit fields agree with its Retry-After: the violated policy reads empty until
+      // the wait ends, not until its window would have reset.
+      if (e.kind === 'rate_limited')
+        shown = withResetHint(views, e.violation?.metric ?? 'requests', { ...hint, raw: undefined });
     } else if (hint.form === 'reset-header') {
       const metric = e.violation?.metric ?? 'requests';
       shown = withResetHint(views, metric, hint);
