@@ -369,4 +369,19 @@ describe('ratelimit-draft golden', () => {
       'violated-policies': ['requests-60s'],
     });
   });
+
+  it("makes a forced 429's RateLimit fields agree with its Retry-After (the window has 50 left, the fault says 1 s)", () => {
+    const e = ratelimitDraftProfile.error(
+      {
+        kind: 'rate_limited',
+        violation: { rule: views[0]!.rule, metric: 'requests', limit: 100, used: 50, requested: 1 },
+        hint: { ms: 1_000, form: 'vendor' },
+      },
+      views,
+      encodeContext(),
+    );
+    expect(e.headers['retry-after']).toBe('1');
+    // The violated policy reads empty until the wait ends (t=1), not until its window resets (t=30).
+    expect(e.headers['ratelimit']).toBe('"requests-60s";r=0;t=1, "requests-86400s";r=900;t=36000');
+  });
 });

@@ -78,8 +78,12 @@ function encodeDraftError(e: ErrorSpec, views: LimitView[], ctx: EncodeContext):
         sent = writeRetryHeaders({ ...hint, form: 'seconds' }, ctx, headers);
       // A 429's RateLimit fields agree with its Retry-After: the violated policy reads empty until
       // the wait ends, not until its window would have reset.
-      if (e.kind === 'rate_limited')
-        shown = withResetHint(views, e.violation?.metric ?? 'requests', { ...hint, raw: undefined });
+      if (e.kind === 'rate_limited') {
+        const hinted = withResetHint(views, e.violation?.metric ?? 'requests', { ...hint, raw: undefined });
+        // Only the violated policy (where the fault names one); the others keep their own state.
+        const violated = e.violation?.rule;
+        shown = violated ? views.map((v, i) => (v.rule === violated ? hinted[i]! : v)) : hinted;
+      }
     } else if (hint.form === 'reset-header') {
       const metric = e.violation?.metric ?? 'requests';
       shown = withResetHint(views, metric, hint);
