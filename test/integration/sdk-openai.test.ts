@@ -1,5 +1,6 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { countPromptTokens } from '../../simulator/engine/tokens.js';
 import { serve, type Served } from '../helpers/serve.js';
 
 const PROVIDERS = `
@@ -200,16 +201,19 @@ providers:
     const provider = createAzure({ baseURL: `${served.origin}/azure/openai/v1`, apiKey: 'sk-sim-azure' });
     const e = await embed({ model: provider.embedding('text-embedding-3-small'), value: 'hello there' });
     expect(e.embedding).toHaveLength(1536);
-    expect(e.usage.tokens).toBe(3);
+    // Embedding inputs are metered by the tokenizer, one by one and unframed (docs/decisions/token-counting.md).
+    expect(e.usage.tokens).toBe(countPromptTokens('azure-openai', 'hello there', 1, false));
     expect([...served.sim.ledger.rowsIterator()].map((row) => row.endpoint)).toEqual(['embeddings', 'embeddings']);
   });
 
   it('refuses embeddings past the token quota with the 429 chat gets', async () => {
     served = await serve(EMBED);
     const client = new OpenAI({ baseURL: `${served.origin}/openai/v1`, apiKey: 'sk-sim-openai', maxRetries: 0 });
-    const e = await client.embeddings
-      .create({ model: 'text-embedding-3-small', input: 'x'.repeat(8000) })
-      .catch((x: unknown) => x);
+    // Sized by the tokenizer's count, not by characters: 8000 x's are 1000 tokens, which the
+    // 1000-token window still admits.
+    const input = 'word '.repeat(2000);
+    expect(countPromptTokens('openai', input, 1, false)).toBeGreaterThan(1000);
+    const e = await client.embeddings.create({ model: 'text-embedding-3-small', input }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(OpenAI.RateLimitError);
     expect((e as { code?: string }).code).toBe('rate_limit_exceeded');
   });
