@@ -169,11 +169,13 @@ faults:
 });
 
 describe('embeddings through the official clients', () => {
+  // The openai token window is a day's: it refills a token every 86 s of wall time, so the
+  // remaining count read after a request is exact even on a machine that lags.
   const EMBED = `
 version: 1
 name: sdk-embeddings
 providers:
-  - { id: openai, vendor: openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-openai }], quotas: [{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: 1000, per: 1m }] }
+  - { id: openai, vendor: openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-openai }], quotas: [{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: 1000, per: 1d }] }
   - { id: azure, vendor: azure-openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-azure }], quotas: [{ metric: requests, limit: 100, per: 10s }, { metric: tokens, limit: 1000, per: 1m }] }
 `;
 
@@ -184,7 +186,7 @@ providers:
     expect(r.data.map((d) => d.embedding.length)).toEqual([1536, 1536]);
     expect(r.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 });
     expect(served.sim.ledger.row(0)).toMatchObject({ endpoint: 'embeddings', tokensIn: 4, tokensOut: 0 });
-    expect(served.sim.quota().openai!.find((q) => q.rule === 'tokens/1m')!.remaining).toBe(996);
+    expect(served.sim.quota().openai!.find((q) => q.rule === 'tokens/1d')!.remaining).toBe(996);
   });
 
   it('answers AzureOpenAI on the deployment path and the AI SDK on /openai/v1', async () => {
