@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VENDOR_IDS, type VendorId } from '../../simulator/index.js';
-import { chatCall } from '../helpers/scenario.js';
+import { countPromptTokens } from '../../simulator/engine/tokens.js';
+import { CHAT_PROMPT, chatCall } from '../helpers/scenario.js';
 import { goDurationMs, runVendorProfileContract, type VendorContract } from './vendor-profile.case.js';
 
 // Section numbers (§) refer to docs/vendor-facts.md.
@@ -54,6 +55,13 @@ const CEREBRAS = z.object({
 });
 /** §12.2: xAI's flat `{"code","error"}`, gRPC status descriptions as codes. */
 const XAI = z.object({ code: z.string().min(1), error: z.string().min(1) });
+
+/**
+ * What one contract chat call costs Mistral's token window, counted as the simulator counts it
+ * (o200k_base with OpenAI's chat framing, docs/decisions/token-counting.md), not as a router
+ * estimates it from characters.
+ */
+const MISTRAL_CALL_TOKENS = countPromptTokens('mistral', CHAT_PROMPT, 1);
 
 const seconds = (text: string | undefined) => (text === undefined ? undefined : Number(text) * 1000);
 
@@ -178,7 +186,8 @@ const CONTRACTS: Record<VendorId, VendorContract> = {
     model: 'mistral-small-latest',
     // §6.1: only the token window publishes a reset, so the contract spends tokens; a spent
     // request limit announces no wait at all (§6.2, "none found").
-    quotas: '[{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: 20, per: 1m }]',
+    // The window holds exactly three calls, so the fourth is refused.
+    quotas: `[{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: ${3 * MISTRAL_CALL_TOKENS}, per: 1m }]`,
     admitted: 3,
     call: (o) => chatCall('mistral', o),
     keyHeader: 'authorization',

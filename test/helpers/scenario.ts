@@ -38,13 +38,16 @@ export interface ChatCall {
   body: string;
 }
 
+/** The prompt `chatCall` sends unless told otherwise. */
+export const CHAT_PROMPT = 'Say hello.';
+
 /** Builds a vendor-native chat request for provider `vendor` (provider id = vendor id). */
 export function chatCall(
   vendor: string,
   opts: { stream?: boolean; key?: string; model?: string; maxTokens?: number; prompt?: string; body?: string } = {},
 ): ChatCall {
   const key = opts.key ?? `sk-${vendor}`;
-  const prompt = opts.prompt ?? 'Say hello.';
+  const prompt = opts.prompt ?? CHAT_PROMPT;
   const stream = opts.stream ?? false;
   const json = { 'content-type': 'application/json' };
   switch (vendor) {

@@ -1,5 +1,6 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { countPromptTokens } from '../../simulator/engine/tokens.js';
 import { serve, type Served } from '../helpers/serve.js';
 
 const PROVIDERS = `
@@ -168,11 +169,13 @@ faults:
 });
 
 describe('embeddings through the official clients', () => {
+  // The openai token window is a day's: it refills a token every 86 s of wall time, so the
+  // remaining count read after a request is exact even on a machine that lags.
   const EMBED = `
 version: 1
 name: sdk-embeddings
 providers:
-  - { id: openai, vendor: openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-openai }], quotas: [{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: 1000, per: 1m }] }
+  - { id: openai, vendor: openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-openai }], quotas: [{ metric: requests, limit: 100, per: 1m }, { metric: tokens, limit: 1000, per: 1d }] }
   - { id: azure, vendor: azure-openai, models: [text-embedding-3-small], keys: [{ id: main, value: sk-sim-azure }], quotas: [{ metric: requests, limit: 100, per: 10s }, { metric: tokens, limit: 1000, per: 1m }] }
 `;
 
@@ -183,7 +186,7 @@ providers:
     expect(r.data.map((d) => d.embedding.length)).toEqual([1536, 1536]);
     expect(r.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 });
     expect(served.sim.ledger.row(0)).toMatchObject({ endpoint: 'embeddings', tokensIn: 4, tokensOut: 0 });
-    expect(served.sim.quota().openai!.find((q) => q.rule === 'tokens/1m')!.remaining).toBe(996);
+    expect(served.sim.quota().openai!.find((q) => q.rule === 'tokens/1d')!.remaining).toBe(996);
   });
 
   it('answers AzureOpenAI on the deployment path and the AI SDK on /openai/v1', async () => {
@@ -200,16 +203,19 @@ providers:
     const provider = createAzure({ baseURL: `${served.origin}/azure/openai/v1`, apiKey: 'sk-sim-azure' });
     const e = await embed({ model: provider.embedding('text-embedding-3-small'), value: 'hello there' });
     expect(e.embedding).toHaveLength(1536);
-    expect(e.usage.tokens).toBe(3);
+    // Embedding inputs are metered by the tokenizer, one by one and unframed (docs/decisions/token-counting.md).
+    expect(e.usage.tokens).toBe(countPromptTokens('azure-openai', 'hello there', 1, false));
     expect([...served.sim.ledger.rowsIterator()].map((row) => row.endpoint)).toEqual(['embeddings', 'embeddings']);
   });
 
   it('refuses embeddings past the token quota with the 429 chat gets', async () => {
     served = await serve(EMBED);
     const client = new OpenAI({ baseURL: `${served.origin}/openai/v1`, apiKey: 'sk-sim-openai', maxRetries: 0 });
-    const e = await client.embeddings
-      .create({ model: 'text-embedding-3-small', input: 'x'.repeat(8000) })
-      .catch((x: unknown) => x);
+    // Sized by the tokenizer's count, not by characters: 8000 x's are 1000 tokens, which the
+    // 1000-token window still admits.
+    const input = 'word '.repeat(2000);
+    expect(countPromptTokens('openai', input, 1, false)).toBeGreaterThan(1000);
+    const e = await client.embeddings.create({ model: 'text-embedding-3-small', input }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(OpenAI.RateLimitError);
     expect((e as { code?: string }).code).toBe('rate_limit_exceeded');
   });
