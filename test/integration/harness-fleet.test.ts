@@ -143,9 +143,12 @@ load: { mode: closed, connections: 4, duration: 2s, requests: { models: [openai/
     const run = await runFleetScenario(file);
     expect(failed(run.checks), digest(run.checks)).toEqual([]);
     expect(new Set(run.outcomes.map((o) => o.id)).size).toBe(run.outcomes.length);
+    // Each replica got its own pool (3 connections and 1: spread.test.ts checks the split). How
+    // many requests each pool completes depends on each process's share of a busy machine's CPU,
+    // so the counts are not compared.
     const [first, second] = run.fleet!.requests!;
+    expect(first).toBeGreaterThan(0);
     expect(second).toBeGreaterThan(0);
-    expect(first).toBeGreaterThan(second!);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
