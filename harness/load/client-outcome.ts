@@ -233,3 +233,38 @@ export function readAnswer(
     };
   }
 }
+
+/** A request's outcome before any answer: what was planned and when it left. */
+export function pendingOutcome(
+  p: { id: string; model: string; stream: boolean; deadlineMs: number },
+  scheduledAt: number,
+  sentAt: number,
+): ClientOutcome {
+  return {
+    id: p.id,
+    model: p.model,
+    stream: p.stream,
+    deadlineMs: p.deadlineMs,
+    scheduledAt,
+    sentAt,
+    firstByteAt: null,
+    firstContentAt: null,
+    endAt: 0,
+    status: 0,
+    error: null,
+    streamEnd: null,
+    usage: null,
+    servedBy: null,
+    retryAfter: null,
+  };
+}
+
+/** Records a complete (non-streamed) answer on an outcome, as `applyStream` does for a stream. */
+export function applyAnswer(out: ClientOutcome, status: number, text: string): void {
+  const answer = readAnswer(status, text);
+  out.usage = answer.usage;
+  out.error = answer.error;
+  if (answer.detail) out.detail = answer.detail;
+  out.contentDigest = answer.contentDigest;
+  if (answer.contentChars !== undefined) out.contentChars = answer.contentChars;
+}

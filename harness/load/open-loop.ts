@@ -1,7 +1,14 @@
 import { Pool } from 'undici';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
-import { applyStream, describeLocalError, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
+import {
+  applyAnswer,
+  applyStream,
+  describeLocalError,
+  pendingOutcome,
+  StreamScanner,
+  type ClientOutcome,
+} from './client-outcome.js';
 import type { PlannedRequest } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
@@ -80,21 +87,7 @@ export async function runOpenLoop(
     const pool = pools[replica ?? 0]!;
     const sentAt = clock.now();
     const out: ClientOutcome = {
-      id: p.id,
-      model: p.model,
-      stream: p.stream,
-      deadlineMs: p.deadlineMs,
-      scheduledAt,
-      sentAt,
-      firstByteAt: null,
-      firstContentAt: null,
-      endAt: 0,
-      status: 0,
-      error: null,
-      streamEnd: null,
-      usage: null,
-      servedBy: null,
-      retryAfter: null,
+      ...pendingOutcome(p, scheduledAt, sentAt),
       ...(replica !== undefined ? { replica } : {}),
     };
     const ac = new AbortController();
@@ -129,12 +122,7 @@ export async function runOpenLoop(
         if (scanner.push(decoder.decode()) || scanner.flush()) out.firstContentAt ??= clock.now();
         applyStream(out, scanner);
       } else {
-        const answer = readAnswer(res.statusCode, await res.body.text());
-        out.usage = answer.usage;
-        out.error = answer.error;
-        if (answer.detail) out.detail = answer.detail;
-        out.contentDigest = answer.contentDigest;
-        if (answer.contentChars !== undefined) out.contentChars = answer.contentChars;
+        applyAnswer(out, res.statusCode, await res.body.text());
       }
     } catch (error) {
       out.error = ac.signal.aborted ? 'client-timeout' : 'network';

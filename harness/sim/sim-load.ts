@@ -1,8 +1,9 @@
 import type { LoadSpec } from '../scenario/schema.js';
 import {
+  applyAnswer,
   applyStream,
   describeLocalError,
-  readAnswer,
+  pendingOutcome,
   StreamScanner,
   type ClientOutcome,
 } from '../load/client-outcome.js';
@@ -77,23 +78,7 @@ export async function runSimulatedLoad(
 
   const send = async (p: PlannedRequest, scheduledAt: number): Promise<void> => {
     const sentAt = clock.now();
-    const out: ClientOutcome = {
-      id: p.id,
-      model: p.model,
-      stream: p.stream,
-      deadlineMs: p.deadlineMs,
-      scheduledAt,
-      sentAt,
-      firstByteAt: null,
-      firstContentAt: null,
-      endAt: 0,
-      status: 0,
-      error: null,
-      streamEnd: null,
-      usage: null,
-      servedBy: null,
-      retryAfter: null,
-    };
+    const out = pendingOutcome(p, scheduledAt, sentAt);
     const ac = new AbortController();
     let giveUp: (reason: unknown) => void = () => {};
     const gaveUp = new Promise<never>((_, reject) => (giveUp = reject));
@@ -153,12 +138,7 @@ export async function runSimulatedLoad(
         applyStream(out, scanner);
       } else {
         if (frames) text = collect(frames);
-        const answer = readAnswer(status, await Promise.race([text ?? '', gaveUp]));
-        out.usage = answer.usage;
-        out.error = answer.error;
-        if (answer.detail) out.detail = answer.detail;
-        out.contentDigest = answer.contentDigest;
-        if (answer.contentChars !== undefined) out.contentChars = answer.contentChars;
+        applyAnswer(out, status, await Promise.race([text ?? '', gaveUp]));
       }
     } catch (error) {
       out.error = ac.signal.reason === GAVE_UP ? 'client-timeout' : 'network';
