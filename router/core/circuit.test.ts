@@ -106,5 +106,20 @@ describe('circuit', () => {
     expect(joinCircuit(later, fleet, 1000)).toBe(later);
     expect(joinCircuit(fleet, later, 9000)).toBe(fleet);
     expect(joinCircuit(CLOSED, CLOSED, 0)).toBe(CLOSED);
+    // The fleet still shows a lease this replica took before the link went; its probe answered since.
+    const leased: CircuitState = {
+      state: 'half-open',
+      leaseUntil: 60_000,
+      reason: 'x',
+      opens: 1,
+      lease: 'replica-0#4',
+    };
+    expect(joinCircuit(leased, CLOSED, 1000, 'replica-0')).toBe(CLOSED);
+    expect(joinCircuit(leased, CLOSED, 1000, 'replica-1')).toBe(leased);
+    expect(joinCircuit(leased, CLOSED, 1000)).toBe(leased);
+    const reopenedPast: CircuitState = { state: 'open', until: 500, reason: 'y', opens: 2 };
+    expect(joinCircuit(leased, reopenedPast, 1000, 'replica-0')).toBe(reopenedPast);
+    // Still probing across the outage: the fleet's record stands.
+    expect(joinCircuit(leased, { ...leased }, 1000, 'replica-0')).toBe(leased);
   });
 });

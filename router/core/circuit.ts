@@ -107,13 +107,20 @@ export function admit(s: CircuitState, now: number, o: CircuitOptions): Admissio
 /**
  * What a replica that served on its own while the shared store was away brings back: the fleet's
  * state, unless this replica knows of a window open later than anything the fleet has (absolute
- * expiries only extend).
+ * expiries only extend), or the fleet still shows the probe lease this replica (`replica`) took
+ * before the link was lost and the probe has answered since: that answer (closed, or re-opened) is
+ * news only this replica has, and without it the fleet would wait out the whole lease.
  */
-export function joinCircuit(fleet: CircuitState, local: CircuitState, now: number): CircuitState {
-  if (local.state !== 'open' || local.until <= now) return fleet;
-  if (fleet.state === 'open' && fleet.until >= local.until) return fleet;
-  const opens = Math.max(local.opens, fleet.state === 'closed' ? 0 : fleet.opens);
-  return { state: 'open', until: local.until, reason: local.reason, opens };
+export function joinCircuit(fleet: CircuitState, local: CircuitState, now: number, replica?: string): CircuitState {
+  if (local.state === 'open' && local.until > now) {
+    if (fleet.state === 'open' && fleet.until >= local.until) return fleet;
+    const opens = Math.max(local.opens, fleet.state === 'closed' ? 0 : fleet.opens);
+    return { state: 'open', until: local.until, reason: local.reason, opens };
+  }
+  const ownLease =
+    replica !== undefined && fleet.state === 'half-open' && fleet.lease?.startsWith(`${replica}#`) === true;
+  if (ownLease && !(local.state === 'half-open' && local.lease === fleet.lease)) return local;
+  return fleet;
 }
 
 /** When a refused request could next be admitted (for Retry-After and waits). */

@@ -130,6 +130,7 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
     () => o.clock.now(),
     (scope) => listeners.forEach((l) => l(scope)),
     (error) => fail(error),
+    o.replica,
   );
 
   const emit = (e: StoreEvent) => {

@@ -37,7 +37,7 @@ function fakeRedis() {
     set down(v: boolean) {
       down = v;
     },
-    replica(now = () => 0) {
+    replica(now = () => 0, name?: string) {
       const events = { changed: [] as string[], failures: [] as unknown[] };
       const r = new SharedCircuits(
         backend,
@@ -47,6 +47,7 @@ function fakeRedis() {
           events.failures.push(e);
           r.leave();
         },
+        name,
       );
       r.rejoin(new Map(values));
       replicas.push(r);
@@ -131,5 +132,41 @@ describe('SharedCircuits', () => {
     await settle();
     expect(a.pendingWrites()).toBe(0);
     expect(a.get('s')).toMatchObject({ until: 5000 });
+  });
+
+  it('refuses a lease it was still waiting to ask for when the link was lost, rather than leave it unanswered', async () => {
+    const redis = fakeRedis();
+    const a = redis.replica(() => 2000);
+    a.update('s', open(1000));
+    // Queued behind the write above, which is still on its way when the link goes.
+    const lease = a.lease('s', (s) =>
+      s.state === 'open' ? { ...s, state: 'half-open' as const, leaseUntil: 5000, lease: 'a#1' } : undefined,
+    );
+    expect(lease).toBeInstanceOf(Promise);
+    a.leave();
+    const answer = await Promise.race([lease, new Promise((r) => setTimeout(() => r('unanswered'), 200))]);
+    expect(answer).toBe(false);
+  });
+
+  it('writes back the answer of a probe it took the lease for before the link was lost', async () => {
+    const redis = fakeRedis();
+    const a = redis.replica(() => 2000, 'a');
+    const b = redis.replica(() => 2000, 'b');
+    a.update('s', open(1000));
+    await settle();
+    const won = a.lease('s', (s) =>
+      s.state === 'open' ? { ...s, state: 'half-open' as const, leaseUntil: 60_000, lease: 'a#1' } : undefined,
+    );
+    expect(await won).toBe(true);
+    await settle();
+    expect(b.get('s')).toMatchObject({ state: 'half-open', lease: 'a#1' });
+    redis.down = true;
+    a.leave();
+    a.update('s', () => CLOSED); // the probe succeeded while the fleet was away
+    redis.down = false;
+    expect(a.rejoin(new Map(redis.values))).toBe(1);
+    await settle();
+    expect(a.get('s')).toEqual(CLOSED);
+    expect(b.get('s')).toEqual(CLOSED);
   });
 });

@@ -75,6 +75,8 @@ export class SharedCircuits {
     private readonly now: () => number,
     private readonly onRemoteChange: (scope: string) => void,
     private readonly onFailure: (error: unknown) => void,
+    /** This replica's name, which its probe leases start with (`<replica>#<n>`). */
+    private readonly replica?: string,
   ) {}
 
   private entry(scope: string): Entry {
@@ -137,7 +139,15 @@ export class SharedCircuits {
       return true;
     }
     if (f(e.state ?? CLOSED) === undefined) return false;
-    return new Promise((resolve) => this.enqueue(e, () => this.casLease(scope, e, f).then(resolve)));
+    // Answered either way: a lease asked for just before the link was lost is refused, never left
+    // pending (a replica waiting on it would keep the scope closed to itself for good).
+    return new Promise((resolve) =>
+      this.enqueue(
+        e,
+        () => this.casLease(scope, e, f).then(resolve),
+        () => resolve(false),
+      ),
+    );
   }
 
   /** Takes in a change another replica (or this one) made, as the fleet announced it. */
@@ -181,8 +191,8 @@ export class SharedCircuits {
       const { seq, state } = readStored(value);
       const local = e.state;
       Object.assign(e, { value, seq, state, pending: [], dirty: false, draining: false, chain: Promise.resolve() });
-      if (local && joinCircuit(state ?? CLOSED, local, now) !== (state ?? CLOSED)) {
-        this.update(scope, (s) => joinCircuit(s, local, now));
+      if (local && joinCircuit(state ?? CLOSED, local, now, this.replica) !== (state ?? CLOSED)) {
+        this.update(scope, (s) => joinCircuit(s, local, now, this.replica));
         pushed++;
       }
       if (JSON.stringify(local) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
@@ -190,9 +200,10 @@ export class SharedCircuits {
     return pushed;
   }
 
-  private enqueue(e: Entry, work: () => Promise<void>): void {
+  /** Runs `work` after the scope's earlier work, unless the link was lost or re-made meanwhile (`skipped` then). */
+  private enqueue(e: Entry, work: () => Promise<void>, skipped?: () => void): void {
     const generation = this.generation;
-    e.chain = e.chain.then(() => (generation === this.generation ? work() : undefined));
+    e.chain = e.chain.then(() => (generation === this.generation ? work() : skipped?.()));
   }
 
   /** Writes a scope's pending changes: applied to the fleet's value, again after each conflict. */

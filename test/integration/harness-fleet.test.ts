@@ -60,6 +60,21 @@ function waits(run: RunData, graceMs: number) {
     });
 }
 
+/** Which 429 faults met an attempt, and the announced waits the ledger holds. */
+function exercise(run: RunData): string {
+  const faults = (run.faults ?? []).filter((f) => f.kind === 'status').map((f) => `${f.id} matched ${f.matched}`);
+  const hinted = run.rows.filter((r) => r.endpoint === 'chat' && r.hintMs !== null && r.hintMs > 0);
+  const shown = hinted.map(
+    (r) => `${r.status} at ${Math.round(r.arrivalAt - run.startedAt)} ms, head ${r.firstByteAt !== null}`,
+  );
+  return `${faults.join(', ')}; waits: ${shown.join('; ') || 'none'}`;
+}
+
+const exercised = (run: RunData) =>
+  (run.faults ?? []).every((f) => f.kind !== 'status' || f.matched > 0) &&
+  run.rows.filter((r) => r.endpoint === 'chat' && r.hintMs !== null && r.hintMs > 0 && r.firstByteAt !== null)
+    .length === 2;
+
 const verdictOf = (checks: readonly CheckResult[], id: string) => checks.find((c) => c.id === id)?.verdict;
 
 describe('three reference-router replicas sharing state through Redis, judged as one router', () => {
@@ -86,15 +101,29 @@ describe('three reference-router replicas sharing state through Redis, judged as
   });
 
   it('costs no client request while Redis is down for 5 s, and shares again once it is back', async () => {
+    // Both 429 faults must meet an attempt: one that met none (a replica whose lease request was
+    // lost with the link kept the scope closed to itself for good) leaves "shares again" unjudged.
     const run = await runFleetScenario('03-redis-down.yaml');
+    expect(exercised(run), exercise(run)).toBe(true);
     expect(failed(judged(run)), digest(judged(run))).toEqual([]);
     expect(run.outcomes.filter((o) => o.status !== 200)).toEqual([]);
     const [down] = run.fleet!.redisFaults;
     expect(down).toMatchObject({ id: 'redis-down', mode: 'down' });
     expect(down!.ended! - down!.began!).toBeGreaterThanOrEqual(5000);
     const all = waits(run, graceOf(run));
-    expect(all).toHaveLength(2);
+    expect(all, exercise(run)).toHaveLength(2);
     for (const w of all) expect(w).toMatchObject({ inside: 0, busyReplicas: 3 });
+    // Between the first wait's end and the second 429, every replica went back to the provider
+    // (about 20 attempts each at this rate): none kept it closed to itself across the outage.
+    const [first, second] = run.rows.filter((r) => r.hintMs !== null && r.hintMs > 0 && r.firstByteAt !== null);
+    const replicaOf = new Map(run.outcomes.map((o) => [o.id, o.replica]));
+    const back = run.rows.filter(
+      (r) =>
+        r.provider === 'openai' &&
+        r.arrivalAt > first!.firstByteAt! + first!.hintMs! &&
+        r.arrivalAt < second!.arrivalAt,
+    );
+    expect(new Set(back.map((r) => replicaOf.get(r.correlationId ?? '')))).toEqual(new Set([0, 1, 2]));
   });
 
   it('costs no client request when Redis restarts empty mid-wait, and keeps honouring that wait', async () => {
