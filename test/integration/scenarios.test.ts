@@ -23,3 +23,16 @@ describe('shipped scenarios', () => {
     expect(r.ok ? [] : r.report.split('\n')).toEqual([]);
   });
 });
+
+describe('the conformance pack', () => {
+  const PACK = join(DIR, 'conformance');
+  const pack = readdirSync(PACK).filter((f) => f.endsWith('.yaml'));
+
+  // An optional fault may match nothing without a word, and then it checks nothing: every fault of
+  // the pack is designed to reach the reference router in every run (see each scenario's comments).
+  it.each(pack)('%s marks no fault optional', async (file) => {
+    const r = await loadScenarioFile(join(PACK, file));
+    if (!r.ok) throw new Error(r.report);
+    expect(r.scenario.faults.filter((f) => f.optional === true).map((f) => f.id)).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   buildReport,
+  faultCoverage,
   loadRunScenarioFile,
   runSimulatedScenario,
   type SimulatedRouterLauncher,
@@ -55,6 +56,9 @@ describe('simulated time (the reference router in process, one discrete-event cl
       const failed = first.data.checks.filter((c) => c.verdict === 'fail').map((c) => `${c.id}: ${c.figure}`);
       expect(failed, f).toEqual([]);
       expect(first.data.verdict, f).toBe('pass');
+      // Every fault reached the router: one that matched nothing would have checked nothing.
+      const unmatched = faultCoverage(first.data.scenario, first.data.rows).filter((c) => c.matched === 0);
+      expect(unmatched, f).toEqual([]);
       // The load ran to its end in simulated time, whatever the wall clock did.
       expect(first.data.loadEndedAt - first.data.loadStartedAt, f).toBeGreaterThanOrEqual(
         first.data.scenario.load!.duration - 1000,
