@@ -2,17 +2,20 @@
 // conformance pack against it (its routing config written from each scenario), several times,
 // and writes docs/peers.md: the verdict table, each failure with the ledger's evidence, and
 // whether the runs agreed.
+// Each run's evidence stays in <dir>/../reports/run-N/<scenario>/: ledger.jsonl, outcomes.jsonl and
+// router.log (Portkey's own output), so every verdict can be followed to its attempts.
 //   npm run peers -- [--runs 3] [--dir .peers/portkey] [--only 03-all-exhausted] [--out docs/peers.md]
-import { readdir, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
   installPortkey,
   launchCommand,
   loadRunScenarioFile,
-  portkeyConfig,
+  portkeyScenario,
   runScenario,
   type CheckResult,
 } from '../harness/index.js';
+import { writeEvidenceFiles } from './evidence-files.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
@@ -31,16 +34,20 @@ const files = [
 
 process.stdout.write(`installing Portkey into ${dir} …\n`);
 const portkey = await installPortkey(dir);
+const reports = resolve(args.get('reports') ?? join(dirname(dir), 'reports'));
 const results = new Map<string, CheckResult[][]>();
+const verdicts = new Map<string, string[]>();
+const dropped = new Map<string, string[]>();
 for (let r = 0; r < runs; r++)
   for (const file of files) {
     const loaded = await loadRunScenarioFile(file, {});
     if (!loaded.ok || !loaded.scenario.load) throw new Error(loaded.ok ? `${file}: no load` : loaded.report);
-    const { config } = portkeyConfig(loaded.scenario);
-    const scenario = {
-      ...loaded.scenario,
-      load: { ...loaded.scenario.load, headers: { ...loaded.scenario.load.headers, 'x-portkey-config': config } },
-    };
+    // Only the models the generated config can route are sent (the rest would come back from `auto`).
+    const peer = portkeyScenario(loaded.scenario);
+    dropped.set(file, peer.dropped);
+    const scenario = peer.scenario;
+    const evidence = join(reports, `run-${r + 1}`, basename(file, '.yaml'));
+    await mkdir(evidence, { recursive: true });
     const run = await runScenario({
       scenario,
       scenarioText: loaded.text,
@@ -49,16 +56,24 @@ for (let r = 0; r < runs; r++)
       launcher: (ctx) =>
         launchCommand(
           ctx,
-          { command: portkey.command, env: {}, readyPath: '/', startTimeout: 60_000 },
+          {
+            command: portkey.command,
+            env: {},
+            readyPath: '/',
+            startTimeout: 60_000,
+            logFile: join(evidence, 'router.log'),
+          },
           { PATH: process.env.PATH },
         ),
     });
+    await writeEvidenceFiles(evidence, run);
     const list = results.get(file) ?? [];
     list.push(run.checks);
     results.set(file, list);
+    verdicts.set(file, [...(verdicts.get(file) ?? []), run.verdict]);
     const failed = run.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
     process.stdout.write(
-      `run ${r + 1}/${runs} ${file}: ${failed.length ? `FAIL ${failed.join(', ')}` : 'no failure'}\n`,
+      `run ${r + 1}/${runs} ${file}: ${run.verdict}${failed.length ? ` (FAIL ${failed.join(', ')})` : ''}${run.inconclusive?.length ? `; inconclusive: ${run.inconclusive.join('; ')}` : ''}\n`,
     );
   }
 
@@ -69,22 +84,29 @@ const lines = [
   `\`npm run peers -- --runs ${runs}\` (\`bin/peers.ts\`) installs \`@portkey-ai/gateway@${portkey.version}\` into a scratch`,
   'folder (`harness/peers/install-portkey.ts`: not a dependency of throttlelab; `hono` and `@hono/node-server` pinned, see',
   'there why; bound to 127.0.0.1 by a preload), writes its routing config from each scenario',
-  '(`harness/peers/portkey-config.ts`: `auto` falls back across the providers in order, `provider/model` and aliases are',
-  'conditions on the model asked) and runs the quickstart and the conformance pack against it.',
+  '(`harness/peers/portkey-config.ts`: `auto` falls back across the providers in order, `provider/model`, bare model names',
+  'and aliases are conditions on the model asked; a model it cannot route is not sent at all) and runs the quickstart',
+  'and the conformance pack against it. Each run keeps `ledger.jsonl`, `outcomes.jsonl` and `router.log` in',
+  '`.peers/reports/run-N/<scenario>/`.',
   `Generated ${new Date().toISOString().slice(0, 10)}; ${runs} identical runs of every scenario.`,
   '',
-  '| scenario | verdicts (run 1) | same in every run |',
-  '|---|---|---|',
+  '| scenario | run verdicts | checks not passing (run 1) | every check the same in every run | models not sent (no Portkey route) |',
+  '|---|---|---|---|---|',
 ];
 const details: string[] = [];
 for (const [file, list] of results) {
   const first = list[0]!;
   const stable = first.every((c, i) => list.every((checks) => checks[i]?.verdict === c.verdict));
+  const differing = first
+    .filter((c, i) => !list.every((checks) => checks[i]?.verdict === c.verdict))
+    .map((c) => `${c.id} (${list.map((checks) => checks[first.indexOf(c)]?.verdict ?? '-').join('/')})`);
   const shown = first
     .filter((c) => c.verdict !== 'pass')
     .map((c) => `${c.id} ${mark(c.verdict)}`)
     .join(', ');
-  lines.push(`| ${file.replace('scenarios/', '')} | ${shown || 'all PASS'} | ${stable ? 'yes' : 'NO'} |`);
+  lines.push(
+    `| ${file.replace('scenarios/', '')} | ${(verdicts.get(file) ?? []).map(mark).join(' / ')} | ${shown || 'all PASS'} | ${stable ? 'yes' : `NO: ${differing.join(', ')}`} | ${(dropped.get(file) ?? []).join(', ') || '-'} |`,
+  );
   for (const c of first.filter((x) => x.verdict === 'fail')) {
     details.push(`### ${file.replace('scenarios/', '')}: ${c.id}`, '', `${c.figure}`, '');
     for (const e of c.evidence.slice(0, 3)) details.push(`- \`${e.correlationId ?? ''}\` ${e.detail}`);

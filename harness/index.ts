@@ -72,4 +72,4 @@ export {
 } from './report/compare-reports.js';
 export { renderCompareTable, renderCompareMarkdown, renderCompareHtml } from './report/render-compare.js';
 export { installPortkey, PORTKEY_VERSION, PORTKEY_PINS, type PortkeyInstall } from './peers/install-portkey.js';
-export { portkeyConfig, PORTKEY_PROVIDERS } from './peers/portkey-config.js';
+export { portkeyConfig, portkeyScenario, PORTKEY_PROVIDERS } from './peers/portkey-config.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRunScenarioFile } from '../scenario/parse-run-scenario.js';
-import { portkeyConfig } from './portkey-config.js';
+import { isHarnessError } from '../errors.js';
+import { portkeyConfig, portkeyScenario } from './portkey-config.js';
 
 describe('portkeyConfig', () => {
   it("writes one line of JSON from the scenario's providers and variables: auto, provider/model, aliases", async () => {
@@ -35,5 +36,52 @@ describe('portkeyConfig', () => {
     ).toEqual(['openai:gpt-4o-mini', 'gemini:gemini-2.5-flash', 'anthropic:claude-haiku-4-5']);
     // No secret or port is written: only the variables the harness fills in per run.
     expect(config).not.toMatch(/sk-|127\.0\.0\.1/);
+  });
+
+  it('drops from the load every model the config cannot route, instead of letting Portkey answer it from auto', async () => {
+    const loaded = await loadRunScenarioFile('scenarios/conformance/02-429-hint-forms.yaml', {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const { scenario, config, skipped, dropped } = portkeyScenario(loaded.scenario);
+    // Azure and the IETF draft vendor have no Portkey provider here: requests pinned to them would
+    // fall to the default route and come back from another provider.
+    expect(skipped).toEqual(['azure (azure-openai)', 'generic (ratelimit-draft)']);
+    expect(dropped).toEqual(['azure/gpt-4o-mini', 'generic/generic-1']);
+    const sent = scenario.load!.requests.models.map((m) => m.model);
+    expect(sent).toEqual([
+      'auto',
+      'openai/gpt-4o-mini',
+      'anthropic/claude-haiku-4-5',
+      'gemini/gemini-2.5-flash',
+      'groq/llama-3.1-8b-instant',
+    ]);
+    // Every name still sent is one the config routes by a condition of its own (or auto).
+    const routed = (JSON.parse(config) as { strategy: { conditions: Array<{ then: string }> } }).strategy.conditions;
+    for (const m of sent.filter((x) => x !== 'auto')) expect(routed.map((c) => c.then)).toContain(m);
+    expect(scenario.load!.headers['x-portkey-config']).toBe(config);
+  });
+
+  it("routes a provider's own model name asked bare to the providers serving it", async () => {
+    const loaded = await loadRunScenarioFile('scenarios/quickstart.yaml', {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const load = loaded.scenario.load!;
+    const bare = { ...load, requests: { ...load.requests, models: [{ model: 'gpt-4o-mini', weight: 1 }] } };
+    const { scenario, dropped } = portkeyScenario({ ...loaded.scenario, load: bare });
+    expect(dropped).toEqual([]);
+    expect(scenario.load!.requests.models.map((m) => m.model)).toEqual(['gpt-4o-mini']);
+  });
+
+  it('refuses a scenario none of whose models it can route', async () => {
+    const loaded = await loadRunScenarioFile('scenarios/conformance/02-429-hint-forms.yaml', {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const load = loaded.scenario.load!;
+    const azureOnly = { ...load, requests: { ...load.requests, models: [{ model: 'azure/gpt-4o-mini', weight: 1 }] } };
+    let error: unknown;
+    try {
+      portkeyScenario({ ...loaded.scenario, load: azureOnly });
+    } catch (e) {
+      error = e;
+    }
+    expect(isHarnessError(error, 'HARNESS_PEER_UNROUTABLE')).toBe(true);
+    expect((error as Error).message).toContain('azure/gpt-4o-mini');
   });
 });

@@ -1,4 +1,5 @@
 import { providerVar } from '../launch/provider-env.js';
+import { HarnessError } from '../errors.js';
 import type { RunScenario } from '../scenario/schema.js';
 
 /** Portkey's provider id for each simulated vendor it can reach (Azure, Bedrock and Vertex need cloud settings it takes elsewhere). */
@@ -73,6 +74,16 @@ export function portkeyConfig(scenario: RunScenario, maxTokens = 1024): { config
     const configured = (scenario.router.config as { aliases?: Record<string, string[]> }).aliases;
     for (const [name, list] of Object.entries(configured ?? {})) aliases[name] ??= list;
   }
+  // A provider's own model name asked bare: the providers serving it, in order.
+  const bare = new Map<string, Target[]>();
+  for (const p of scenario.providers)
+    for (const m of p.models) {
+      const t = byName.get(p.id);
+      if (t && !(m in aliases) && m !== 'auto')
+        bare.set(m, [...(bare.get(m) ?? []), { ...t, override_params: { ...t.override_params, model: m } }]);
+    }
+  for (const [m, list] of bare)
+    if (!groups.some((g) => g.model === m)) groups.push({ model: m, target: fallback(m, list) });
   for (const [alias, list] of Object.entries(aliases)) {
     const members = list.flatMap((entry) => {
       const slash = entry.indexOf('/');
@@ -91,4 +102,49 @@ export function portkeyConfig(scenario: RunScenario, maxTokens = 1024): { config
     targets: [fallback('auto', targets), ...groups.map((g) => g.target)],
   };
   return { config: JSON.stringify(config), skipped };
+}
+
+/**
+ * The scenario as Portkey can be judged on it: its load sends only the model names the generated
+ * config routes (`auto`, a reachable `provider/model`, a provider's own model name, an alias with a
+ * reachable member), with the config in the `x-portkey-config` header. A name it cannot route is
+ * dropped from the load and listed, never sent: Portkey would route it by the config's default
+ * (`auto`), answer with another provider's model, and answer-integrity would blame Portkey for the
+ * harness's config. Throws HARNESS_PEER_UNROUTABLE when no model of the load is left.
+ */
+export function portkeyScenario(
+  scenario: RunScenario,
+  maxTokens = 1024,
+): { scenario: RunScenario; config: string; skipped: string[]; dropped: string[] } {
+  const load = scenario.load;
+  if (!load) throw new HarnessError('HARNESS_PEER_UNROUTABLE', `scenario "${scenario.name}" has no load`);
+  const { config, skipped } = portkeyConfig(scenario, maxTokens);
+  const routed = new Set(
+    (JSON.parse(config) as { strategy: { conditions: Array<{ then: string }> } }).strategy.conditions.map(
+      (c) => c.then,
+    ),
+  );
+  const reachable = Object.keys(PORTKEY_PROVIDERS);
+  const anyTarget = scenario.providers.some((p) => reachable.includes(p.vendor));
+  const routable = (model: string) => (model === 'auto' ? anyTarget : routed.has(model));
+  const models = load.requests.models.filter((m) => routable(m.model));
+  const dropped = load.requests.models.filter((m) => !routable(m.model)).map((m) => m.model);
+  if (models.length === 0)
+    throw new HarnessError(
+      'HARNESS_PEER_UNROUTABLE',
+      `scenario "${scenario.name}": Portkey's generated config routes none of the load's models (${dropped.join(', ')})`,
+    );
+  return {
+    scenario: {
+      ...scenario,
+      load: {
+        ...load,
+        headers: { ...load.headers, 'x-portkey-config': config },
+        requests: { ...load.requests, models },
+      },
+    },
+    config,
+    skipped,
+    dropped,
+  };
 }

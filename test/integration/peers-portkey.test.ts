@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { launchCommand } from '../../harness/launch/launch-command.js';
 import { installPortkey } from '../../harness/peers/install-portkey.js';
-import { portkeyConfig } from '../../harness/peers/portkey-config.js';
+import { portkeyScenario } from '../../harness/peers/portkey-config.js';
 import { runScenario } from '../../harness/run-scenario.js';
 import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
 import { digest } from '../helpers/harness.js';
@@ -26,13 +26,9 @@ describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
     const run = async (file: string) => {
       const loaded = await loadRunScenarioFile(file, {});
       if (!loaded.ok || !loaded.scenario.load) throw new Error(file);
-      const { config } = portkeyConfig(loaded.scenario);
-      const load = {
-        ...loaded.scenario.load,
-        headers: { ...loaded.scenario.load.headers, 'x-portkey-config': config },
-      };
+      const { scenario } = portkeyScenario(loaded.scenario);
       const data = await runScenario({
-        scenario: { ...loaded.scenario, load },
+        scenario,
         scenarioText: loaded.text,
         scenarioFile: file,
         seed: loaded.scenario.seed ?? 1,
