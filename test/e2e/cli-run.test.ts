@@ -142,6 +142,57 @@ describe('throttlelab run and report', () => {
   });
 });
 
+describe('a router that does not serve /v1', () => {
+  const naiveUnder = (base: string) => `node --import tsx test/fixtures/routers/serve.ts naive ${base}`;
+
+  it('is reached under --router-base-path (ready at <base>/models) and judged like any other', async () => {
+    const r = await cli(
+      'run',
+      'test/fixtures/harness/429-burst.yaml',
+      '--router-cmd',
+      naiveUnder('/api/v2'),
+      '--router-base-path',
+      '/api/v2',
+      '--out',
+      join(tmp, 'base-path'),
+    );
+    // Every request reached the naive router's API under the base path and was served.
+    expect(r.stdout, r.stderr).toMatch(/^answers: 100×200;/m);
+    expect(r.stdout).toMatch(/^faults \(times from the load's start\): burst matched [1-9]/m);
+  }, 60_000);
+
+  it('is polled at --ready-path when it has no <base>/models', async () => {
+    const r = await cli(
+      'run',
+      'test/fixtures/harness/429-burst.yaml',
+      '--router-cmd',
+      naiveUnder('/'),
+      '--router-base-path',
+      '/',
+      '--ready-path',
+      '/healthz',
+      '--out',
+      join(tmp, 'ready-path'),
+    );
+    expect(r.stdout, r.stderr).toMatch(/^answers: 100×200;/m);
+  }, 60_000);
+
+  it('without --router-base-path, gets no verdict that passes: every request 404s, nothing reached a provider', async () => {
+    const r = await cli(
+      'run',
+      'test/fixtures/harness/429-burst.yaml',
+      '--router-cmd',
+      naiveUnder('/api/v2'),
+      '--out',
+      join(tmp, 'no-base-path'),
+    );
+    expect(r.code, r.stdout).toBe(3);
+    expect(r.stdout).toMatch(/^answers: 100×404;/m);
+    expect(r.stdout).toMatch(/^ {2}goodput +SKIP +no request reached a provider/m);
+    expect(r.stdout).toMatch(/^verdict: INCONCLUSIVE \(\d+ passed, 0 failed/m);
+  }, 60_000);
+});
+
 describe('the conformance pack', () => {
   it('passes on the reference router, written as one combined report', async () => {
     const io = captureIo();
@@ -150,10 +201,10 @@ describe('the conformance pack', () => {
     // On a machine too busy to judge timing, a scenario may be INCONCLUSIVE (exit 3); none may fail.
     expect([0, 3], io.lines.join('\n')).toContain(code);
     expect(io.lines.join('\n')).toMatch(
-      /^conformance: (11 of 11 scenarios pass|\d+ of 11 scenarios pass .*\(0 fail, \d+ inconclusive\))/m,
+      /^conformance: (12 of 12 scenarios pass|\d+ of 12 scenarios pass .*\(0 fail, \d+ inconclusive\))/m,
     );
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
-    expect(junit.match(/<testsuite /g)).toHaveLength(11);
+    expect(junit.match(/<testsuite /g)).toHaveLength(12);
     expect(junit).not.toContain('<failure');
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(json.schema).toBe('throttlelab.reports/v1');
