@@ -4,6 +4,7 @@ import {
   createSimulator,
   formatDurationShort,
   startSimulatorServer,
+  startLoopLagMonitor,
   CONTROL_PREFIX,
   type Simulator,
 } from '../../simulator/index.js';
@@ -119,6 +120,9 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
       : 'Ctrl-C to stop.',
   );
 
+  // The simulator timestamps every arrival and paces every stream on this loop: its delay bounds how
+  // far the ledger's times can be trusted, as `run` reports for the harness (`harness lag`).
+  const lag = startLoopLagMonitor();
   await new Promise<void>((resolve) => {
     const timer = options.durationMs !== undefined ? setTimeout(resolve, options.durationMs) : undefined;
     io.stop.addEventListener(
@@ -139,6 +143,10 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
     `stopped after ${formatDurationShort(sim.clock.now() - sim.startedAt)}: ${sim.ledger.size} attempts${sim.ledger.size ? ':' : '.'}`,
   );
   for (const line of summarizeAttempts(sim)) io.out(line);
+  const seen = lag.stop();
+  io.out(
+    `simulator lag: event loop p99 ${Math.round(seen.p99Ms)} ms (max ${Math.round(seen.maxMs)} ms)${seen.p99Ms > 50 ? ': the machine was busy; ledger times may be late by about this much' : ''}`,
+  );
   if (written?.error)
     throw new CliError(
       'CLI_OUTPUT_UNWRITABLE',

@@ -72,6 +72,27 @@ describe('throttlelab simulate', () => {
     expect(text).toMatch(/stopped after .*: 0 attempts\./);
   });
 
+  it("reports its own event-loop lag, as run reports the harness's (a loop blocked for 200 ms shows)", async () => {
+    const io = captureIo();
+    const stop = new AbortController();
+    // Once it serves, block this process's loop (the simulator's) for 200 ms, then stop it.
+    const out = io.out;
+    io.out = (l) => {
+      out(l);
+      if (l !== 'Ctrl-C to stop.') return;
+      setTimeout(() => {
+        const until = performance.now() + 200;
+        while (performance.now() < until);
+        setTimeout(() => stop.abort(), 50);
+      }, 50);
+    };
+    io.stop = stop.signal;
+    expect(await simulate({ scenario: 'scenarios/quickstart.yaml', seed: 9 }, io)).toBe(0);
+    const line = io.lines.find((l) => l.startsWith('simulator lag:'));
+    expect(line, io.lines.join('\n')).toMatch(/^simulator lag: event loop p99 \d+ ms \(max \d+ ms\)/);
+    expect(Number(/max (\d+) ms/.exec(line!)![1])).toBeGreaterThanOrEqual(150);
+  });
+
   it('refers to keys read from the environment instead of printing them', async () => {
     const io = captureIo(200);
     io.env = { SECRET_KEY: 'sk-real-secret-value' };
