@@ -109,8 +109,15 @@ export function checkRetryAfter({ rows, scenario, outcomes, lag }: CheckInput): 
     unit: 'ms',
     threshold: `tolerance ${tolerance} ms, in-flight grace ${Math.round(inFlightGrace)} ms${lag?.loopP99Ms ? ` (incl. the harness's lag p99)` : ''}, scope ${scope}`,
     // Another request's early attempt is only as suspect as it came after the in-flight grace: a
-    // starved harness (or router) stamps in-flight sends late by about its lag.
+    // starved harness (or router) stamps in-flight sends late by about its lag. The stamps come
+    // late exactly during the stalls, so when every early attempt is another request's, the
+    // longest stall bounds what the lag explains (seen: an attempt 288 ms into a 20 s wait with
+    // the loop's p99 at 117 ms and its max at 297 ms). The request that drew the hint read it
+    // before coming back: lag never explains that one, and its margin is judged against the p99.
     timing: {
+      ...(early.length > 0 && early.every(({ a, w }) => a.correlationId === null || a.correlationId !== w.correlationId)
+        ? { lagBound: 'max' as const }
+        : {}),
       toleranceMs: tolerance,
       worstMarginMs: Math.max(
         0,

@@ -74,6 +74,30 @@ describe('discountHarnessLag', () => {
     expect(discountHarnessLag(result({ verdict: 'fail' }), starved).verdict).toBe('fail');
   });
 
+  // Seen on keys-orgs-long-waits with two CPU hogs: another request's attempt stamped 288 ms into a
+  // 20 s wait, the loop's p99 117 ms but its longest stall 297 ms. Stamps come late during stalls.
+  it("bounds another request's late-stamped attempt by the longest stall, not the p99; a broken router still fails", () => {
+    const stalled: HarnessLag = { loopP99Ms: 117, loopMaxMs: 297, sendP99Ms: 192, sendMaxMs: 257 };
+    const outcomes = [outcome({ id: 'a', at: 0, endAt: T0 + 3000 }), outcome({ id: 'b', at: 0, endAt: T0 + 3000 })];
+    const judge = (rows: ReturnType<typeof row>[]) =>
+      runChecks({ ...input({ rows, outcomes }), lag: stalled }).find((c) => c.id === 'retry-after')!;
+    const inFlight = judge([limited(0, 20_000, { correlationId: 'a' }), row({ at: 293, correlationId: 'b' })]);
+    expect(inFlight.verdict, inFlight.figure).toBe('inconclusive');
+    expect(inFlight.reason).toMatch(/^harness overloaded: load generator lag max 297 ms/);
+    // A router that sends into the wait long after any stall could explain: FAIL, lag or not.
+    const broken = judge([limited(0, 20_000, { correlationId: 'a' }), row({ at: 1505, correlationId: 'b' })]);
+    expect(broken.verdict).toBe('fail');
+    // The request that drew the hint coming back early is never the lag's doing.
+    const again = judge([limited(0, 20_000, { correlationId: 'a' }), row({ at: 293, correlationId: 'a' })]);
+    expect(again.verdict).toBe('fail');
+    // A calm run keeps the p99 rule (nothing to discount).
+    const calmRun = runChecks({
+      ...input({ rows: [limited(0, 20_000, { correlationId: 'a' }), row({ at: 293, correlationId: 'b' })], outcomes }),
+      lag: calm,
+    }).find((c) => c.id === 'retry-after')!;
+    expect(calmRun.verdict).toBe('fail');
+  });
+
   it('is applied by runChecks to the timing checks (retry-after declares its tolerance)', () => {
     const rows = [limited(0, 2000, { correlationId: 'a' }), row({ at: 1000, correlationId: 'a' })];
     const outcomes = [outcome({ id: 'a', at: 0, endAt: T0 + 3000 })];

@@ -11,7 +11,7 @@ import { checkNoBlindRetry } from './no-blind-retry.js';
 import { checkRetryAfter } from './retry-after.js';
 import { checkSingleProbe } from './single-probe.js';
 import { checkStreamIntegrity } from './stream-integrity.js';
-import { worstLag, type CheckInput, type CheckResult, type HarnessLag } from './types.js';
+import { longestStall, worstLag, type CheckInput, type CheckResult, type HarnessLag } from './types.js';
 import { checkUsage } from './usage.js';
 
 /** Every check by id. */
@@ -40,12 +40,13 @@ export function runChecks(input: CheckInput & { startedAt: number }): CheckResul
 
 /**
  * A timing check's failure that the harness's own lag could explain is inconclusive, not a fail:
- * when the lag (the larger p99 of event-loop delay and send delay) exceeds the check's tolerance
- * and every violation is within that lag. A violation beyond the lag stays a fail.
+ * when the lag (the larger p99 of event-loop delay and send delay; their max for a check whose
+ * violations are single late stamps, `timing.lagBound: 'max'`) exceeds the check's tolerance and
+ * every violation is within that lag. A violation beyond the lag stays a fail.
  */
 export function discountHarnessLag(result: CheckResult, lag: HarnessLag | undefined): CheckResult {
   if (result.verdict !== 'fail' || !result.timing || !lag) return result;
-  const worst = worstLag(lag);
+  const worst = result.timing.lagBound === 'max' ? longestStall(lag) : worstLag(lag);
   const { toleranceMs, worstMarginMs } = result.timing;
   if (worst.ms <= toleranceMs || worstMarginMs > worst.ms) return result;
   return {

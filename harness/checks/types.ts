@@ -19,6 +19,13 @@ export function worstLag(lag: HarnessLag): { ms: number; words: string } {
     : { ms: lag.loopP99Ms, words: `load generator lag p99 ${Math.round(lag.loopP99Ms)} ms` };
 }
 
+/** The longer of the two lags' longest stall, and which one it was, in words. */
+export function longestStall(lag: HarnessLag): { ms: number; words: string } {
+  return lag.sendMaxMs > lag.loopMaxMs
+    ? { ms: lag.sendMaxMs, words: `load generator send lag max ${Math.round(lag.sendMaxMs)} ms` }
+    : { ms: lag.loopMaxMs, words: `load generator lag max ${Math.round(lag.loopMaxMs)} ms` };
+}
+
 /** What every check sees. */
 export interface CheckInput {
   outcomes: readonly ClientOutcome[];
@@ -56,8 +63,10 @@ export interface CheckResult {
   /**
    * A timing check's slack: its tolerance, and how far past it the worst violation went (ms). A
    * failure the harness's own lag could explain is inconclusive, not a fail (see `run-checks`).
+   * `lagBound: 'max'`: every violation is one event stamped late by at most the stall it fell in,
+   * so the longest stall (the lags' max), not their p99, says what the lag could explain.
    */
-  timing?: { toleranceMs: number; worstMarginMs: number };
+  timing?: { toleranceMs: number; worstMarginMs: number; lagBound?: 'p99' | 'max' };
   /** The figure in words, e.g. "worst early arrival 0 ms over 12 windows". */
   figure: string;
   /** The figure as a number, for machines (unit in `unit`). */
