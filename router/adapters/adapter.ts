@@ -24,6 +24,12 @@ export interface CallContext {
   defaultMaxTokens: number;
   /** Epoch ms, for `created` fields. */
   now: number;
+  /**
+   * The client's body as it arrived, when it is the request itself (`POST /v1/chat/completions` or
+   * `/v1/embeddings`, not a translated API): an OpenAI-style adapter edits its top-level members in
+   * place rather than serialising the parsed request again.
+   */
+  raw?: string;
 }
 
 /** An OpenAI error as sent inside a stream. */

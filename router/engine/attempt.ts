@@ -50,6 +50,8 @@ export interface AttemptInput {
   deadline: Deadline;
   signal: AbortSignal;
   forward: Record<string, string>;
+  /** The client's body text, when it is this request unchanged (see `CallContext.raw`). */
+  raw?: string;
   admissionTokens: number;
 }
 
@@ -110,6 +112,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     apiVersion: target.providerConfig.apiVersion,
     region: target.providerConfig.region,
     forward: input.forward,
+    raw: input.raw,
     defaultMaxTokens: env.defaultMaxTokens,
     now: started,
   };
