@@ -97,5 +97,6 @@ export interface ProviderAdapter {
 /** One vendor's embeddings endpoint: OpenAI's body in, OpenAI's list out. */
 export interface EmbeddingsAdapter {
   buildRequest(req: ChatRequest, ctx: CallContext): HttpCall;
-  parse(text: string): Completed | { error: string };
+  /** The answer as OpenAI's list; `req` is the client's request (its `encoding_format`). */
+  parse(text: string, req?: ChatRequest): Completed | { error: string };
 }
