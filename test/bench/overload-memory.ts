@@ -3,7 +3,7 @@
 // requests it held are answered (goal: back within 10 % of idle). Also counts how the overload was
 // answered: served, shed with 503 + Retry-After (admission.maxWaiting), or anything else.
 //   npm run bench:overload-memory -- [--capacity 30] [--factor 10] [--seconds 30] [--settle 20] [--watch 20]
-//     [--node-args '--max-semi-space-size=2'] [--snapshot file]
+//     [--node-args '--max-semi-space-size=1'] [--router-env MALLOC_ARENA_MAX=2] [--snapshot file]
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,13 @@ const watch = Number(args.get('watch') ?? settle);
 const maxWaiting = Number(args.get('max-waiting') ?? 512);
 // V8 flags for the router's process, e.g. `--node-args --max-semi-space-size=1` (space-separated).
 const nodeArgs = (args.get('node-args') ?? '').split(' ').filter(Boolean);
+// Environment for the router's process, e.g. `--router-env MALLOC_ARENA_MAX=2` (comma-separated).
+const routerEnv = Object.fromEntries(
+  (args.get('router-env') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 
 function start(file: string, argv: string[], env: Record<string, string> = {}, execArgv: string[] = []) {
   const child = fork(join(import.meta.dirname, 'servers', file), argv, {
@@ -94,7 +101,7 @@ const config = {
   admission: { maxWaiting },
   deadline: { default: '10s' },
 };
-const router = await start('router-server.ts', [JSON.stringify(config)], { BENCH_KEY: 'sk-bench' }, [
+const router = await start('router-server.ts', [JSON.stringify(config)], { BENCH_KEY: 'sk-bench', ...routerEnv }, [
   '--expose-gc',
   ...nodeArgs,
 ]);
@@ -191,7 +198,9 @@ rows.push([`${watch} s after`, after], ['then a forced GC', afterGc]);
 console.log(
   `after ${watch} s: rss ${mib(after.rss)} (${((after.rss / idle.rss - 1) * 100).toFixed(1)} % against idle; goal within 10 %), heap ${mib(after.heapUsed)}; after a forced GC: rss ${mib(afterGc.rss)} (${((afterGc.rss / idle.rss - 1) * 100).toFixed(1)} %), heap ${mib(afterGc.heapUsed)}`,
 );
-console.log(`MiB; node args for the router: ${nodeArgs.join(' ') || '(none)'}`);
+console.log(
+  `MiB; node args for the router: ${nodeArgs.join(' ') || '(none)'}; environment: ${args.get('router-env') ?? '(none)'}`,
+);
 table();
 const snapshot = args.get('snapshot');
 if (snapshot) {
