@@ -71,6 +71,8 @@ export interface RouteOptions {
   forward?: Record<string, string>;
   /** What the body is: a chat request (the default) or an embeddings request. */
   api?: 'chat' | 'embeddings';
+  /** The body's text, when `body` was parsed from it unchanged (a same-API adapter reuses it). */
+  raw?: string;
 }
 
 export type { RouteResult } from './engine/route-result.js';
@@ -84,6 +86,7 @@ interface RequestState {
   deadline: Deadline;
   signal: AbortSignal;
   forward: Record<string, string>;
+  raw?: string;
   inputTokens: number;
   attempts: AttemptRecord[];
   /** Targets that failed since the last wait, without a window of their own. */
@@ -249,6 +252,7 @@ export class Router {
       deadline: createDeadline(now, Math.max(0, budgetMs)),
       signal: options.signal ?? NEVER,
       forward: options.forward ?? {},
+      raw: options.raw,
       inputTokens: estimateInputTokens(req),
       attempts: [],
       excluded: new Set(),
@@ -481,6 +485,7 @@ export class Router {
       deadline: state.deadline,
       signal: state.signal,
       forward: state.forward,
+      raw: state.raw,
       admissionTokens: this.admissionTokens(target, state),
     });
     if (result.kind === 'unsent') {

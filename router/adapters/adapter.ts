@@ -24,6 +24,12 @@ export interface CallContext {
   defaultMaxTokens: number;
   /** Epoch ms, for `created` fields. */
   now: number;
+  /**
+   * The client's body as it arrived, when it is the request itself (`POST /v1/chat/completions` or
+   * `/v1/embeddings`, not a translated API): an OpenAI-style adapter edits its top-level members in
+   * place rather than serialising the parsed request again.
+   */
+  raw?: string;
 }
 
 /** An OpenAI error as sent inside a stream. */
@@ -91,5 +97,6 @@ export interface ProviderAdapter {
 /** One vendor's embeddings endpoint: OpenAI's body in, OpenAI's list out. */
 export interface EmbeddingsAdapter {
   buildRequest(req: ChatRequest, ctx: CallContext): HttpCall;
-  parse(text: string): Completed | { error: string };
+  /** The answer as OpenAI's list; `req` is the client's request (its `encoding_format`). */
+  parse(text: string, req?: ChatRequest): Completed | { error: string };
 }

@@ -19,8 +19,25 @@ function block(p: Part): Block | undefined {
 }
 
 /**
+ * Converse refuses a user turn that holds both `toolResult` blocks and conversation blocks ("Conversation
+ * blocks and tool result blocks cannot be provided in the same turn."), which merging a tool message
+ * with the user message after it would make; and it requires turns to alternate, so the user's text
+ * cannot go in a turn of its own either. It goes into the last tool result's content instead (text and
+ * images are both allowed there), after the tool's own output: nothing invented, nothing dropped.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html
+ */
+function keepToolResultsApart(turn: Turn): void {
+  const results = turn.content.filter((b) => 'toolResult' in b);
+  if (results.length === 0 || results.length === turn.content.length) return;
+  const last = results.at(-1)!.toolResult as { content: Block[] };
+  for (const b of turn.content) if (!('toolResult' in b)) last.content.push(b);
+  turn.content = results;
+}
+
+/**
  * The neutral chat request as a Converse body: system messages as `system` blocks, same-role
- * turns merged, assistant tool calls as `toolUse` blocks, tool messages as `toolResult` blocks,
+ * turns merged, assistant tool calls as `toolUse` blocks, tool messages as `toolResult` blocks (a user
+ * message that follows them in the same turn carried inside the last one),
  * base64 images as `image` blocks, function tools as `toolConfig` (`toolSpec` with `inputSchema.json`).
  * @see https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html
  */
@@ -49,6 +66,7 @@ export function toConverse(req: ChatRequest, maxTokens: number): Record<string, 
       push('assistant', content);
     } else push('user', blocks(partsOf(m.content)));
   }
+  for (const t of messages) if (t.role === 'user') keepToolResultsApart(t);
   const inferenceConfig: Record<string, unknown> = { maxTokens };
   if (typeof req.temperature === 'number') inferenceConfig.temperature = req.temperature;
   if (typeof req.top_p === 'number') inferenceConfig.topP = req.top_p;

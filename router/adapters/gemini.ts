@@ -1,4 +1,5 @@
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import { geminiEmbeddings } from './gemini-embeddings.js';
 import { toGemini } from './gemini-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';
 
@@ -48,6 +49,7 @@ function callsOf(c: GeminiChunk, from: number): Array<{ id: string; name: string
  */
 export const geminiAdapter: ProviderAdapter = {
   vendor: 'gemini',
+  embeddings: geminiEmbeddings,
   buildRequest(req, ctx, stream): HttpCall {
     const model = encodeURIComponent(ctx.model);
     return {

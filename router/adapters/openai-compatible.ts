@@ -2,6 +2,8 @@ import type { ChatRequest, Usage, VendorKind } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { withoutCacheControl } from './cache-hints.js';
 import { createOpenAIEmbeddings } from './openai-embeddings.js';
+import { spliceMembers } from './splice-members.js';
+import { topLevelMembers } from './top-level-members.js';
 
 interface OpenAIChunk {
   choices?: Array<{ delta?: { content?: string | null; role?: string }; finish_reason?: string | null }>;
@@ -52,10 +54,26 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
     buildRequest(req: ChatRequest, ctx: CallContext, stream: boolean): HttpCall {
       // Anthropic's `cache_control` hints stay behind (OpenAI-style APIs cache by themselves and
       // refuse unknown fields); `prompt_cache_key` passes through with the rest.
-      const body: Record<string, unknown> = { ...withoutCacheControl(req), model: ctx.model, stream };
-      if (stream && INCLUDE_USAGE.has(vendor))
-        body.stream_options = { ...(req.stream_options ?? {}), include_usage: true };
-      else if (!stream) delete body.stream_options;
+      const clean = withoutCacheControl(req);
+      const usage = stream && INCLUDE_USAGE.has(vendor);
+      const options = usage ? { ...(req.stream_options ?? {}), include_usage: true } : undefined;
+      // The client's own text with only these members changed, when it is the request as it came
+      // (no hints dropped): nothing serialised again, however long the conversation.
+      const spliced =
+        ctx.raw !== undefined && clean === req
+          ? spliceMembers(ctx.raw, {
+              model: JSON.stringify(ctx.model),
+              stream: stream ? 'true' : 'false',
+              ...(options ? { stream_options: JSON.stringify(options) } : !stream ? { stream_options: null } : {}),
+            })
+          : undefined;
+      let text = spliced;
+      if (text === undefined) {
+        const body: Record<string, unknown> = { ...clean, model: ctx.model, stream };
+        if (options) body.stream_options = options;
+        else if (!stream) delete body.stream_options;
+        text = JSON.stringify(body);
+      }
       const url = azure
         ? `${ctx.baseUrl}/openai/deployments/${encodeURIComponent(ctx.model)}/chat/completions?api-version=${encodeURIComponent(ctx.apiVersion ?? '2024-10-21')}`
         : `${ctx.baseUrl}/chat/completions`;
@@ -71,7 +89,7 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
           accept: stream ? 'text/event-stream' : 'application/json',
           ...auth,
         },
-        body: JSON.stringify(body),
+        body: text,
       };
     },
     admissionTokens(req, input) {
@@ -79,15 +97,24 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
       if (vendor === 'openai') return Math.max(input, max);
       return vendor === 'azure-openai' || vendor === 'cerebras' ? input + max : input;
     },
+    // The answer passes on as it came: its top level is scanned (not parsed) for `choices`, and
+    // only the small `usage` object is parsed, so a long completion is never parsed whole.
     parseCompletion(text: string): Completed | { error: string } {
-      let j: { choices?: unknown; usage?: OpenAIChunk['usage'] };
-      try {
-        j = JSON.parse(text);
-      } catch {
-        return { error: 'the provider answered 200 with a body that is not JSON' };
+      const members = topLevelMembers(text);
+      if (!members) return { error: 'the provider answered 200 with a body that is not a JSON object' };
+      const choices = members.get('choices');
+      if (!choices || text.charCodeAt(choices.valueStart) !== 0x5b)
+        return { error: 'the provider answered 200 without choices' };
+      const u = members.get('usage');
+      let reported: OpenAIUsage | null | undefined;
+      if (u) {
+        try {
+          reported = JSON.parse(text.slice(u.valueStart, u.valueEnd)) as OpenAIUsage | null;
+        } catch {
+          return { error: 'the provider answered 200 with a usage that is not JSON' };
+        }
       }
-      if (!j || !Array.isArray(j.choices)) return { error: 'the provider answered 200 without choices' };
-      const usage = usageOf(j.usage) ?? { promptTokens: 0, completionTokens: 0, estimated: true };
+      const usage = usageOf(reported) ?? { promptTokens: 0, completionTokens: 0, estimated: true };
       return { body: text.trimStart(), usage };
     },
     streamTranslator(_ctx: CallContext, clientWantsUsage: boolean): StreamTranslator {

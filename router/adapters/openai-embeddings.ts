@@ -1,5 +1,6 @@
 import type { VendorKind } from '../core/types.js';
 import type { CallContext, Completed, EmbeddingsAdapter, HttpCall } from './adapter.js';
+import { spliceMembers } from './splice-members.js';
 
 /**
  * Embeddings on an OpenAI-compatible vendor: the client's body passes through with the target's
@@ -20,7 +21,9 @@ export function createOpenAIEmbeddings(vendor: VendorKind): EmbeddingsAdapter {
         method: 'POST',
         url,
         headers: { ...ctx.forward, 'content-type': 'application/json', accept: 'application/json', ...auth },
-        body: JSON.stringify({ ...req, model: ctx.model }),
+        body:
+          (ctx.raw !== undefined ? spliceMembers(ctx.raw, { model: JSON.stringify(ctx.model) }) : undefined) ??
+          JSON.stringify({ ...req, model: ctx.model }),
       };
     },
     parse(text): Completed | { error: string } {

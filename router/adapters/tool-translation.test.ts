@@ -143,6 +143,34 @@ describe('tools, images and JSON output to Gemini', () => {
   });
 });
 
+describe('tool results and a user message after them, to Bedrock', () => {
+  it('carries the user message inside the last tool result (Converse refuses both in one turn; turns alternate)', async () => {
+    const req: ChatRequest = {
+      ...conversation,
+      messages: [
+        { role: 'user', content: 'weather?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+            { id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"tempC":3}' },
+        { role: 'tool', tool_call_id: 'call_2', content: '{"tempC":19}' },
+        { role: 'user', content: [{ type: 'text', text: 'and so?' }] },
+      ],
+    };
+    const body = JSON.parse((await bedrockAdapter.buildRequest(req, ctx, false)).body!);
+    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(body.messages[2].content).toEqual([
+      { toolResult: { toolUseId: 'call_1', content: [{ text: '{"tempC":3}' }] } },
+      { toolResult: { toolUseId: 'call_2', content: [{ text: '{"tempC":19}' }, { text: 'and so?' }] } },
+    ]);
+  });
+});
+
 describe('a history of tool calls with no tools offered now', () => {
   const req: ChatRequest = {
     model: 'auto',

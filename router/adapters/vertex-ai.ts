@@ -10,6 +10,8 @@ import { geminiAdapter, toGemini } from './gemini.js';
 export const vertexAIAdapter: ProviderAdapter = {
   ...geminiAdapter,
   vendor: 'vertex-ai',
+  // Vertex embeds through `:predict` with another body, which this router does not speak yet.
+  embeddings: undefined,
   buildRequest(req, ctx, stream): HttpCall {
     const model = encodeURIComponent(ctx.model);
     return {

@@ -50,6 +50,8 @@ export interface AttemptInput {
   deadline: Deadline;
   signal: AbortSignal;
   forward: Record<string, string>;
+  /** The client's body text, when it is this request unchanged (see `CallContext.raw`). */
+  raw?: string;
   admissionTokens: number;
 }
 
@@ -110,6 +112,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     apiVersion: target.providerConfig.apiVersion,
     region: target.providerConfig.region,
     forward: input.forward,
+    raw: input.raw,
     defaultMaxTokens: env.defaultMaxTokens,
     now: started,
   };
@@ -192,7 +195,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
       const parsed =
         input.api === 'embeddings' && target.adapter.embeddings
-          ? target.adapter.embeddings.parse(text)
+          ? target.adapter.embeddings.parse(text, input.req)
           : target.adapter.parseCompletion(text, ctx);
       if ('error' in parsed) return failed({ kind: 'server_error', status: res.status });
       const body = env.redact(parsed.body);

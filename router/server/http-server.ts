@@ -148,7 +148,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     });
     live.add(aborter);
     try {
-      await answer(res, aborter, body, req, endpoint);
+      await answer(res, aborter, body, text, req, endpoint);
     } finally {
       live.delete(aborter);
       if (live.size === 0) drained?.();
@@ -159,6 +159,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     res: ServerResponse,
     aborter: AbortController,
     body: unknown,
+    text: string,
     req: IncomingMessage,
     endpoint: Endpoint,
   ) => {
@@ -175,6 +176,8 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
       deadlineMs: clientDeadlineMs(req, deadlineHeader),
       forward: fwd(req),
       api: endpoint.api,
+      // The body is the request itself only where no codec translated it.
+      raw: codec ? undefined : text,
     });
     const result = codec ? codec.encode(routed, (body as { model: string }).model) : routed;
     if (res.destroyed) {

@@ -16,9 +16,11 @@ import type {
 } from './types.js';
 import { formatSecondsText, randomAlnum } from './wire-format.js';
 import { checkGeminiToolTurns, endsWithToolResult, geminiToolOffers } from './tool-calls.js';
+import { geminiEmbeddingsApi } from './gemini-embeddings.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const MODEL_PATH_RE = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const MODEL_PATH_RE =
+  /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -322,6 +324,8 @@ export const geminiProfile: VendorProfile = {
     const m = MODEL_PATH_RE.exec(path);
     if (m) {
       if (method !== 'POST') return { kind: 'not-found', method, path };
+      if (m[3] === 'embedContent' || m[3] === 'batchEmbedContents')
+        return { kind: 'chat', api: 'embeddings', model: decodeURIComponent(m[2]!), meta: { method: m[3] } };
       const stream = m[3] === 'streamGenerateContent';
       return {
         kind: 'chat',
@@ -388,6 +392,7 @@ export const geminiProfile: VendorProfile = {
     };
   },
   streamError: (e) => `data: ${geminiStreamErrorJson(e)}\r\n\r\n`,
+  apis: { embeddings: geminiEmbeddingsApi((e) => `data: ${geminiStreamErrorJson(e)}\r\n\r\n`) },
   error: encodeGeminiError,
   models: (names) =>
     JSON.stringify(

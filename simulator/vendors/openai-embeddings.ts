@@ -73,8 +73,8 @@ export function parseEmbeddingsRequest(route: Route & { kind: 'chat' }, body: un
   };
 }
 
-// A unit vector derived from the answer id and the input's index: deterministic per seed.
-function vector(seedText: string, dims: number): Float32Array {
+/** A unit vector derived from the answer id and the input's index: deterministic per seed. */
+export function vector(seedText: string, dims: number): Float32Array {
   let h = Number.parseInt(stableHex(seedText, 8), 16) | 1;
   const v = new Float32Array(dims);
   let norm = 0;

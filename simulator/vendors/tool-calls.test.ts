@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/rng.js';
-import { checkAnthropicToolTurns, checkGeminiToolTurns, checkOpenAIToolTurns, seedToolCall } from './tool-calls.js';
+import {
+  checkAnthropicToolTurns,
+  checkConverseToolTurns,
+  checkGeminiToolTurns,
+  checkOpenAIToolTurns,
+  seedToolCall,
+} from './tool-calls.js';
 
 describe('seeded tool calls', () => {
   it('call an offered tool with arguments that fit its schema, the same for the same seed', () => {
@@ -36,6 +42,18 @@ describe('tool-result turns checked as each vendor checks them', () => {
     );
     expect(checkAnthropicToolTurns([use, { role: 'user', content: 'no' }])?.message).toMatch(
       /`tool_use` ids were found without `tool_result` blocks immediately after: t1/,
+    );
+  });
+  it('Bedrock: toolResult blocks answer the toolUse blocks just before, in a turn of their own', () => {
+    const use = { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'f', input: {} } }] };
+    const result = { toolResult: { toolUseId: 't1', content: [{ text: 'x' }] } };
+    const q = { role: 'user', content: [{ text: 'q' }] };
+    expect(checkConverseToolTurns([q, use, { role: 'user', content: [result] }])).toBeUndefined();
+    expect(checkConverseToolTurns([q, { role: 'user', content: [result] }])?.message).toMatch(
+      /number of toolResult blocks at messages.1.content exceeds/,
+    );
+    expect(checkConverseToolTurns([q, use, { role: 'user', content: [result, { text: 'and?' }] }])?.message).toBe(
+      'messages.2.content: Conversation blocks and tool result blocks cannot be provided in the same turn.',
     );
   });
   it('Gemini: a functionResponse turn comes right after a functionCall turn', () => {

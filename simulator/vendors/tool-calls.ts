@@ -187,7 +187,11 @@ export function converseToolOffers(body: Obj): ToolOffer[] | undefined {
   return offers.length > 0 ? offers : undefined;
 }
 
-/** Converse's check: a turn's `toolResult` blocks answer `toolUse` blocks of the turn before. */
+/**
+ * Converse's checks: a turn's `toolResult` blocks answer `toolUse` blocks of the turn before, and
+ * share the turn with no conversation block (observed: langchain-ai/langchain-aws#141, BerriAI/litellm#6053,
+ * docs/vendor-facts.md).
+ */
 export function checkConverseToolTurns(messages: unknown[]): ErrorSpec | undefined {
   const of = (m: unknown, key: string) =>
     isObj(m) && Array.isArray(m.content)
@@ -196,6 +200,12 @@ export function checkConverseToolTurns(messages: unknown[]): ErrorSpec | undefin
   for (let i = 0; i < messages.length; i++) {
     const results = of(messages[i], 'toolResult');
     if (results.length === 0) continue;
+    const m = messages[i] as Obj & { content: unknown[] };
+    if (m.content.length > results.length)
+      return {
+        kind: 'invalid_request',
+        message: `messages.${i}.content: Conversation blocks and tool result blocks cannot be provided in the same turn.`,
+      };
     const uses = new Set(i > 0 ? of(messages[i - 1], 'toolUse').map((u) => u.toolUseId) : []);
     if (results.length > uses.size || results.some((r) => !uses.has(r.toolUseId)))
       return {

@@ -3,6 +3,8 @@
 // logic: the limit for a Node router), side by side in one run; then its memory with 1 000
 // concurrent streams.
 //   npm run bench:router -- [--rates 200,500] [--seconds 10] [--rounds 3] [--streams 1000]
+//     [--body-kb 64] (a conversation of about that size before the question, as agents send)
+//     [--router-node-args '--max-semi-space-size=1'] (V8 flags for the router's process)
 // Open-loop load: requests are scheduled at a constant rate and latency is timed from each
 // request's scheduled send time (as wrk2 does), so a stall cannot hide behind fewer requests.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -20,6 +22,8 @@ const rates = (args.get('rates') ?? args.get('rate') ?? '200,500').split(',').ma
 const seconds = Number(args.get('seconds') ?? 10);
 const rounds = Number(args.get('rounds') ?? 3);
 const streams = Number(args.get('streams') ?? 1000);
+const bodyKb = Number(args.get('body-kb') ?? 0);
+const routerNodeArgs = (args.get('router-node-args') ?? '').split(' ').filter(Boolean);
 
 function start(
   file: string,
@@ -71,11 +75,16 @@ const router = await start(
   'router-server.ts',
   [JSON.stringify(routerConfig)],
   { BENCH_KEY: 'sk-bench', BENCH_SLOW_KEY: 'sk-bench-slow' },
-  ['--expose-gc'],
+  ['--expose-gc', ...routerNodeArgs],
 );
+// Earlier turns of about 1 KiB each, alternating user and assistant.
+const history = Array.from({ length: bodyKb }, (_, i) => ({
+  role: i % 2 === 0 ? 'user' : 'assistant',
+  content: `Turn ${i}: ${'rate limits and retries, '.repeat(40)}`,
+}));
 const body = JSON.stringify({
   model: 'gpt-4o-mini',
-  messages: [{ role: 'user', content: 'Write one sentence about rate limits.' }],
+  messages: [...history, { role: 'user', content: 'Write one sentence about rate limits.' }],
   max_tokens: 64,
 });
 const bare = await start('bare-proxy.ts', [`${simOrigin}/openai/v1`], { BENCH_KEY: 'sk-bench' });
@@ -110,6 +119,7 @@ const load = await import('node:os').then((os) =>
 console.log(
   `machine: ${cpus()[0]!.model}, ${cpus().length} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; load average ${load}; load generator, proxies and simulator share the machine`,
 );
+console.log(`body ${body.length} bytes; router node args: ${routerNodeArgs.join(' ') || '(none)'}`);
 console.log(
   `open loop: ${rates.join(' and ')} req/s for ${seconds}s per run, ${rounds} rounds alternating direct / bare proxy / router; latency from scheduled send time`,
 );
