@@ -110,7 +110,8 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     loadEndedAt,
     outcomes: result.outcomes,
     dropped: result.dropped,
-    rows: [...sim.ledger.rowsIterator()],
+    // Views over the ledger's columns, not an object of every field per attempt: a day's million rows fit.
+    rows: sim.ledger.rowViews(),
     interrupted: o.signal?.aborted === true,
   });
   return { ...judged, simulated: { startAt: simStart, simulatedMs, events: clock.fired() } };

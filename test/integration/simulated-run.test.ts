@@ -11,6 +11,8 @@ import {
 import { simulatedReferenceLauncher } from '../../bin/reference-launcher.js';
 import { wallClockNote } from '../../bin/commands/run-simulated.js';
 import { cli } from '../helpers/cli.js';
+import { judgeRun } from '../../harness/judge-run.js';
+import type { LedgerRow } from '../../simulator/index.js';
 
 const PACK = join(import.meta.dirname, '../../scenarios/conformance');
 const dirs: string[] = [];
@@ -79,6 +81,21 @@ describe('simulated time (the reference router in process, one discrete-event cl
       );
     }
   }, 240_000);
+
+  it('judges from ledger views exactly as from row objects (same checks, coverage and report)', async () => {
+    for (const file of [join(PACK, '09-mid-stream-errors.yaml'), join(PACK, '06-lying-hints.yaml')]) {
+      const { data, report } = await simulate(file);
+      const objects = data.rows.map((r) => JSON.parse(JSON.stringify(r)) as LedgerRow);
+      expect(Object.getPrototypeOf(data.rows[0])).not.toBe(Object.prototype);
+      const again = judgeRun({
+        ...data,
+        scenarioText: await loadRunScenarioFile(file, {}).then((l) => (l.ok ? l.text : '')),
+        rows: objects,
+        interrupted: false,
+      });
+      expect(JSON.stringify(buildReport({ ...again, startedAt: data.startedAt }))).toBe(report);
+    }
+  }, 60_000);
 
   it('answers the same through the fetch handler as through the direct call (streams and failovers included)', async () => {
     const file = join(PACK, '09-mid-stream-errors.yaml');
