@@ -5,12 +5,24 @@ import { finished } from 'node:stream/promises';
 import type { ClientOutcome } from '../harness/index.js';
 import type { LedgerRow } from '../simulator/index.js';
 
+/** Lines are written in chunks of about this many characters (one write per line cost a buffer each). */
+const CHUNK = 1 << 16;
+
 /** Writes one JSON line per item, streamed (a long run's ledger is never one string in memory). */
 async function writeJsonl(path: string, items: Iterable<unknown>): Promise<void> {
   const out = createWriteStream(path);
+  let chunk = '';
+  const write = async (text: string) => {
+    if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
+  };
   for (const item of items) {
-    if (!out.write(`${JSON.stringify(item)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+    chunk += `${JSON.stringify(item)}\n`;
+    if (chunk.length >= CHUNK) {
+      await write(chunk);
+      chunk = '';
+    }
   }
+  if (chunk) await write(chunk);
   out.end();
   await finished(out);
 }

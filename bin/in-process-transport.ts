@@ -1,37 +1,53 @@
 import type { HttpCall, HttpResponse, Transport } from '../router/index.js';
 import { playReply, type ReplySink, type Simulator } from '../simulator/index.js';
 
+/** The path and query of an absolute URL (the simulator routes on them; its host is never resolved). */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+  if (slash >= 0) return url.slice(slash);
+  const u = new URL(url);
+  return u.pathname + u.search;
+}
+
 /**
  * A router Transport that calls a simulator in-process, with no sockets, so that a router and
- * a simulator sharing one fake clock run in simulated time.
+ * a simulator sharing one fake clock run in simulated time. The body is kept as the text the
+ * simulator wrote: read whole (`text`, `collect`), it is never encoded to bytes and back.
  */
 export function createInProcessTransport(sim: Simulator): Transport {
+  const encoder = new TextEncoder();
   return {
     send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
-      const url = new URL(call.url);
-      const reply = sim.handle({
-        method: call.method,
-        url: url.pathname + url.search,
-        headers: Object.fromEntries(Object.entries(call.headers).map(([k, v]) => [k.toLowerCase(), v])),
-        body: call.body ?? '',
-      });
-      const queue: Array<Uint8Array | null | Error> = [];
+      const headers: Record<string, string> = {};
+      for (const k in call.headers) headers[k.toLowerCase()] = call.headers[k]!;
+      const reply = sim.handle({ method: call.method, url: pathOf(call.url), headers, body: call.body ?? '' });
+      const queue: Array<string | null | Error> = [];
       let wake: (() => void) | undefined;
-      const push = (item: Uint8Array | null | Error) => {
+      const push = (item: string | null | Error) => {
         queue.push(item);
-        wake?.();
+        const w = wake;
+        wake = undefined;
+        w?.();
       };
-      const encoder = new TextEncoder();
+      /** The next piece of text, or null at the end (throws what ended the body). */
+      const next = async (): Promise<string | null> => {
+        while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+        const item = queue.shift()!;
+        if (item === null) {
+          queue.unshift(null);
+          return null;
+        }
+        if (item instanceof Error) {
+          queue.unshift(item);
+          throw item;
+        }
+        return item;
+      };
       return new Promise<HttpResponse>((resolve, reject) => {
         const body: AsyncIterable<Uint8Array> = {
           async *[Symbol.asyncIterator]() {
-            for (;;) {
-              if (queue.length === 0) await new Promise<void>((r) => (wake = r));
-              const item = queue.shift()!;
-              if (item === null) return;
-              if (item instanceof Error) throw item;
-              yield item;
-            }
+            for (let t = await next(); t !== null; t = await next()) yield encoder.encode(t);
           },
         };
         const response = (status: number, headers: Record<string, string>): HttpResponse => ({
@@ -40,13 +56,13 @@ export function createInProcessTransport(sim: Simulator): Transport {
           body,
           async text() {
             let out = '';
-            for await (const c of body) out += new TextDecoder().decode(c);
+            for (let t = await next(); t !== null; t = await next()) out += t;
             return out;
           },
           async collect(onChunk) {
             const out: Buffer[] = [];
-            for await (const c of body) {
-              const b = Buffer.from(c);
+            for (let t = await next(); t !== null; t = await next()) {
+              const b = Buffer.from(t);
               out.push(b);
               onChunk(b);
             }
@@ -56,9 +72,9 @@ export function createInProcessTransport(sim: Simulator): Transport {
         });
         const sink: ReplySink = {
           head: (status, headers) => resolve(response(status, headers)),
-          write: (data) => push(encoder.encode(data)),
+          write: (data) => push(data),
           end: (data) => {
-            if (data !== undefined) push(encoder.encode(data));
+            if (data !== undefined) push(data);
             push(null);
           },
           reset: () => {

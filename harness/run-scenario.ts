@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { systemClock } from '../simulator/index.js';
-import { runChecks, runVerdict, type FaultCoverage } from './checks/run-checks.js';
-import { summary, type CheckResult, type HarnessLag } from './checks/types.js';
+import type { FaultCoverage } from './checks/run-checks.js';
+import type { CheckResult, HarnessLag } from './checks/types.js';
+import { judgeRun } from './judge-run.js';
 import type { LedgerRow } from '../simulator/index.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { LoadProgress } from './load/open-loop.js';
@@ -73,22 +73,6 @@ function requestsPerReplica(outcomes: readonly ClientOutcome[], replicas: number
   return counts;
 }
 
-const round1 = (v: number) => Math.round(v * 10) / 10;
-
-/** Each scenario fault with the number of attempts the ledger says it was applied to. */
-export function faultCoverage(scenario: RunScenario, rows: readonly LedgerRow[]): FaultCoverage[] {
-  const matched = new Map<string, number>();
-  for (const r of rows) for (const id of r.faults) matched.set(id, (matched.get(id) ?? 0) + 1);
-  return scenario.faults.map((f) => ({
-    id: f.id,
-    kind: f.kind,
-    at: f.at,
-    for: f.for ?? null,
-    optional: f.optional === true,
-    matched: matched.get(f.id) ?? 0,
-  }));
-}
-
 /**
  * Runs a scenario end to end: starts the simulator, starts (or reaches) the router with the
  * providers' URLs and keys, drives the load, then joins what the clients saw with the ledger and
@@ -143,41 +127,27 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     }
     // Attempts the router abandoned end at the simulator a moment later; give them that moment.
     for (let i = 0; i < 20 && sim.ledger.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    const rows = [...sim.ledger.rowsIterator()];
-    const send = summary(result.outcomes.map((x) => Math.max(0, x.sentAt - x.scheduledAt)));
-    const lag: HarnessLag = {
-      loopP99Ms: round1(loopLag.p99Ms),
-      loopMaxMs: round1(loopLag.maxMs),
-      sendP99Ms: round1(send.p99 ?? 0),
-      sendMaxMs: round1(send.max ?? 0),
-    };
-    const checks = runChecks({ outcomes: result.outcomes, rows, scenario, startedAt: loadStartedAt, lag });
-    const faults = faultCoverage(scenario, rows);
-    const judged = runVerdict(checks, faults);
-    return {
+    const fleetSummary = fleet.context
+      ? fleet.summary(requestsPerReplica(result.outcomes, router.replicas?.length ?? 1))
+      : undefined;
+    return judgeRun({
       scenario,
+      scenarioText: o.scenarioText,
       scenarioFile: o.scenarioFile,
-      scenarioSha256: createHash('sha256').update(o.scenarioText).digest('hex'),
       seed: o.seed,
       router: router.description,
       startedAt,
       endedAt: systemClock.now(),
       loadStartedAt,
       loadEndedAt,
-      dropped: result.dropped,
-      interrupted: o.signal?.aborted === true,
       outcomes: result.outcomes,
-      rows,
-      checks,
-      verdict: o.signal?.aborted ? 'interrupted' : judged.verdict,
-      inconclusive: judged.inconclusive,
-      faults,
-      lag,
-      ...(fleet.context
-        ? { fleet: fleet.summary(requestsPerReplica(result.outcomes, router.replicas?.length ?? 1)) }
-        : {}),
+      dropped: result.dropped,
+      rows: [...sim.ledger.rowsIterator()],
+      loopLag,
+      interrupted: o.signal?.aborted === true,
+      ...(fleetSummary ? { fleet: fleetSummary } : {}),
       ...(router.logs?.length ? { routerLogs: router.logs } : {}),
-    };
+    });
   } finally {
     await server.close();
   }

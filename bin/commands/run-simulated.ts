@@ -5,7 +5,9 @@ import {
   type Report,
   type RunScenario as Scenario,
   type SimulatedRouterLauncher,
+  type ClientOutcome,
 } from '../../harness/index.js';
+import type { LedgerRow } from '../../simulator/index.js';
 import type { Io } from '../io.js';
 
 /**
@@ -42,13 +44,13 @@ export function tooLongForTheWallClock() {
   };
 }
 
-/** Runs one prepared scenario in simulated time and says what it cost in wall time. */
+/** Runs one prepared scenario in simulated time, judged as on the wall clock, and says what it cost in wall time. */
 export async function runInSimulatedTime(
   prepared: { scenario: Scenario; text: string; simulated: SimulatedRouterLauncher },
   file: string,
   seed: number,
   io: Io,
-): Promise<{ report: Report; logs: string[] }> {
+): Promise<{ report: Report; logs: string[]; rows: LedgerRow[]; outcomes: ClientOutcome[] }> {
   const wallStart = performance.now();
   const data = await runSimulatedScenario({
     scenario: prepared.scenario,
@@ -65,5 +67,6 @@ export async function runInSimulatedTime(
   io.err(
     `  simulated ${(data.simulated.simulatedMs / 1000).toFixed(1)} s in ${(wallMs / 1000).toFixed(2)} s wall: ${n} requests, ${data.rows.length} attempts, ${Math.round(n / (wallMs / 1000))} simulated requests per wall second`,
   );
-  return { report: buildReport(data), logs: [] };
+  // The same evidence files as a wall-clock run: ledger.jsonl and outcomes.jsonl.
+  return { report: buildReport(data), logs: [], rows: data.rows, outcomes: data.outcomes };
 }

@@ -24,7 +24,23 @@ export const succeededUpstream = (r: LedgerRow) => r.status >= 200 && r.status <
  * of the run carried a correlation id (a router that strips both the header and the prompt
  * marker cannot be followed, and is not judged as if it sent nothing).
  */
-export function servedAnswers(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]) {
+export function servedAnswers(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]): ServedAnswers {
+  // Three checks ask for the same run's answers: made once per outcomes and rows (read them, never change them).
+  const known = servedOf.get(outcomes);
+  if (known?.rows === rows) return known.served;
+  const served = findServedAnswers(outcomes, rows);
+  servedOf.set(outcomes, { rows, served });
+  return served;
+}
+
+interface ServedAnswers {
+  answers: ServedAnswer[];
+  traceable: boolean;
+}
+
+const servedOf = new WeakMap<readonly ClientOutcome[], { rows: readonly LedgerRow[]; served: ServedAnswers }>();
+
+function findServedAnswers(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]): ServedAnswers {
   const byRequest = attemptsByRequest(rows);
   const chatRows = rows.filter((r) => r.endpoint === 'chat').length;
   const answers: ServedAnswer[] = [];

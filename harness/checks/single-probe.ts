@@ -23,7 +23,9 @@ export function checkSingleProbe({ rows, scenario, outcomes, lag }: CheckInput):
   const { tolerance, scope } = scenario.expect.retryAfter;
   const inFlightGrace = scenario.expect.retryAfter.inFlightGrace + (lag?.loopP99Ms ?? 0);
   const windows = deriveWindows(rows, scope);
+  // Each scope's waits by start, so a period finds its own by binary search (a day has tens of thousands).
   const windowsByScope = groupBy(windows, (w) => w.scope);
+  for (const list of windowsByScope.values()) list.sort((x, y) => x.start - y.start);
   const periods = mergeWaits(windows);
   const byScope = attemptsByScope(rows, scope);
   const evidence: Evidence[] = [];
@@ -110,10 +112,22 @@ export function checkSingleProbe({ rows, scenario, outcomes, lag }: CheckInput):
 function quiet(
   p: WaitPeriod,
   inside: readonly LedgerRow[],
+  /** The scope's waits, sorted by start. */
   scopeWindows: readonly WaitWindow[],
   grace = 0,
   tolerance = 0,
 ): boolean {
-  const mine = scopeWindows.filter((w) => w.start >= p.start && w.start <= p.end);
-  return !inside.some((a) => mine.some((w) => a.arrivalAt >= w.start + grace && a.arrivalAt < w.end - tolerance));
+  if (inside.length === 0) return true;
+  let lo = 0;
+  let hi = scopeWindows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (scopeWindows[mid]!.start < p.start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < scopeWindows.length && scopeWindows[i]!.start <= p.end; i++) {
+    const w = scopeWindows[i]!;
+    if (inside.some((a) => a.arrivalAt >= w.start + grace && a.arrivalAt < w.end - tolerance)) return false;
+  }
+  return true;
 }

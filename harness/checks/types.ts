@@ -139,7 +139,17 @@ export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string | unde
   return map;
 }
 
-/** Groups chat rows by correlation id (rows without one are left out). */
+const byRequestOf = new WeakMap<readonly LedgerRow[], Map<string, LedgerRow[]>>();
+
+/**
+ * Groups chat rows by correlation id (rows without one are left out). Six checks ask for the same
+ * run's grouping: it is made once per rows array (read it, never change it).
+ */
 export function attemptsByRequest(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
-  return groupBy(rows, (r) => (r.correlationId === null || r.endpoint !== 'chat' ? undefined : r.correlationId));
+  let grouped = byRequestOf.get(rows);
+  if (!grouped) {
+    grouped = groupBy(rows, (r) => (r.correlationId === null || r.endpoint !== 'chat' ? undefined : r.correlationId));
+    byRequestOf.set(rows, grouped);
+  }
+  return grouped;
 }

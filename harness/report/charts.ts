@@ -64,9 +64,34 @@ export function failoverChart(r: Report): string {
   );
 }
 
-/** Answers per second by outcome class. */
+/** More bars than this (a chart 640 pixels wide) are drawn as averages over a few seconds each. */
+const MAX_BARS = 600;
+
+type PerSecond = Report['series']['perSecond'][number];
+
+/** The seconds in buckets of `width`, each the average answers per second over its seconds. */
+function bucketed(s: readonly PerSecond[], width: number): PerSecond[] {
+  if (width <= 1) return [...s];
+  const out: PerSecond[] = [];
+  for (let i = 0; i < s.length; i += width) {
+    const part = s.slice(i, i + width);
+    const avg = (key: 'ok' | 'clientError' | 'serverError' | 'none') =>
+      Math.round((part.reduce((a, x) => a + x[key], 0) / part.length) * 10) / 10;
+    out.push({
+      t: part[0]!.t,
+      ok: avg('ok'),
+      clientError: avg('clientError'),
+      serverError: avg('serverError'),
+      none: avg('none'),
+    });
+  }
+  return out;
+}
+
+/** Answers per second by outcome class (a long run's as averages over buckets of seconds). */
 export function throughputChart(r: Report): string {
-  const s = r.series.perSecond;
+  const width = Math.ceil(r.series.perSecond.length / MAX_BARS);
+  const s = bucketed(r.series.perSecond, width);
   const series = (name: string, key: 'ok' | 'clientError' | 'serverError' | 'none', color: string) => ({
     name,
     type: 'bar' as const,
@@ -76,7 +101,10 @@ export function throughputChart(r: Report): string {
   });
   return svg(
     {
-      title: { text: 'Client answers per second', textStyle: { fontSize: 14 } },
+      title: {
+        text: width > 1 ? `Client answers per second (average over ${width} s)` : 'Client answers per second',
+        textStyle: { fontSize: 14 },
+      },
       legend: { bottom: 0, itemGap: 24 },
       grid: { left: 50, right: 20, top: 40, bottom: 60 },
       xAxis: { type: 'category', data: s.map((x) => `${x.t}`), name: 's' },

@@ -3,6 +3,7 @@ import { input, limited, outcome, row, T0, world } from '../../test/helpers/evid
 import { runChecks, overallVerdict } from '../checks/run-checks.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './render-html.js';
+import { throughputChart } from './charts.js';
 import { renderJunit, renderMarkdown, renderVerdictTable } from './render-text.js';
 import { reportsOf } from './write-report.js';
 
@@ -142,6 +143,24 @@ describe('report renderers', () => {
     expect(html.match(/<svg/g)!.length).toBeGreaterThanOrEqual(4);
     expect(html).toContain('shaded bands are waits the provider announced');
     expect(html).toContain('r-1');
+  });
+
+  it("draws a day's answers per second as a few hundred averaged bars, not 86 400", () => {
+    const day = sampleReport();
+    day.series.perSecond = Array.from({ length: 86_400 }, (_, t) => ({
+      t,
+      ok: t % 2 === 0 ? 20 : 10,
+      clientError: 0,
+      serverError: 0,
+      none: 0,
+    }));
+    const chart = throughputChart(day);
+    expect(chart).toContain('average over 144 s');
+    // One bar per bucket and class drawn (600 buckets of 144 s, each averaging 15 answers a second).
+    const bars = chart.match(/<path d="M/g)?.length ?? 0;
+    expect(bars).toBeGreaterThan(500);
+    expect(bars).toBeLessThan(3000);
+    expect(throughputChart(sampleReport())).not.toContain('average over');
   });
 
   it('reads back what it wrote, and refuses anything else', () => {

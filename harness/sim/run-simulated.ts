@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { createSimulator, type ProviderEndpoint, type Simulator } from '../../simulator/index.js';
-import { overallVerdict, runChecks } from '../checks/run-checks.js';
+import { judgeRun } from '../judge-run.js';
 import { providerEnv } from '../launch/provider-env.js';
 import { createRequestPlanner } from '../load/request-plan.js';
 import type { RunData } from '../run-scenario.js';
@@ -84,7 +83,9 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
   const work = async () => {
     try {
       const plan = createRequestPlanner(load, o.seed, runId, env);
+      // Fault times count from here, as on the wall clock.
       const loadStartedAt = clock.now();
+      sim.startFaultsAt(loadStartedAt);
       const result = await runSimulatedLoad(load, router.handler, plan, clock, router.direct, o.signal);
       const loadEndedAt = clock.now();
       // Attempts the router abandoned end at the simulator a moment later; give them that moment.
@@ -95,26 +96,23 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     }
   };
   const { result, loadStartedAt, loadEndedAt } = await drive(clock, work());
-  const rows = [...sim.ledger.rowsIterator()];
-  const checks = runChecks({ outcomes: result.outcomes, rows, scenario, startedAt: sim.startedAt });
   const simulatedMs = clock.now() - simStart;
   const startedAt = o.wallStartedAt ?? simStart;
-  return {
+  const judged = judgeRun({
     scenario,
+    scenarioText: o.scenarioText,
     scenarioFile: o.scenarioFile,
-    scenarioSha256: createHash('sha256').update(o.scenarioText).digest('hex'),
     seed: o.seed,
     router: router.description,
     startedAt,
     endedAt: startedAt + simulatedMs,
     loadStartedAt,
     loadEndedAt,
-    dropped: result.dropped,
-    interrupted: o.signal?.aborted === true,
     outcomes: result.outcomes,
-    rows,
-    checks,
-    verdict: o.signal?.aborted ? 'interrupted' : overallVerdict(checks),
-    simulated: { startAt: simStart, simulatedMs, events: clock.fired() },
-  };
+    dropped: result.dropped,
+    // Views over the ledger's columns, not an object of every field per attempt: a day's million rows fit.
+    rows: sim.ledger.rowViews(),
+    interrupted: o.signal?.aborted === true,
+  });
+  return { ...judged, simulated: { startAt: simStart, simulatedMs, events: clock.fired() } };
 }

@@ -177,8 +177,12 @@ const Retry = z.strictObject({
 const Breaker = z.strictObject({
   failureThreshold: z.number().int().positive().default(3),
   openFor: PositiveDuration.default(2000),
-  /** Longest window a wait hint is honoured for (a three-day Retry-After is capped here, then probed). */
-  maxOpenFor: PositiveDuration.default(3_600_000),
+  /**
+   * Longest window an announced wait is honoured for: a daily quota's reset is at most a day away
+   * (25 h on the day clocks go back), so a wall announced for 10 h keeps its target out for 10 h;
+   * an absurd hint (99 999 999 h, a reset years away) is capped here, then probed.
+   */
+  maxOpenFor: PositiveDuration.default(25 * 3_600_000),
   /**
    * Longest a window without a hint grows to as failed probes double it: an outage is re-probed
    * (by one request) at least this often, as the vendors' SDKs cap their backoff (8 s for Anthropic's).
@@ -186,6 +190,8 @@ const Breaker = z.strictObject({
   maxBackoffOpenFor: PositiveDuration.default(8000),
   /** Window for quota walls that name no wait. */
   quotaOpenFor: PositiveDuration.default(3_600_000),
+  /** Window of a rejected key or a missing model: nothing announces when it ends, so it is re-probed this often. */
+  rejectedOpenFor: PositiveDuration.default(3_600_000),
   jitterRatio: z.number().min(0).max(1).default(0.1),
 });
 

@@ -9,7 +9,8 @@ const SCOPES = { providerScope: 'provider:p', keyScope: 'key:p/k', limitScope: '
 const B: BreakerSettings = {
   openForMs: 2000,
   quotaOpenForMs: 3_600_000,
-  maxOpenForMs: 86_400_000,
+  rejectedOpenForMs: 3_600_000,
+  maxOpenForMs: 90_000_000,
   maxBackoffOpenForMs: 8000,
   floorMs: 100,
 };
@@ -150,19 +151,53 @@ const TABLE: Row[] = [
     },
   },
   {
-    name: 'a rejected key opens the key for the longest window',
+    name: 'a rejected key opens the key for the rejection window (nothing announces its end)',
     outcome: { kind: 'auth_error', status: 401 },
     expected: {
       ops: [
         success('provider:p'),
-        { op: 'open', scope: 'key:p/k', until: NOW + 86_400_000, reason: 'key rejected (401)' },
+        { op: 'open', scope: 'key:p/k', until: NOW + 3_600_000, reason: 'key rejected (401)' },
       ],
     },
   },
   {
     name: 'a missing model disables the target, not the provider',
     outcome: { kind: 'not_found', status: 404 },
-    expected: { ops: [success('provider:p')], disableTargetUntil: NOW + 86_400_000 },
+    expected: { ops: [success('provider:p')], disableTargetUntil: NOW + 3_600_000 },
+  },
+  {
+    name: 'a daily wall announced for 10 h keeps the key out for 10 h, not an hour',
+    outcome: { kind: 'quota_exhausted', status: 429, waitMs: 10 * 3_600_000 },
+    expected: {
+      reliability: 1,
+      ops: [
+        success('provider:p'),
+        { op: 'open', scope: 'key:p/k', until: NOW + 10 * 3_600_000, reason: 'quota exhausted' },
+      ],
+    },
+  },
+  {
+    name: 'an absurd wait (99 999 999 h, about 11 400 years) is held to maxOpenFor',
+    outcome: { kind: 'rate_limited', status: 429, waitMs: 99_999_999 * 3_600_000 },
+    expected: {
+      reliability: 1,
+      ops: [
+        success('provider:p'),
+        success('key:p/k'),
+        { op: 'open', scope: 'limit:p/k/m', until: NOW + 90_000_000, reason: 'rate limited' },
+      ],
+    },
+  },
+  {
+    name: 'an absurd quota wall is held to maxOpenFor too',
+    outcome: { kind: 'quota_exhausted', status: 429, waitMs: 99_999_999 * 3_600_000 },
+    expected: {
+      reliability: 1,
+      ops: [
+        success('provider:p'),
+        { op: 'open', scope: 'key:p/k', until: NOW + 90_000_000, reason: 'quota exhausted' },
+      ],
+    },
   },
   {
     name: "the caller's own bad request opens nothing",

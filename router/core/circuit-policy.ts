@@ -22,7 +22,9 @@ export interface BreakerSettings {
   openForMs: number;
   /** Window of a quota wall without a hint. */
   quotaOpenForMs: number;
-  /** Longest window (a rejected key, a missing model). */
+  /** Window of a rejected key or a missing model (nothing announces its end). */
+  rejectedOpenForMs: number;
+  /** Longest window honoured: an announced wait beyond it (a reset years away) is cut to it. */
   maxOpenForMs: number;
   /** Cap of an unhinted overload window as it doubles with each re-open. */
   maxBackoffOpenForMs: number;
@@ -74,7 +76,9 @@ export function decideCircuits(input: CircuitPolicyInput): CircuitDecision {
   // The provider scope decided; any other lease this attempt held goes back untested.
   const releaseOthers = (): CircuitOp[] =>
     probes.filter((s) => s !== scopes.providerScope).map((scope) => ({ op: 'release', scope }));
-  const hinted = (waitMs: number | undefined, fallbackMs: number) => now + Math.max(waitMs ?? fallbackMs, b.floorMs);
+  // An announced wait is honoured up to maxOpenFor (a daily wall's reset, not a hint years away).
+  const hinted = (waitMs: number | undefined, fallbackMs: number) =>
+    now + Math.min(Math.max(waitMs ?? fallbackMs, b.floorMs), b.maxOpenForMs);
 
   switch (outcome.kind) {
     case 'ok':
@@ -100,7 +104,7 @@ export function decideCircuits(input: CircuitPolicyInput): CircuitDecision {
           {
             op: 'open',
             scope: scopes.limitScope,
-            until: outcome.waitMs !== undefined ? now + Math.max(outcome.waitMs, b.floorMs) : now + b.openForMs,
+            until: hinted(outcome.waitMs, b.openForMs),
             reason: 'rate limited',
           },
         ],
@@ -159,13 +163,16 @@ export function decideCircuits(input: CircuitPolicyInput): CircuitDecision {
           {
             op: 'open',
             scope: scopes.keyScope,
-            until: now + b.maxOpenForMs,
+            until: now + Math.min(b.rejectedOpenForMs, b.maxOpenForMs),
             reason: `key rejected (${outcome.status})`,
           },
         ],
       };
     case 'not_found':
-      return { ops: [success(scopes.providerScope), ...releaseOthers()], disableTargetUntil: now + b.maxOpenForMs };
+      return {
+        ops: [success(scopes.providerScope), ...releaseOthers()],
+        disableTargetUntil: now + Math.min(b.rejectedOpenForMs, b.maxOpenForMs),
+      };
     case 'client_error':
       // The request was bad, not the provider: nothing opens, and a probe that got this far proved the way clear.
       return { ops: all.map(success) };

@@ -19,6 +19,7 @@ export function breakerSettingsOf(config: RouterConfig): BreakerSettings {
   return {
     openForMs: config.breaker.openFor,
     quotaOpenForMs: config.breaker.quotaOpenFor,
+    rejectedOpenForMs: config.breaker.rejectedOpenFor,
     maxOpenForMs: config.breaker.maxOpenFor,
     maxBackoffOpenForMs: config.breaker.maxBackoffOpenFor,
     floorMs: config.retry.backoff.base,

@@ -134,6 +134,12 @@ export class PromptCache {
     now: number,
   ): CacheLookup {
     if (segments.length === 0) return NOTHING;
+    // A segment's tokens follow from its text alone: if all of this prompt's are fewer than the
+    // minimum, no prefix of it was ever stored (by any request) nor would be, so there is nothing
+    // to hash or find.
+    let all = 0;
+    for (const s of segments) all += s.tokens;
+    if (all < policy.minTokens) return NOTHING;
     const h = createHash('sha256').update(`${scope}\u0000${model}\u0000`);
     const hashes: string[] = [];
     const cum: number[] = [];

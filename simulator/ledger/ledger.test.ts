@@ -32,6 +32,40 @@ const plan = (over: Partial<AttemptPlan> = {}): AttemptPlan => ({
 });
 
 describe('Ledger', () => {
+  it('gives views that read every field as the row objects do, and serialise to the same JSON', () => {
+    const ledger = new Ledger({ initialCapacity: 2 });
+    const a = ledger.begin(start({ stream: true, sdkRetryCount: 2, carried: ['header:x-api-key=foreign:groq/main'] }));
+    ledger.plan(
+      a,
+      plan({
+        status: 429,
+        errorType: 'rate_limit_error',
+        hintMs: 1500,
+        hintForm: 'seconds',
+        faults: ['a', 'b'],
+        contentDigest: 0x1f2e3d4c5b6a7,
+        contentChars: 42,
+        cacheRead: 5,
+      }),
+    );
+    ledger.firstByteAt(a, 1001);
+    ledger.finish(a, 1002.5, 'complete', 7);
+    const b = ledger.begin(start({ model: null, correlationId: null, endpoint: 'embeddings' }));
+    ledger.plan(b, plan({ requestsAfter: 0, emptyForMs: 2000, cacheWrite: 9 }));
+    ledger.finish(b, 1003, 'reset', 0);
+    // Past the initial capacity: the columns grow under the views.
+    for (let i = 0; i < 5; i++) ledger.begin(start({ correlationId: `c-${i + 2}` }));
+    const rows = [...ledger.rowsIterator()];
+    const views = ledger.rowViews();
+    expect(views).toHaveLength(7);
+    expect(JSON.stringify(views)).toBe(JSON.stringify(rows));
+    for (const [i, row] of rows.entries())
+      for (const k of Object.keys(row) as Array<keyof LedgerRow>) expect(views[i]![k], `${i} ${k}`).toEqual(row[k]);
+    expect(views[0]!.cacheWrite).toBeUndefined();
+    expect(views[1]!.faults).toEqual([]);
+    expect(() => views[1]!.faults.push('x')).toThrow();
+  });
+
   it('keeps every field of a row through its columns', () => {
     const ledger = new Ledger();
     const seq = ledger.begin(

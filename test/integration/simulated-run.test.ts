@@ -12,6 +12,8 @@ import {
 import { simulatedReferenceLauncher } from '../../bin/reference-launcher.js';
 import { wallClockNote } from '../../bin/commands/run-simulated.js';
 import { cli } from '../helpers/cli.js';
+import { judgeRun } from '../../harness/judge-run.js';
+import type { LedgerRow } from '../../simulator/index.js';
 
 const PACK = join(import.meta.dirname, '../../scenarios/conformance');
 const dirs: string[] = [];
@@ -41,15 +43,20 @@ async function simulate(file: string, launcher?: SimulatedRouterLauncher) {
   };
 }
 
-// Known gap, not a design: in simulated time the reference router never picks DeepSeek (on the wall
-// clock it is the fastest and takes a third of the load), so 10's hold never fires there.
-const UNMATCHED_IN_SIMULATED_TIME: Record<string, string[]> = { '10-keep-alive-hold.yaml': ['hold'] };
+/**
+ * Pack faults the reference router never meets at the pack's seeds in simulated time (the same
+ * every run). A known gap, not a design: 10's DeepSeek is never tried (the first requests'
+ * tie-breaks pick Mistral and Groq, whose measured latency then beats DeepSeek's prior; on the
+ * wall clock it is the fastest and takes a third of the load). Fault coverage makes the run
+ * inconclusive, never a pass.
+ */
+const UNMET_IN_SIMULATED_TIME: Record<string, string> = { '10-keep-alive-hold.yaml': 'hold' };
 
 // The run's own timestamp is the one thing allowed to differ between two runs.
 const withoutTimestamp = (text: string) => text.replace(/"startedAt": ?"[^"]*"/g, '"startedAt":"-"');
 
 describe('simulated time (the reference router in process, one discrete-event clock)', () => {
-  it('plays the conformance pack twice with byte-identical reports and ledgers, every scenario passing', async () => {
+  it('plays the conformance pack twice with byte-identical reports and ledgers, no scenario failing', async () => {
     const files = (await readdir(PACK)).filter((f) => f.endsWith('.yaml')).sort();
     expect(files.length).toBeGreaterThanOrEqual(11);
     for (const f of files) {
@@ -59,19 +66,39 @@ describe('simulated time (the reference router in process, one discrete-event cl
       expect(second.ledger, f).toBe(first.ledger);
       const failed = first.data.checks.filter((c) => c.verdict === 'fail').map((c) => `${c.id}: ${c.figure}`);
       expect(failed, f).toEqual([]);
-      expect(first.data.verdict, f).toBe('pass');
-      // Every fault reached the router: one that matched nothing would have checked nothing.
+      const unmet = UNMET_IN_SIMULATED_TIME[f];
+      // Every other fault reached the router: one that matched nothing would have checked nothing.
       const unmatched = faultCoverage(first.data.scenario, first.data.rows).filter((c) => c.matched === 0);
       expect(
         unmatched.map((c) => c.id),
         f,
-      ).toEqual(UNMATCHED_IN_SIMULATED_TIME[f] ?? []);
+      ).toEqual(unmet ? [unmet] : []);
+      if (unmet) {
+        // Judged as on the wall clock: a fault no attempt met leaves the run inconclusive.
+        expect(first.data.verdict, f).toBe('inconclusive');
+        expect(first.data.inconclusive, f).toEqual([expect.stringContaining(`fault "${unmet}"`)]);
+      } else expect(first.data.verdict, f).toBe('pass');
       // The load ran to its end in simulated time, whatever the wall clock did.
       expect(first.data.loadEndedAt - first.data.loadStartedAt, f).toBeGreaterThanOrEqual(
         first.data.scenario.load!.duration - 1000,
       );
     }
   }, 240_000);
+
+  it('judges from ledger views exactly as from row objects (same checks, coverage and report)', async () => {
+    for (const file of [join(PACK, '09-mid-stream-errors.yaml'), join(PACK, '06-lying-hints.yaml')]) {
+      const { data, report } = await simulate(file);
+      const objects = data.rows.map((r) => JSON.parse(JSON.stringify(r)) as LedgerRow);
+      expect(Object.getPrototypeOf(data.rows[0])).not.toBe(Object.prototype);
+      const again = judgeRun({
+        ...data,
+        scenarioText: await loadRunScenarioFile(file, {}).then((l) => (l.ok ? l.text : '')),
+        rows: objects,
+        interrupted: false,
+      });
+      expect(JSON.stringify(buildReport({ ...again, startedAt: data.startedAt }))).toBe(report);
+    }
+  }, 60_000);
 
   it('answers the same through the fetch handler as through the direct call (streams and failovers included)', async () => {
     const file = join(PACK, '09-mid-stream-errors.yaml');
@@ -97,12 +124,17 @@ describe('simulated time (the reference router in process, one discrete-event cl
     expect(served.filter((s) => s < 28_800)).toHaveLength(100);
     expect(served.some((s) => s > 28_800)).toBe(true);
     expect(data.checks.find((c) => c.id === 'no-429')?.verdict).toBe('pass');
-    // What only a long simulated run shows: the reference router caps any wait at
-    // breaker.maxOpenFor (1 h by default) and probes the wall hourly, each probe hours early.
+    // What only a long simulated run shows: the wall announces a wait of hours, and the reference
+    // router honours it (breaker.maxOpenFor, 25 h, guards only against absurd hints): no probe
+    // before the reset, so retry-after passes.
     const walled = data.rows.filter((r) => r.provider === 'gemini' && r.status === 429).map((r) => t(r.arrivalAt));
-    expect(walled.length).toBeGreaterThan(3);
-    for (let i = 1; i < walled.length - 1; i++) expect(walled[i]! - walled[i - 1]!).toBeGreaterThanOrEqual(3600);
-    expect(data.checks.find((c) => c.id === 'retry-after')?.verdict).toBe('fail');
+    expect(walled.length).toBeGreaterThan(0);
+    expect(walled.every((w) => w < 28_800)).toBe(true);
+    const after = data.rows.filter((r) => r.provider === 'gemini' && t(r.arrivalAt) > walled.at(-1)!);
+    expect(after.length).toBeGreaterThan(0);
+    expect(t(after[0]!.arrivalAt)).toBeGreaterThanOrEqual(28_800);
+    const retryAfter = data.checks.find((c) => c.id === 'retry-after')!;
+    expect(retryAfter.verdict, `${retryAfter.figure} ${retryAfter.reason ?? ''}`).toBe('pass');
   }, 120_000);
 
   it('stops sending when the user stops the run, and judges what was answered as interrupted', async () => {
@@ -159,13 +191,36 @@ describe('simulated time (the reference router in process, one discrete-event cl
     const args = ['conform', '--time', 'simulated', '--only', '0'];
     const one = await cli([...args, '--out', a]);
     const two = await cli([...args, '--out', b]);
-    expect(one.code).toBe(0);
-    expect(two.code).toBe(0);
+    // Exit 3: 02 and 10 are inconclusive (see UNMET_IN_SIMULATED_TIME), the rest pass.
+    expect(one.code).toBe(3);
+    expect(two.code).toBe(3);
     expect(one.err.filter((l) => l.includes('simulated ')).length).toBeGreaterThan(5);
     const [ra, rb] = [await readFile(join(a, 'report.json'), 'utf8'), await readFile(join(b, 'report.json'), 'utf8')];
     expect(withoutTimestamp(rb)).toBe(withoutTimestamp(ra));
     expect(ra).toContain('simulated time');
   }, 240_000);
+
+  it('judges fault coverage as on the wall clock: a fault that met no attempt makes the run inconclusive (exit 3)', async () => {
+    const file = join(import.meta.dirname, '../fixtures/simulated/unmatched-fault.yaml');
+    const { data } = await simulate(file);
+    expect(data.faults).toEqual([
+      expect.objectContaining({ id: 'openai-slow', matched: expect.any(Number) }),
+      expect.objectContaining({ id: 'anthropic-outage', matched: 0 }),
+    ]);
+    expect(data.faults![0]!.matched).toBeGreaterThan(0);
+    expect(data.checks.filter((c) => c.verdict === 'fail')).toEqual([]);
+    expect(data.verdict).toBe('inconclusive');
+    expect(data.inconclusive).toEqual([expect.stringMatching(/^fault "anthropic-outage" .* matched no attempt/)]);
+    const out = await tmp();
+    const r = await cli(['run', file, '--time', 'simulated', '--out', out]);
+    expect(r.code).toBe(3);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(report.verdict).toBe('inconclusive');
+    // The same evidence files as a wall-clock run, the ledger byte for byte the run's.
+    const ledger = await readFile(join(out, 'ledger.jsonl'), 'utf8');
+    expect(ledger).toBe(data.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    expect((await readFile(join(out, 'outcomes.jsonl'), 'utf8')).split('\n')).toHaveLength(data.outcomes.length + 1);
+  }, 60_000);
 
   it('refuses a day of load on the wall clock, pointing at --time simulated (exit 2, located)', async () => {
     const r = await cli(['run', 'scenarios/day-in-the-life.yaml', '--router-url', 'http://127.0.0.1:9/v1']);
