@@ -11,11 +11,23 @@ export const PORTKEY_VERSION = '1.15.2';
 /**
  * What Portkey's streams go through, pinned in the scratch folder (npm `overrides`): the gateway
  * writes every answer, streamed or not, through `hono` and `@hono/node-server`, which it takes
- * with caret ranges. Left floating, a release of either between two runs would change the
- * gateway under test (how a streamed body is framed and flushed) and three identical runs could
- * judge different code. These are the versions npm resolved for 1.15.2 on 2026-11-30.
+ * with caret ranges (`^4.9.7`, `^1.3.3`). Left floating, a release of either between two runs
+ * would change the gateway under test, and three identical runs could judge different code.
+ *
+ * `@hono/node-server` is pinned to 1.14.1, the last release under which Portkey 1.15.2 can serve a
+ * stream from an OpenAI-style or Anthropic target on Node. Its stream handler returns
+ * `new Response(transformed, upstream)`, `upstream` being the fetch (undici) Response, whose
+ * headers are immutable; then `updateHeaders` appends `x-portkey-*` to that answer's headers. The
+ * server replaces the global `Response` with its own lightweight class: up to 1.14.1 that class
+ * copies the init's headers into a plain object and hands out a fresh, mutable `Headers`; from
+ * 1.14.2 on (1.19.17 was current when 1.15.2 was published, 1.19.19 on 2026-11-30) it hands out
+ * the upstream `Headers` object itself, the append throws `TypeError: immutable` and Portkey
+ * answers 500 "Something went wrong" (Gemini is spared: its transformer builds new headers).
+ * Checked on Node 20.20 with a one-stream upstream: 1.14.1 serves it, 1.14.2, 1.19.17 and 1.19.19
+ * answer 500. 1.14.1 also carries the `await` Portkey's own repository patches into 1.13.5.
+ * `hono` does not take part in this and stays at what npm resolved for 1.15.2 on 2026-11-30.
  */
-export const PORTKEY_PINS: Record<string, string> = { hono: '4.13.19', '@hono/node-server': '1.19.19' };
+export const PORTKEY_PINS: Record<string, string> = { hono: '4.13.19', '@hono/node-server': '1.14.1' };
 
 // Portkey's gateway calls server.listen(port) with no host, i.e. on every interface: the
 // preload binds every listen without a host to 127.0.0.1, so the suite never exposes it.
