@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { launchCommand } from '../../harness/launch/launch-command.js';
+import { streamCompleted } from '../../harness/load/client-outcome.js';
 import { installPortkey } from '../../harness/peers/install-portkey.js';
 import { portkeyScenario } from '../../harness/peers/portkey-config.js';
 import { runScenario } from '../../harness/run-scenario.js';
@@ -21,7 +22,7 @@ if (!reachable)
   console.warn('peers-portkey: SKIPPED: the npm registry is unreachable, so @portkey-ai/gateway cannot be installed');
 
 describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
-  it("fails what its known behaviour breaks: a fixed backoff that ignores Retry-After, the last target's 429 passed on, no breaker", async () => {
+  it("fails what its known behaviour breaks (a fixed backoff that ignores Retry-After, the last target's 429 passed on, no breaker) and serves OpenAI-style and Anthropic streams", async () => {
     const portkey = await installPortkey(await mkdtemp(join(tmpdir(), 'throttlelab-portkey-')));
     const run = async (file: string) => {
       const loaded = await loadRunScenarioFile(file, {});
@@ -59,6 +60,23 @@ describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
     for (const r of [hints, walls]) {
       expect(r.data.rows.filter((row) => row.status === 200).length).toBeGreaterThan(20);
       expect(r.verdict('key-isolation').verdict).toBe('pass');
+    }
+    // Streams from OpenAI-style and Anthropic targets are served whole (the @hono/node-server pin,
+    // see install-portkey.ts): with 1.14.2 and later, every one of them was a client 500 after a
+    // 200 upstream. Gemini's are left out: Portkey ends them early for a reason of its own.
+    for (const r of [hints, walls]) {
+      const servedUpstream = new Set(
+        r.data.rows
+          .filter((row) => row.stream && row.status === 200 && row.vendor !== 'gemini' && row.faults.length === 0)
+          .map((row) => row.correlationId),
+      );
+      const streams = r.data.outcomes.filter((o) => o.stream && servedUpstream.has(o.id));
+      expect(streams.length).toBeGreaterThan(5);
+      const broken = streams.filter((o) => o.status !== 200 || !streamCompleted(o));
+      expect(
+        broken.map((o) => `${o.id} ${o.status} ${o.streamEnd} ${o.detail ?? ''}`),
+        'streams answered 200 upstream but not served whole',
+      ).toEqual([]);
     }
   }, 600_000);
 });
