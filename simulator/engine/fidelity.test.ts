@@ -35,6 +35,27 @@ describe('gemini streamGenerateContent without alt=sse', () => {
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.at(-1)!.candidates[0]!.finishReason).toBe('STOP');
     expect(chunks.at(-1)!.usageMetadata.candidatesTokenCount).toBe(20);
+    // Each element ends on a line of its own, as a reader that splits on CRLF and cuts `\n]` expects.
+    expect(res.body).toMatch(/^\[\{/);
+    expect(res.body).toMatch(/\}\n,\r\n\{/);
+    expect(res.body.endsWith('}\n]')).toBe(true);
+    const portkeyPieces = res.body.split('\r\n').map((piece) => {
+      let chunk = piece.trim();
+      if (chunk.startsWith('[')) chunk = chunk.slice(1);
+      if (chunk.endsWith(',')) chunk = chunk.slice(0, -1);
+      if (chunk.endsWith(']')) chunk = chunk.slice(0, -2);
+      return JSON.parse(chunk) as unknown;
+    });
+    expect(portkeyPieces).toHaveLength(chunks.length);
+  });
+
+  it('writes the compact layout when the scenario asks for it', async () => {
+    const { run } = world(GEMINI.replace('latency:', 'options: { arrayLayout: compact }, latency:'));
+    const call = chatCall('gemini', { stream: true });
+    const res = await run({ ...call, url: call.url.replace('?alt=sse', '') });
+    expect(JSON.parse(res.body)).toBeInstanceOf(Array);
+    expect(res.body).toMatch(/\},\r\n\{/);
+    expect(res.body.endsWith('}]')).toBe(true);
   });
 });
 

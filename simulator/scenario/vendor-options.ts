@@ -31,6 +31,11 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
     tier: z.enum(['free', 'paid']).optional(),
     /** Also state the wait in the message ("Please retry in 53.01s."). */
     retryInMessage: z.boolean().optional(),
+    /**
+     * The layout of `streamGenerateContent` without `alt=sse` (UNCONFIRMED): `lines` puts the
+     * separators and the closing `]` on lines of their own, `compact` writes `},\r\n{` and `}]`.
+     */
+    arrayLayout: z.enum(['lines', 'compact']).optional(),
   }),
   groq: z.strictObject({
     /** Where stream usage goes: `x_groq.usage` (UNCONFIRMED), the OpenAI usage chunk, or both. */

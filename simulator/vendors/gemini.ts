@@ -378,17 +378,22 @@ export const geminiProfile: VendorProfile = {
       };
     }
     // Without alt=sse the stream is one JSON array written element by element: `[` opens it
-    // before the first element, `,\r\n` separates the others, `]` closes it after the last.
+    // before the first element. Between elements and before the closing `]` the layout is
+    // UNCONFIRMED (docs/vendor-facts.md §17.3): `lines` (the default) puts each separator and the
+    // `]` on a line of their own (`}\n,\r\n{`, `}\n]`), as Google's pretty-printed JSON does and
+    // as Portkey's parser expects; `compact` writes `},\r\n{` and `}]`.
+    const lines = ctx.options.arrayLayout !== 'compact';
     let opened = false;
-    const next = () => (opened ? ',\r\n' : ((opened = true), '['));
+    const next = () => (opened ? (lines ? '\n,\r\n' : ',\r\n') : ((opened = true), '['));
+    const close = lines ? '\n]' : ']';
     return {
       head: [],
       content: (from, to) => next() + frame(c.tokens.slice(from, to).join(''), undefined, false),
       get tail() {
-        return [`${next()}${frame('', finish, true)}]`];
+        return [`${next()}${frame('', finish, true)}${close}`];
       },
       // An error cutting the stream is the array's last element.
-      error: (e) => `${next()}${geminiStreamErrorJson(e)}]`,
+      error: (e) => `${next()}${geminiStreamErrorJson(e)}${close}`,
     };
   },
   streamError: (e) => `data: ${geminiStreamErrorJson(e)}\r\n\r\n`,
