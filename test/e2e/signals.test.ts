@@ -76,39 +76,45 @@ async function reportFiles(out: string) {
   return { names, reports: reportsOf(json, 'report.json') };
 }
 
-describe('signals during throttlelab run', () => {
-  it('judges what was answered on Ctrl-C, says INTERRUPTED, exits 130 and leaves no router behind', async () => {
-    const out = join(dir, 'run-int');
-    const pidFile = join(dir, 'run-int.pid');
-    const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', out]);
-    await until(() => /\d+ s \/ 60 s/.test(cli.output()) || /in flight/.test(cli.output()), 30_000).catch(() => {});
-    await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
-    const routerPid = await pidIn(pidFile);
-    // Let the load run with streams live, then stop it.
-    await new Promise((r) => setTimeout(r, 3000));
-    ctrlC(cli);
-    expect(await cli.exited).toBe(130);
-    expect(cli.output()).toMatch(/verdict: INTERRUPTED after [\d.]+ s, not a pass/);
-    const { names, reports } = await reportFiles(out);
-    // The report, and the evidence of what was judged before the stop (router log, ledger, client outcomes).
-    expect(names).toEqual([
-      'index.html',
-      'junit.xml',
-      'ledger.jsonl',
-      'outcomes.jsonl',
-      'report.json',
-      'router.log',
-      'summary.md',
-    ]);
-    expect(reports[0]!.verdict).toBe('interrupted');
-    expect(reports[0]!.load.interrupted).toBe(true);
-    // Streams the stop cut are not streams the router ended silently.
-    expect(reports[0]!.checks.find((c) => c.id === 'stream-integrity')!.verdict).not.toBe('fail');
-    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain('<error message="interrupted by the user');
-    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
-  });
+// Each test drives its own CLI, router and folder, and mostly waits (on a router starting, on
+// seconds of load before the signal), so most run at once (it.concurrent). Starting several CLIs
+// and tsx routers together is slow on a busy machine: a generous timeout.
+describe('signals during throttlelab run', { timeout: 60_000 }, () => {
+  it.concurrent(
+    'judges what was answered on Ctrl-C, says INTERRUPTED, exits 130 and leaves no router behind',
+    async () => {
+      const out = join(dir, 'run-int');
+      const pidFile = join(dir, 'run-int.pid');
+      const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', out]);
+      await until(() => /\d+ s \/ 60 s/.test(cli.output()) || /in flight/.test(cli.output()), 30_000).catch(() => {});
+      await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
+      const routerPid = await pidIn(pidFile);
+      // Let the load run with streams live, then stop it.
+      await new Promise((r) => setTimeout(r, 3000));
+      ctrlC(cli);
+      expect(await cli.exited).toBe(130);
+      expect(cli.output()).toMatch(/verdict: INTERRUPTED after [\d.]+ s, not a pass/);
+      const { names, reports } = await reportFiles(out);
+      // The report, and the evidence of what was judged before the stop (router log, ledger, client outcomes).
+      expect(names).toEqual([
+        'index.html',
+        'junit.xml',
+        'ledger.jsonl',
+        'outcomes.jsonl',
+        'report.json',
+        'router.log',
+        'summary.md',
+      ]);
+      expect(reports[0]!.verdict).toBe('interrupted');
+      expect(reports[0]!.load.interrupted).toBe(true);
+      // Streams the stop cut are not streams the router ended silently.
+      expect(reports[0]!.checks.find((c) => c.id === 'stream-integrity')!.verdict).not.toBe('fail');
+      expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain('<error message="interrupted by the user');
+      await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+    },
+  );
 
-  it('exits 143 on SIGTERM, its report whole', async () => {
+  it.concurrent('exits 143 on SIGTERM, its report whole', async () => {
     const out = join(dir, 'run-term');
     const cli = start(['run', LONG, '--out', out]);
     await until(() => cli.output().includes('throttlelab run: scenario'));
@@ -118,23 +124,26 @@ describe('signals during throttlelab run', () => {
     expect((await reportFiles(out)).reports[0]!.verdict).toBe('interrupted');
   });
 
-  it('stops at once on Ctrl-C while a router command is still starting, leaving nothing running', async () => {
-    const pidFile = join(dir, 'start.pid');
-    const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile, 'sleep 120'), '--out', join(dir, 'start')]);
-    await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
-    const routerPid = await pidIn(pidFile);
-    const stoppedAt = Date.now();
-    ctrlC(cli);
-    expect(await cli.exited).toBe(130);
-    // The defect ignored it until the 30 s start timeout.
-    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
-    expect(cli.output()).toContain(
-      'throttlelab: interrupted: Interrupted while the router was starting; nothing was run.',
-    );
-    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
-  });
+  it.concurrent(
+    'stops at once on Ctrl-C while a router command is still starting, leaving nothing running',
+    async () => {
+      const pidFile = join(dir, 'start.pid');
+      const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile, 'sleep 120'), '--out', join(dir, 'start')]);
+      await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
+      const routerPid = await pidIn(pidFile);
+      const stoppedAt = Date.now();
+      ctrlC(cli);
+      expect(await cli.exited).toBe(130);
+      // The defect ignored it until the 30 s start timeout.
+      expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+      expect(cli.output()).toContain(
+        'throttlelab: interrupted: Interrupted while the router was starting; nothing was run.',
+      );
+      await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+    },
+  );
 
-  it('leaves no router behind when a CI timeout SIGKILLs the harness', async () => {
+  it.concurrent('leaves no router behind when a CI timeout SIGKILLs the harness', async () => {
     const pidFile = join(dir, 'kill.pid');
     const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', join(dir, 'kill')]);
     await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
@@ -148,6 +157,7 @@ describe('signals during throttlelab run', () => {
     await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 15_000);
   });
 
+  // Alone: when the second Ctrl-C lands matters here (mid-write or not), so no other run loads the machine.
   it('quits at once on a second Ctrl-C, leaving no file half-written', async () => {
     const out = join(dir, 'twice');
     const cli = start(['run', LONG, '--out', out]);
@@ -164,7 +174,7 @@ describe('signals during throttlelab run', () => {
   });
 });
 
-describe('signals during throttlelab conform', () => {
+describe.concurrent('signals during throttlelab conform', { timeout: 90_000 }, () => {
   it('reports the scenarios judged, the one stopped and those never run, and exits 130', async () => {
     const pack = join(dir, 'pack');
     for (const name of ['a', 'b', 'c']) await cp(LONG, join(pack, `${name}.yaml`));

@@ -38,16 +38,6 @@ const unreachable: RouterLauncher = async () => {
 // 429-burst.yaml's burst runs from 1 s to 2.5 s. Counted from the simulator's start, a router that
 // took 3 s to start never met it, and a router that hands 429s to its clients passed.
 describe('fault times count from the load start', () => {
-  it('a slow-starting broken router fails exactly as a fast one (the burst still meets it)', async () => {
-    const broken = BROKEN_ROUTERS['passes-429']!;
-    const run = await runFixture(broken.scenario, slowly(naiveLauncher(broken.flaws, 'passes-429'), 3000));
-    // What the sleep experiment hid: the defect fails again (other checks may wobble on a busy machine).
-    expect(failed(run.checks), digest(run.checks)).toEqual(expect.arrayContaining(broken.breaks));
-    expect(run.verdict).toBe('fail');
-    expect(run.faults).toEqual([expect.objectContaining({ id: 'burst', matched: expect.any(Number) })]);
-    expect(run.faults![0]!.matched).toBeGreaterThan(0);
-  }, 30_000);
-
   it('a slow-starting reference router passes with every fault matched', async () => {
     const path = join(HARNESS_FIXTURES, '429-burst.yaml');
     const loaded = await loadRunScenarioFile(path, {});
@@ -58,27 +48,46 @@ describe('fault times count from the load start', () => {
     expect(run.checks.find((c) => c.id === 'no-429')!.verdict).toBe('pass');
   }, 30_000);
 
-  it('a router that never reaches a provider gets SKIPs and INCONCLUSIVE, never PASS', async () => {
-    const run = await runFixture('429-burst.yaml', unreachable);
-    const mine = [
-      'no-429',
-      'retry-after',
-      'failover-latency',
-      'single-probe',
-      'no-blind-retry',
-      'amplification',
-      'goodput',
-    ];
-    for (const c of run.checks.filter((x) => mine.includes(x.id))) {
-      expect(c.verdict, `${c.id}: ${c.figure}`).toBe('skip');
-      expect(c.reason, c.id).toBeTruthy();
-    }
-    expect(run.verdict).toBe('inconclusive');
-    expect(run.inconclusive).toContain(
-      'fault "burst" (status at 1 s for 1500 ms from the load\'s start) matched no attempt: what it tests went untested',
-    );
-    expect(run.checks.find((c) => c.id === 'goodput')!.reason).toMatch(
-      /^no request reached a provider \(clients got \d+×500 no_route\)/,
-    );
-  }, 30_000);
+  // These two fail (or are inconclusive) by counts: they run at once.
+  it.concurrent(
+    'a slow-starting broken router fails exactly as a fast one (the burst still meets it)',
+    async () => {
+      const broken = BROKEN_ROUTERS['passes-429']!;
+      const run = await runFixture(broken.scenario, slowly(naiveLauncher(broken.flaws, 'passes-429'), 3000));
+      // What the sleep experiment hid: the defect fails again (other checks may wobble on a busy machine).
+      expect(failed(run.checks), digest(run.checks)).toEqual(expect.arrayContaining(broken.breaks));
+      expect(run.verdict).toBe('fail');
+      expect(run.faults).toEqual([expect.objectContaining({ id: 'burst', matched: expect.any(Number) })]);
+      expect(run.faults![0]!.matched).toBeGreaterThan(0);
+    },
+    30_000,
+  );
+
+  it.concurrent(
+    'a router that never reaches a provider gets SKIPs and INCONCLUSIVE, never PASS',
+    async () => {
+      const run = await runFixture('429-burst.yaml', unreachable);
+      const mine = [
+        'no-429',
+        'retry-after',
+        'failover-latency',
+        'single-probe',
+        'no-blind-retry',
+        'amplification',
+        'goodput',
+      ];
+      for (const c of run.checks.filter((x) => mine.includes(x.id))) {
+        expect(c.verdict, `${c.id}: ${c.figure}`).toBe('skip');
+        expect(c.reason, c.id).toBeTruthy();
+      }
+      expect(run.verdict).toBe('inconclusive');
+      expect(run.inconclusive).toContain(
+        'fault "burst" (status at 1 s for 1500 ms from the load\'s start) matched no attempt: what it tests went untested',
+      );
+      expect(run.checks.find((c) => c.id === 'goodput')!.reason).toMatch(
+        /^no request reached a provider \(clients got \d+×500 no_route\)/,
+      );
+    },
+    30_000,
+  );
 });
