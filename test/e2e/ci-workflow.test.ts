@@ -133,24 +133,34 @@ describe('docs/ci/github-actions.yml, run locally', () => {
       expect(existsSync(join(dir, 'reports/throttlelab', f))).toBe(true);
   }, 180_000);
 
-  it('fails the job when a check fails (exit 1), still publishing the summary and junit.xml', async () => {
-    const dir = await project('failing');
-    const job = await runJob(dir, {
-      ...PACKAGE,
-      ROUTER_CMD: `node --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/fixtures/routers/serve.ts')} passes-429`,
-    });
-    expect(job.ok).toBe(false);
-    expect(job.outputs.conform).toEqual({ code: '1' });
-    expect(job.log).toContain('::error title=throttlelab::a check failed');
-    expect(job.summary).toMatch(/^### ❌ compare-quota$/m);
-    expect(await readFile(join(dir, 'reports/throttlelab/junit.xml'), 'utf8')).toMatch(/<failure[^>]*>/);
-  }, 180_000);
+  // The passing job must pass outright (exit 0, not INCONCLUSIVE), so it runs alone; these two fail
+  // by a count (429s handed on) or at once (bad input): they run together.
+  it.concurrent(
+    'fails the job when a check fails (exit 1), still publishing the summary and junit.xml',
+    async () => {
+      const dir = await project('failing');
+      const job = await runJob(dir, {
+        ...PACKAGE,
+        ROUTER_CMD: `node --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/fixtures/routers/serve.ts')} passes-429`,
+      });
+      expect(job.ok).toBe(false);
+      expect(job.outputs.conform).toEqual({ code: '1' });
+      expect(job.log).toContain('::error title=throttlelab::a check failed');
+      expect(job.summary).toMatch(/^### ❌ compare-quota$/m);
+      expect(await readFile(join(dir, 'reports/throttlelab/junit.xml'), 'utf8')).toMatch(/<failure[^>]*>/);
+    },
+    180_000,
+  );
 
-  it('fails the job on bad input (exit 2)', async () => {
-    const dir = await project('bad-input');
-    const job = await runJob(dir, { ...PACKAGE, THROTTLELAB_ARGS: '--dir no-such-folder', ROUTER_CMD: 'true' });
-    expect(job.ok).toBe(false);
-    expect(job.outputs.conform).toEqual({ code: '2' });
-    expect(job.log).toContain('::error title=throttlelab::bad input');
-  }, 120_000);
+  it.concurrent(
+    'fails the job on bad input (exit 2)',
+    async () => {
+      const dir = await project('bad-input');
+      const job = await runJob(dir, { ...PACKAGE, THROTTLELAB_ARGS: '--dir no-such-folder', ROUTER_CMD: 'true' });
+      expect(job.ok).toBe(false);
+      expect(job.outputs.conform).toEqual({ code: '2' });
+      expect(job.log).toContain('::error title=throttlelab::bad input');
+    },
+    120_000,
+  );
 });
