@@ -116,7 +116,8 @@ describe('throttlelab run and report', () => {
       expect(r.code, r.stderr).toBe(3);
       expect(r.stdout).toContain(verdict === 'inconclusive' ? 'verdict: INCONCLUSIVE' : 'verdict: INTERRUPTED');
     }
-  });
+    // Five CLI processes, a tsx router and 5 s of load: 14-17 s on a busy machine, past vitest's default 20 s once.
+  }, 60_000);
 
   it('refuses a scenario without a load section, located, with exit 2', async () => {
     const file = join(tmp, 'no-load.yaml');

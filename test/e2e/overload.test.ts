@@ -50,5 +50,6 @@ describe('a run at 20 times the quota', () => {
     // However busy the machine (and so however the requests bunch up), never more held than the limit.
     expect(router!.admission().waitingHighWater).toBeLessThanOrEqual(100);
     expect(data.checks.find((c) => c.id === 'no-429')!.verdict).toBe('pass');
-  });
+    // The test's own bound is the 60 s above; vitest's default 20 s was hit on a busy machine (19.5 s measured).
+  }, 90_000);
 });
