@@ -7,10 +7,6 @@ export default defineConfig({
     hookTimeout: 20_000,
     // The harness tests mostly wait on timers and sockets: two workers keep the suite short on two cores.
     maxWorkers: 2,
-    // Tests marked concurrent (wall-clock scenario runs that mostly wait) run at most four at a
-    // time in a file: few enough that the harness's own lag stays well under the timing margins
-    // those tests rely on.
-    maxConcurrency: 4,
     projects: [
       {
         // The unit tests beside the code: short, in process, no child processes or shared
