@@ -50,7 +50,7 @@ export { buildReport } from './report/build-report.js';
 export type { Report } from './report/report.js';
 export { renderVerdictTable, renderMarkdown, renderJunit } from './report/render-text.js';
 export { renderHtml } from './report/render-html.js';
-export { writeReportFolder, reportsOf, abandonReportWrites } from './report/write-report.js';
+export { writeReportFolder, reportsOf } from './report/write-report.js';
 export { TOOL_VERSION } from './version.js';
 export {
   judgeInProcess,

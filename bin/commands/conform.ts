@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { abandonReportWrites, writeReportFolder, type Report } from '../../harness/index.js';
+import { writeReportFolder, type Report } from '../../harness/index.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { CliError, isInterrupted } from '../errors.js';
@@ -40,7 +40,6 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
       `--dir ${options.dir}: no scenario files (*.yaml)${options.only ? ` whose name contains "${options.only}"` : ''}.`,
     );
   await assertWritableDir(options.out ?? 'reports');
-  io.onQuit?.(abandonReportWrites);
   const prepared = [];
   for (const f of files) {
     const p = await prepareRun(join(options.dir, f), options, io);

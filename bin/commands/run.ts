@@ -2,7 +2,6 @@ import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
-  abandonReportWrites,
   buildReport,
   isFleet,
   launchCommand,
@@ -235,7 +234,6 @@ export async function executeRun(
 
 /** Runs a scenario against a router under load, judges it, writes the reports; exit 0 pass, 1 fail, 3 inconclusive, 2 bad input. */
 export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode> {
-  io.onQuit?.(abandonReportWrites);
   const prepared = await prepareRun(options.scenario, options, io);
   if (!prepared) return EXIT.BAD_INPUT;
   await assertWritableDir(options.out ?? 'reports');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import type { Report } from './report.js';
@@ -32,31 +32,21 @@ export async function writeReportFolder(
   return paths;
 }
 
-// Temporary files being written now, so that a process told to quit at once can remove them.
-const writing = new Set<string>();
-
-/** Writes a file through a temporary one renamed into place, so readers see all of it or none. */
+/**
+ * Writes a file through a temporary one renamed into place, so readers see all of it or none.
+ * Synchronous on purpose: a signal handler (a second Ctrl-C quits at once) runs only between
+ * ticks, so it never finds the temporary file half-written or left behind; written asynchronously,
+ * the file could be created by the thread pool after a handler had removed it.
+ */
 async function writeWhole(path: string, text: string): Promise<void> {
   const temporary = `${path}.${randomUUID().slice(0, 8)}.tmp`;
-  writing.add(temporary);
   try {
-    await writeFile(temporary, text);
-    await rename(temporary, path);
+    writeFileSync(temporary, text);
+    renameSync(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true });
+    rmSync(temporary, { force: true });
     throw error;
-  } finally {
-    writing.delete(temporary);
   }
-}
-
-/**
- * Removes, at once and synchronously, the temporary files of report writes in progress: for a
- * process about to exit mid-write (a second Ctrl-C), so that it leaves whole reports or none.
- */
-export function abandonReportWrites(): void {
-  for (const temporary of writing) rmSync(temporary, { force: true });
-  writing.clear();
 }
 
 /** Reads the reports a `report.json` holds (one run, or a conformance pack), checked field by field. */
