@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { messageText } from '../adapters/openai-chunks.js';
 import type { Prefix } from '../core/cache-affinity.js';
 import type { ChatRequest, VendorKind } from '../core/types.js';
+import { PrefixHasher } from './prefix-hasher.js';
 
 /**
  * The vendors that do not charge cache reads to their input-token limits (Anthropic's ITPM on
@@ -20,21 +20,22 @@ export function uncachedInput(vendor: VendorKind, inputTokens: number, warmToken
  * client's `prompt_cache_key` when it names one (it names the conversation; its size is unknown,
  * so it claims no tokens), else a hash of the prompt at each message boundary past `minTokens`
  * (about four characters a token), tools first as vendors order them. Keyed by the model asked
- * for: targets differ per model.
+ * for: targets differ per model. The hash (PrefixHasher) is 128 bits, not cryptographic: a
+ * collision only makes a prompt look warm where it is not (docs/decisions/cache-affinity.md).
  */
 export function prefixKeys(req: ChatRequest, minTokens: number): Prefix[] {
   const key = req.prompt_cache_key;
   if (typeof key === 'string' && key.length > 0) return [{ key: `k:${req.model}\u0000${key}`, tokens: 0 }];
-  const h = createHash('sha256').update(req.model).update('\u0000');
+  const h = new PrefixHasher().update(req.model);
   if (req.tools !== undefined) h.update(JSON.stringify(req.tools));
   const minChars = minTokens * 4;
   let chars = 0;
   const out: Prefix[] = [];
   for (const m of req.messages) {
     const text = messageText(m.content);
-    h.update(m.role).update('\u0001').update(text).update('\u0002');
+    h.update(m.role).update(text);
     chars += text.length;
-    if (chars >= minChars) out.push({ key: h.copy().digest('base64url'), tokens: Math.floor(chars / 4) });
+    if (chars >= minChars) out.push({ key: h.key(), tokens: Math.floor(chars / 4) });
   }
   return out.reverse();
 }

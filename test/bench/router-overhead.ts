@@ -5,6 +5,8 @@
 //   npm run bench:router -- [--rates 200,500] [--seconds 10] [--rounds 3] [--streams 1000]
 //     [--body-kb 64] (a conversation of about that size before the question, as agents send)
 //     [--router-node-args '--max-semi-space-size=1'] (V8 flags for the router's process)
+//     [--baseline /path/to/other/checkout] (that checkout's router as a fourth subject, same
+//     config and flags, in the same alternating rounds: before / after a change in one run)
 // Open-loop load: requests are scheduled at a constant rate and latency is timed from each
 // request's scheduled send time (as wrk2 does), so a stall cannot hide behind fewer requests.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -24,6 +26,7 @@ const rounds = Number(args.get('rounds') ?? 3);
 const streams = Number(args.get('streams') ?? 1000);
 const bodyKb = Number(args.get('body-kb') ?? 0);
 const routerNodeArgs = (args.get('router-node-args') ?? '').split(' ').filter(Boolean);
+const baselineDir = args.get('baseline');
 
 function start(
   file: string,
@@ -31,7 +34,7 @@ function start(
   env: Record<string, string> = {},
   execArgv: string[] = [],
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(join(import.meta.dirname, 'servers', file), argv, {
+  const child = fork(file.startsWith('/') ? file : join(import.meta.dirname, 'servers', file), argv, {
     execArgv: ['--import', 'tsx', ...execArgv],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -77,6 +80,14 @@ const router = await start(
   { BENCH_KEY: 'sk-bench', BENCH_SLOW_KEY: 'sk-bench-slow' },
   ['--expose-gc', ...routerNodeArgs],
 );
+const baseline = baselineDir
+  ? await start(
+      join(baselineDir, 'test/bench/servers/router-server.ts'),
+      [JSON.stringify(routerConfig)],
+      { BENCH_KEY: 'sk-bench', BENCH_SLOW_KEY: 'sk-bench-slow' },
+      ['--expose-gc', ...routerNodeArgs],
+    )
+  : undefined;
 // Earlier turns of about 1 KiB each, alternating user and assistant.
 const history = Array.from({ length: bodyKb }, (_, i) => ({
   role: i % 2 === 0 ? 'user' : 'assistant',
@@ -110,6 +121,13 @@ const viaBare: Target = {
   body,
 };
 
+const viaBaseline: Target | undefined = baseline && {
+  ...viaRouter,
+  name: 'through baseline router',
+  origin: `http://127.0.0.1:${baseline.port}`,
+};
+const subjects = [direct, viaBare, viaRouter, ...(viaBaseline ? [viaBaseline] : [])];
+
 const load = await import('node:os').then((os) =>
   os
     .loadavg()
@@ -121,18 +139,19 @@ console.log(
 );
 console.log(`body ${body.length} bytes; router node args: ${routerNodeArgs.join(' ') || '(none)'}`);
 console.log(
-  `open loop: ${rates.join(' and ')} req/s for ${seconds}s per run, ${rounds} rounds alternating direct / bare proxy / router; latency from scheduled send time`,
+  `open loop: ${rates.join(' and ')} req/s for ${seconds}s per run, ${rounds} rounds alternating direct / bare proxy / router${baseline ? ` / baseline router (${baselineDir})` : ''}; latency from scheduled send time`,
 );
 type Run = Awaited<ReturnType<typeof openLoop>> & { cpuUsPerReq?: number };
 const proxies = new Map<string, ChildProcess>([
   [viaBare.name, bare.child],
   [viaRouter.name, router.child],
+  ...(baseline && viaBaseline ? ([[viaBaseline.name, baseline.child]] as const) : []),
 ]);
-for (const t of [direct, viaBare, viaRouter]) await openLoop(t, rates[0]!); // warm-up
+for (const t of subjects) await openLoop(t, rates[0]!); // warm-up
 const results = new Map<string, Run[]>();
 for (let i = 0; i < rounds; i++) {
   for (const rate of rates) {
-    for (const t of [direct, viaBare, viaRouter]) {
+    for (const t of subjects) {
       const child = proxies.get(t.name);
       if (child) await ask(child);
       const r: Run = await openLoop(t, rate);
@@ -152,7 +171,7 @@ console.log(`\nmedians of ${rounds} rounds (added = through the proxy - direct t
 console.log('| rate | subject | p50 | p99 | added p50 | added p99 | CPU per request |');
 console.log('|---|---|---|---|---|---|---|');
 for (const rate of rates) {
-  for (const t of [direct, viaBare, viaRouter]) {
+  for (const t of subjects) {
     const p50 = med(t.name, rate, 'p50');
     const p99 = med(t.name, rate, 'p99');
     const added =
@@ -179,10 +198,18 @@ for (const rate of rates) {
   console.log(
     `${rate} req/s: router / bare proxy, median of per-round ratios: CPU per request ${cpuRatio.toFixed(2)}x (goal <= 1.25x), added p99 ${p99Ratio.toFixed(2)}x${rate === 500 ? ' (goal <= 1.5x)' : ''}`,
   );
+  if (viaBaseline) {
+    const o = results.get(`${viaBaseline.name}@${rate}`)!;
+    const baseRatio = median(o.map((x, i) => x.cpuUsPerReq! / b[i]!.cpuUsPerReq!));
+    const change = median(r.map((x, i) => x.cpuUsPerReq! / o[i]!.cpuUsPerReq!));
+    console.log(
+      `${rate} req/s: baseline router / bare proxy ${baseRatio.toFixed(2)}x; router / baseline router, median of per-round ratios: CPU per request ${change.toFixed(2)}x`,
+    );
+  }
 }
 
 // Throughput: closed loop, as many requests as 50 connections can push.
-for (const t of [direct, viaBare, viaRouter]) {
+for (const t of subjects) {
   const r = await autocannon({
     url: t.origin + t.path,
     method: 'POST',
@@ -197,6 +224,7 @@ for (const t of [direct, viaBare, viaRouter]) {
 }
 
 // Memory with many concurrent streams: 120 tokens at 20 tokens/s keeps each open ~6 s.
+baseline?.child.kill('SIGTERM');
 if (streams === 0) {
   router.child.kill('SIGTERM');
   bare.child.kill('SIGTERM');
