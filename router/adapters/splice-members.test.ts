@@ -44,6 +44,12 @@ describe('spliceMembers', () => {
     expect(spliceMembers('{"b":2}', { b: null, c: '3' })).toBe('{"c":3}');
   });
 
+  it('leaves more than one removal to the serialiser (two removals could take the same comma)', () => {
+    expect(spliceMembers('{"a":1,"b":2,"c":3}', { b: null, c: null })).toBeUndefined();
+    expect(spliceMembers('{"a":1,"b":2,"c":3}', { a: null, b: null, c: null, d: '4' })).toBeUndefined();
+    expect(spliceMembers('{"a":1,"b":2,"c":3}', { b: null, d: '4', a: '0' })).toBe('{"a":0,"c":3,"d":4}');
+  });
+
   it('refuses a top-level key given twice, and texts that are not one object', () => {
     expect(spliceMembers('{"model":"a","n":5,"n":1}', { model: '"b"' })).toBeUndefined();
     expect(spliceMembers('{"model":"a","mod\\u0065l":"b"}', { model: '"b"' })).toBeUndefined();

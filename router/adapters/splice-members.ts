@@ -6,7 +6,7 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
  * A JSON object's text with some top-level members changed, the rest left byte for byte as it
  * was: each edit is the new value's JSON text, or `null` to remove the member; a member the text
  * lacks is added at the end. `undefined` when the text is not one object with unique top-level
- * keys (the caller serialises the parsed value instead).
+ * keys, or more than one member would be removed (the caller serialises the parsed value instead).
  */
 export function spliceMembers(text: string, edits: Readonly<Record<string, string | null>>): string | undefined {
   const members = topLevelMembers(text);
@@ -21,8 +21,9 @@ export function spliceMembers(text: string, edits: Readonly<Record<string, strin
       if (value !== null) added += `,${JSON.stringify(key)}:${value}`;
     } else if (value !== null) changes.push({ from: m.valueStart, to: m.valueEnd, with: value });
     else {
-      // Removed with the comma after it, or with the one before it when it is the last member.
-      removed++;
+      // Removed with the comma after it, or with the one before it when it is the last member
+      // (two removals could take the same comma: left to the caller's serialiser).
+      if (++removed > 1) return undefined;
       let i = m.valueEnd;
       while (isSpace(text.charCodeAt(i))) i++;
       if (text.charCodeAt(i) === 0x2c) changes.push({ from: m.keyStart, to: i + 1, with: '' });
