@@ -26,7 +26,9 @@ export interface RunEvidence {
   loopLag?: { p99Ms: number; maxMs: number };
   /** The user stopped the load before its end: judged, but never a pass. */
   interrupted: boolean;
+  /** A fleet run: its replicas, store, spread and Redis faults. */
   fleet?: FleetSummary;
+  /** Files holding the router's output (a fleet's: one per replica). */
   routerLogs?: string[];
 }
 

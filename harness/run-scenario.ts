@@ -1,12 +1,11 @@
 import { systemClock } from '../simulator/index.js';
 import type { FaultCoverage } from './checks/run-checks.js';
 import type { CheckResult, HarnessLag } from './checks/types.js';
-import { judgeRun } from './judge-run.js';
-import type { LedgerRow } from '../simulator/index.js';
+import { judgeRun, type RunEvidence } from './judge-run.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { LoadProgress } from './load/open-loop.js';
 import { runLoad } from './fleet/fleet-load.js';
-import { prepareFleet, type FleetSummary } from './fleet/fleet-run.js';
+import { prepareFleet } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
 import { createSimulator } from '../simulator/index.js';
@@ -15,21 +14,8 @@ import type { RouterLauncher } from './launch/launcher.js';
 import { providerEnv } from './launch/provider-env.js';
 
 /** Everything a run produced: the evidence and the verdicts, before any rendering. */
-export interface RunData {
-  scenario: RunScenario;
-  scenarioFile: string;
+export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag'> {
   scenarioSha256: string;
-  seed: number;
-  router: string;
-  startedAt: number;
-  endedAt: number;
-  loadStartedAt: number;
-  loadEndedAt: number;
-  dropped: number;
-  /** The user stopped the load before its end. */
-  interrupted: boolean;
-  outcomes: ClientOutcome[];
-  rows: LedgerRow[];
   checks: CheckResult[];
   /**
    * `inconclusive`: nothing failed, but something could not be judged (a fault that matched no
@@ -43,10 +29,6 @@ export interface RunData {
   faults?: FaultCoverage[];
   /** The harness's own lag during the load. */
   lag?: HarnessLag;
-  /** A fleet run: its replicas, store, spread and Redis faults. */
-  fleet?: FleetSummary;
-  /** Files holding the router's output (a fleet's: one per replica). */
-  routerLogs?: string[];
 }
 
 /** Options for `runScenario`. */
