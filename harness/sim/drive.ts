@@ -6,8 +6,6 @@ import type { EventSource } from './sim-clock.js';
 // started run to its next wait on simulated time.
 const realSetImmediate = globalThis.setImmediate;
 const realSetTimeout = globalThis.setTimeout;
-const turn = () => new Promise<void>((resolve) => realSetImmediate(resolve));
-const pause = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 
 /** Empty turns before waiting a little real time for real work (a module import, a file read). */
 const BUSY_TURNS = 50;
@@ -22,27 +20,50 @@ const IDLE_PAUSES = 1000;
  * Real work while events are pending is not detected: code under test must not do real I/O
  * mid-run, or simulated time races ahead of it.
  */
-export async function drive<T>(clock: EventSource, work: Promise<T>, idlePauses = IDLE_PAUSES): Promise<T> {
-  let settled = false;
-  work.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  let idle = 0;
-  for (;;) {
-    await turn();
-    if (settled) return work;
-    if (clock.step()) {
-      idle = 0;
-      continue;
-    }
-    idle++;
-    if (idle <= BUSY_TURNS) continue;
-    if (idle > BUSY_TURNS + idlePauses)
-      throw new HarnessError(
-        'HARNESS_SIMULATION_STUCK',
-        'Simulated time is stuck: the code under test has waited about 10 s of real time on something other than simulated time (real I/O, or a timer the simulated clock does not own), with no simulated event left to fire.',
-      );
-    await pause(10);
-  }
+export function drive<T>(clock: EventSource, work: Promise<T>, idlePauses = IDLE_PAUSES): Promise<T> {
+  // One real turn per simulated event, and nothing else allocated per event: a plain callback on
+  // the real `setImmediate` queue (Node drains every microtask, hence every continuation the last
+  // event started, before the next immediate runs), not a promise awaited per turn.
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    work.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    let idle = 0;
+    const tick = (): void => {
+      if (settled) {
+        resolve(work);
+        return;
+      }
+      let stepped: boolean;
+      try {
+        stepped = clock.step();
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      if (stepped) {
+        idle = 0;
+        realSetImmediate(tick);
+        return;
+      }
+      idle++;
+      if (idle <= BUSY_TURNS) {
+        realSetImmediate(tick);
+        return;
+      }
+      if (idle > BUSY_TURNS + idlePauses) {
+        reject(
+          new HarnessError(
+            'HARNESS_SIMULATION_STUCK',
+            'Simulated time is stuck: the code under test has waited about 10 s of real time on something other than simulated time (real I/O, or a timer the simulated clock does not own), with no simulated event left to fire.',
+          ),
+        );
+        return;
+      }
+      realSetTimeout(tick, 10);
+    };
+    realSetImmediate(tick);
+  });
 }
