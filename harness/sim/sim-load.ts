@@ -7,6 +7,7 @@ import {
   StreamScanner,
   type ClientOutcome,
 } from '../load/client-outcome.js';
+import { OutcomeStore } from '../load/outcome-store.js';
 import { clientGraceMs } from '../load/open-loop.js';
 import type { PlannedRequest } from '../load/request-plan.js';
 import { arrivalOffsets } from '../load/schedule.js';
@@ -71,7 +72,8 @@ export async function runSimulatedLoad(
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = `${SIM_ROUTER_BASE}/chat/completions`;
-  const outcomes: ClientOutcome[] = [];
+  // Each outcome goes into columns once its request is over: a day's million stay small.
+  const outcomes = new OutcomeStore();
   /** Each open request's way to stop it (the client giving up, or the load's end). */
   const open = new Set<(reason: symbol) => void>();
   let dropped = 0;
@@ -188,5 +190,5 @@ export async function runSimulatedLoad(
     cut();
   }
   signal?.removeEventListener('abort', interrupt);
-  return { outcomes, dropped };
+  return { outcomes: outcomes.views(), dropped };
 }
