@@ -11,7 +11,15 @@ import { checkNoBlindRetry } from './no-blind-retry.js';
 import { checkRetryAfter } from './retry-after.js';
 import { checkSingleProbe } from './single-probe.js';
 import { checkStreamIntegrity } from './stream-integrity.js';
-import { longestStall, worstLag, type CheckInput, type CheckResult, type HarnessLag } from './types.js';
+import { forgetServedAnswers } from './served-answers.js';
+import {
+  forgetAttemptsByRequest,
+  longestStall,
+  worstLag,
+  type CheckInput,
+  type CheckResult,
+  type HarnessLag,
+} from './types.js';
 import { checkUsage } from './usage.js';
 
 /** Every check by id. */
@@ -35,7 +43,13 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
 export function runChecks(input: CheckInput & { startedAt: number }): CheckResult[] {
   const wanted = new Set(input.scenario.expect.checks ?? CHECK_IDS);
   for (const id of input.scenario.expect.skip) wanted.delete(id);
-  return CHECK_IDS.filter((id) => wanted.has(id)).map((id) => discountHarnessLag(CHECKS[id](input), input.lag));
+  const results = CHECK_IDS.filter((id) => wanted.has(id)).map((id) =>
+    discountHarnessLag(CHECKS[id](input), input.lag),
+  );
+  // The groupings the checks shared are not needed past judging: a day's run would keep them through the report.
+  forgetAttemptsByRequest(input.rows);
+  forgetServedAnswers(input.outcomes);
+  return results;
 }
 
 /**

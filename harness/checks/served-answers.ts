@@ -38,6 +38,11 @@ interface ServedAnswers {
   traceable: boolean;
 }
 
+/** Lets go of the answers `servedAnswers` found for `outcomes`, once the checks are done. */
+export function forgetServedAnswers(outcomes: readonly ClientOutcome[]): void {
+  servedOf.delete(outcomes);
+}
+
 const servedOf = new WeakMap<readonly ClientOutcome[], { rows: readonly LedgerRow[]; served: ServedAnswers }>();
 
 function findServedAnswers(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]): ServedAnswers {
@@ -47,7 +52,9 @@ function findServedAnswers(outcomes: readonly ClientOutcome[], rows: readonly Le
   for (const o of outcomes) {
     if (!acceptedAsServed(o)) continue;
     const attempts = byRequest.get(o.id) ?? [];
-    answers.push({ outcome: o, attempts, succeeded: attempts.filter(succeededUpstream) });
+    // Usually every attempt succeeded (one attempt, served): then the same array, not a copy of it.
+    const succeeded = attempts.every(succeededUpstream) ? attempts : attempts.filter(succeededUpstream);
+    answers.push({ outcome: o, attempts, succeeded });
   }
   return { answers, traceable: byRequest.size > 0 || chatRows === 0 };
 }

@@ -153,3 +153,8 @@ export function attemptsByRequest(rows: readonly LedgerRow[]): Map<string, Ledge
   }
   return grouped;
 }
+
+/** Lets go of the grouping `attemptsByRequest` made for `rows` (a day's run: a million arrays), once the checks are done. */
+export function forgetAttemptsByRequest(rows: readonly LedgerRow[]): void {
+  byRequestOf.delete(rows);
+}
