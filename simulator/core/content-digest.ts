@@ -37,7 +37,32 @@ export function contentDigest(text: string): string {
   return formatDigest(new ContentDigest().update(text).value());
 }
 
-/** A digest as 14 hex digits. */
+const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/**
+ * A digest as 14 hex digits: `value.toString(16).padStart(14, '0')` for a digest (an integer
+ * below 2^53), written nibble by nibble, as `toString(16)` of a double costs some 40 times more
+ * (judging and the evidence files format a day's million digests several times).
+ */
 export function formatDigest(value: number): string {
-  return value.toString(16).padStart(14, '0');
+  if (!(Number.isInteger(value) && value >= 0 && value < 2 ** 56)) return value.toString(16).padStart(14, '0');
+  const hi = Math.floor(value / 4294967296);
+  const lo = value >>> 0;
+  const h = HEX;
+  return String.fromCharCode(
+    h[(hi >>> 20) & 15]!,
+    h[(hi >>> 16) & 15]!,
+    h[(hi >>> 12) & 15]!,
+    h[(hi >>> 8) & 15]!,
+    h[(hi >>> 4) & 15]!,
+    h[hi & 15]!,
+    h[lo >>> 28]!,
+    h[(lo >>> 24) & 15]!,
+    h[(lo >>> 20) & 15]!,
+    h[(lo >>> 16) & 15]!,
+    h[(lo >>> 12) & 15]!,
+    h[(lo >>> 8) & 15]!,
+    h[(lo >>> 4) & 15]!,
+    h[lo & 15]!,
+  );
 }
