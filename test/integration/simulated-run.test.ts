@@ -57,12 +57,8 @@ describe('simulated time (the reference router in process, one discrete-event cl
       expect(second.ledger, f).toBe(first.ledger);
       const failed = first.data.checks.filter((c) => c.verdict === 'fail').map((c) => `${c.id}: ${c.figure}`);
       expect(failed, f).toEqual([]);
-      // Every fault reached the router, but those a scenario marks optional (10's `hold` meets only a
-      // router that prefers DeepSeek; `hold-pinned` meets every router): one that matched nothing
-      // would have checked nothing.
-      const unmatched = faultCoverage(first.data.scenario, first.data.rows).filter(
-        (c) => c.matched === 0 && !c.optional,
-      );
+      // Every fault reached the router: one that matched nothing would have checked nothing.
+      const unmatched = faultCoverage(first.data.scenario, first.data.rows).filter((c) => c.matched === 0);
       expect(
         unmatched.map((c) => c.id),
         f,
