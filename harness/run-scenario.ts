@@ -14,7 +14,7 @@ import type { RouterLauncher } from './launch/launcher.js';
 import { providerEnv } from './launch/provider-env.js';
 
 /** Everything a run produced: the evidence and the verdicts, before any rendering. */
-export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag'> {
+export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 'loopStalls'> {
   scenarioSha256: string;
   checks: CheckResult[];
   /**
