@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LedgerRow } from '../simulator/index.js';
+import type { LedgerRow, LoopStalls } from '../simulator/index.js';
 import { runChecks, runVerdict, type FaultCoverage } from './checks/run-checks.js';
 import { summary, type HarnessLag } from './checks/types.js';
 import type { FleetSummary } from './fleet/fleet-run.js';
@@ -24,6 +24,8 @@ export interface RunEvidence {
   rows: LedgerRow[];
   /** The event loop's own delay during the load; absent in simulated time, where there is none. */
   loopLag?: { p99Ms: number; maxMs: number };
+  /** When the event loop ran behind during the load, as a timeline (wall clock only). */
+  loopStalls?: LoopStalls;
   /** The user stopped the load before its end: judged, but never a pass. */
   interrupted: boolean;
   /** A fleet run: its replicas, store, spread and Redis faults. */
@@ -62,6 +64,7 @@ export function judgeRun(e: RunEvidence): RunData {
     scenario: e.scenario,
     startedAt: e.loadStartedAt,
     ...(lag ? { lag } : {}),
+    ...(e.loopStalls ? { loopBehindMs: (from: number, to: number) => e.loopStalls!.behindMs(from, to) } : {}),
   });
   const faults = faultCoverage(e.scenario, e.rows);
   const judged = runVerdict(checks, faults);

@@ -9,12 +9,12 @@ import { prepareFleet } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
 import { createSimulator } from '../simulator/index.js';
-import { startLoopLagMonitor, startSimulatorServer } from '../simulator/index.js';
+import { recordLoopStalls, startLoopLagMonitor, startSimulatorServer, type LoopStalls } from '../simulator/index.js';
 import type { RouterLauncher } from './launch/launcher.js';
 import { providerEnv } from './launch/provider-env.js';
 
 /** Everything a run produced: the evidence and the verdicts, before any rendering. */
-export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag'> {
+export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 'loopStalls'> {
   scenarioSha256: string;
   checks: CheckResult[];
   /**
@@ -80,6 +80,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     let result: { outcomes: ClientOutcome[]; dropped: number };
     let router: Awaited<ReturnType<RouterLauncher>> | undefined;
     let loopLag = { p99Ms: 0, maxMs: 0 };
+    let loopStalls: LoopStalls | undefined;
     try {
       const routerEnv = { ...providerEnv(endpoints, server.origin, keyValue), ...fleet.env };
       router = await o.launcher({
@@ -97,10 +98,12 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       sim.startFaultsAt(loadStartedAt);
       fleet.startFaults(loadStartedAt);
       const monitor = startLoopLagMonitor();
+      const stalls = recordLoopStalls();
       try {
         result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
       } finally {
         loopLag = monitor.stop();
+        loopStalls = stalls.stop();
       }
       loadEndedAt = systemClock.now();
     } finally {
@@ -126,6 +129,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       dropped: result.dropped,
       rows: [...sim.ledger.rowsIterator()],
       loopLag,
+      ...(loopStalls ? { loopStalls } : {}),
       interrupted: o.signal?.aborted === true,
       ...(fleetSummary ? { fleet: fleetSummary } : {}),
       ...(router.logs?.length ? { routerLogs: router.logs } : {}),

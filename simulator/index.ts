@@ -51,6 +51,7 @@ export {
   type FaultInfo,
 } from './simulator.js';
 export { startLoopLagMonitor, type LoopLag, type LoopLagMonitor } from './transports/loop-lag.js';
+export { recordLoopStalls, type LoopStallRecorder, type LoopStalls } from './transports/loop-stalls.js';
 export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
 export { CONTROL_PREFIX } from './transports/control-api.js';
 export { createMswHandlers } from './transports/msw-handlers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
 import { candidateProviders, checkGoodput } from './goodput.js';
 
 const many = (n: number, p: Parameters<typeof outcome>[0] = {}) =>
@@ -92,5 +92,35 @@ describe('checkGoodput and quotas a router read from headers', () => {
     const rows = [spent(0), spent(0, 'second'), spent(0, 'main', 'anthropic')];
     const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
     expect(r.details).toMatchObject({ excludedNoCapacity: 1 });
+  });
+});
+
+// Seen on 12-keys-orgs-long-waits beside two CPU hogs: 81 of 901 requests unserved (client
+// timeouts, 503 "no capacity before the deadline") while the harness's loop was behind for most of
+// their lives.
+describe('goodput under a stalled loop', () => {
+  // 900 served, 100 unserved 3 s requests (90 % served: a FAIL on a calm loop).
+  const outcomes = [
+    ...many(900, { deadlineMs: 3000 }),
+    ...many(100, { status: 503, deadlineMs: 3000, endAt: T0 + 20_000 }).map((o, i) => ({ ...o, id: `x${i}` })),
+  ];
+  const rows = reached(outcomes);
+
+  it('is INCONCLUSIVE when the unserved requests lived through stalls of a tenth of their deadline', () => {
+    // The loop behind 2 s in each unserved request's life (they all span 0–20 s here).
+    const r = checkGoodput({ ...input({ outcomes, rows }), loopBehindMs: stalls([5000, 7000]) });
+    expect(r.verdict, r.figure).toBe('inconclusive');
+    expect(r.reason).toMatch(/^harness overloaded: 100 of the 100 unserved requests lived through loop stalls/);
+  });
+
+  it('still FAILs on a calm loop, or when too few of the unserved were stalled to change the verdict', () => {
+    expect(checkGoodput({ ...input({ outcomes, rows }), loopBehindMs: stalls([5000, 5100]) }).verdict).toBe('fail');
+    expect(checkGoodput(input({ outcomes, rows })).verdict).toBe('fail');
+    // Only the last 10 unserved were stalled (their lives ran on to 20 s; the others ended at 1 s).
+    const early = outcomes.map((o, i) => (i >= 900 && i < 990 ? { ...o, endAt: o.sentAt + 1000 } : o));
+    expect(
+      checkGoodput({ ...input({ outcomes: early, rows: reached(early) }), loopBehindMs: stalls([15_000, 17_000]) })
+        .verdict,
+    ).toBe('fail');
   });
 });

@@ -241,12 +241,32 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   const interval = wilson(Math.min(served, base), base);
   const standing = atLeast(interval, min, served >= base);
   const needs = `needs ≥ ${(min * 100).toFixed(1)} %`;
+  // A starved machine fails requests too: one the harness's loop (shared with the simulator and an
+  // in-process router) was stalled for a tenth of its deadline or more lost that much of the time the
+  // router had for it. When counting those as served would not fail the run, the machine, not the
+  // router, may have failed it: INCONCLUSIVE. On a calm loop no request is excused.
+  const starved = input.loopBehindMs
+    ? eligible.filter(
+        (o) =>
+          !(o.status === 200 && (!o.stream || streamCompleted(o))) &&
+          input.loopBehindMs!(o.sentAt, o.endAt) >= o.deadlineMs / 10,
+      ).length
+    : 0;
+  const overloaded =
+    standing === 'fail' &&
+    starved > 0 &&
+    atLeast(wilson(Math.min(served + starved, base), base), min, served + starved >= base) !== 'fail';
   return {
     id: 'goodput',
     title: 'Goodput while capacity existed',
     meaning: 'Of the requests the providers had capacity for, the share the router did serve.',
-    verdict: base === 0 ? 'skip' : standing === 'marginal' ? 'inconclusive' : standing,
+    verdict: base === 0 ? 'skip' : standing === 'marginal' || overloaded ? 'inconclusive' : standing,
     ...(base === 0 ? { reason: 'no request had capacity to be served with' } : {}),
+    ...(overloaded
+      ? {
+          reason: `harness overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
+        }
+      : {}),
     ...(base > 0 && standing === 'marginal'
       ? {
           reason: `MARGINAL: ${(share * 100).toFixed(1)} % [${pctRange(interval)}] straddles the threshold (${needs}); more requests would decide`,
@@ -278,6 +298,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
       interval,
       excludedNoCapacity,
       excludedCutByFault: excludedCut,
+      ...(input.loopBehindMs ? { unservedThroughStalls: starved } : {}),
       noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0),
     },
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
+import { runChecks } from './run-checks.js';
 import { checkRetryAfter } from './retry-after.js';
 
 // A client request open for the first five seconds: the router had something it could have sent.
@@ -92,5 +93,35 @@ describe('checkRetryAfter', () => {
     const rows = [limited(0, 3 * 86_400_000, { correlationId: 'a' }), row({ at: 1000, correlationId: 'a' })];
     const r = checkRetryAfter(input({ rows, outcomes: open }));
     expect(r.evidence[0]!.detail).toMatch(/^arrived 2 d 23 h before the end of a 3 d 0 h wait/);
+  });
+});
+
+// Seen on keys-orgs-long-waits: three other requests' attempts reached a key 117 ms into its 200 ms
+// wait; the router had chosen them (its attempts' startedAt) 0.3–0.5 ms before the 429 left the
+// simulator, and a 115 ms stall held them on the way.
+describe('retry-after under a stalled loop', () => {
+  const outcomes = [outcome({ id: 'a', at: 0, endAt: T0 + 3000 }), outcome({ id: 'b', at: 0, endAt: T0 + 3000 })];
+  const judge = (rows: ReturnType<typeof row>[], loopBehindMs?: (from: number, to: number) => number) =>
+    runChecks({ ...input({ rows, outcomes }), ...(loopBehindMs ? { loopBehindMs } : {}) }).find(
+      (c) => c.id === 'retry-after',
+    )!;
+
+  it("makes another request's attempt INCONCLUSIVE when the time since the wait began was all stalls", () => {
+    const rows = [limited(0, 20_000, { correlationId: 'a' }), row({ at: 1900, correlationId: 'b' })];
+    // 1.9 s into the wait, 1.88 s of it stalls (several, none longer than 0.8 s).
+    const r = judge(rows, stalls([10, 810], [820, 1620], [1620, 1900]));
+    expect(r.verdict, r.figure).toBe('inconclusive');
+    expect(r.reason).toMatch(/^harness overloaded: every early attempt was another request's/);
+    expect(r.evidence[0]!.detail).toContain(
+      "1900 ms after the wait began, 1880 ms of which the harness's loop was behind",
+    );
+  });
+
+  it('still FAILs a router that sends into the wait when the loop was not behind, and the same request always', () => {
+    const other = [limited(0, 20_000, { correlationId: 'a' }), row({ at: 1900, correlationId: 'b' })];
+    expect(judge(other, stalls([10, 810])).verdict).toBe('fail');
+    expect(judge(other).verdict).toBe('fail');
+    const again = [limited(0, 20_000, { correlationId: 'a' }), row({ at: 1900, correlationId: 'a' })];
+    expect(judge(again, stalls([0, 1900])).verdict).toBe('fail');
   });
 });

@@ -34,6 +34,11 @@ export interface CheckInput {
   scenario: RunScenario;
   /** The harness's own lag during the run, when measured. */
   lag?: HarnessLag;
+  /**
+   * ms the harness's event loop (shared with the simulator, the load generator and an in-process
+   * router) was behind schedule between two instants of the run; absent in simulated time.
+   */
+  loopBehindMs?: (from: number, to: number) => number;
 }
 
 /** One piece of evidence: a violation, located in time and by correlation id. */

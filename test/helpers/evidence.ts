@@ -99,3 +99,9 @@ export const input = (p: { rows?: LedgerRow[]; outcomes?: ClientOutcome[]; scena
   scenario: p.scenario ?? world(),
   startedAt: T0,
 });
+
+/** The loop behind schedule in the given spans (ms from T0), as `LoopStalls.behindMs` reports it. */
+export const stalls =
+  (...spans: [number, number][]) =>
+  (from: number, to: number) =>
+    spans.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(T0 + b, to) - Math.max(T0 + a, from)), 0);
