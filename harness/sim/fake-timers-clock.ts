@@ -1,4 +1,5 @@
 import type { SimClock } from './sim-clock.js';
+import { timerSleep } from './timer-sleep.js';
 
 /** What `@sinonjs/fake-timers` replaces: timers, `Date` and `performance.now` (never setImmediate or nextTick). */
 const FAKED = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] as const;
@@ -31,21 +32,7 @@ export async function installFakeTimersClock(startAt: number): Promise<FakeTimer
   return {
     now: () => fake.now,
     setTimer,
-    sleep(ms, signal) {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      if (!(ms > 0)) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        const onAbort = () => {
-          cancel();
-          reject(signal!.reason);
-        };
-        const cancel = setTimer(ms, () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        });
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    },
+    sleep: timerSleep(setTimer),
     step() {
       if (fake.countTimers() === 0) return false;
       fake.next();

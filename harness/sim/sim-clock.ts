@@ -1,4 +1,5 @@
 import type { Clock } from '../../simulator/index.js';
+import { timerSleep } from './timer-sleep.js';
 
 /** 2026-01-01T00:00:00Z: where simulated runs start unless told otherwise (a UTC midnight). */
 export const SIMULATED_EPOCH = Date.UTC(2026, 0, 1);
@@ -79,21 +80,7 @@ export function createSimClock(startAt = SIMULATED_EPOCH): SimClock {
   return {
     now: () => now,
     setTimer,
-    sleep(ms, signal) {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      if (!(ms > 0)) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        const onAbort = () => {
-          cancel();
-          reject(signal!.reason);
-        };
-        const cancel = setTimer(ms, () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        });
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    },
+    sleep: timerSleep(setTimer),
     step() {
       for (;;) {
         const e = pop();
