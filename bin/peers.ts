@@ -7,14 +7,7 @@
 //   npm run peers -- [--runs 3] [--dir .peers/portkey] [--only 03-all-exhausted] [--out docs/peers.md]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import {
-  installPortkey,
-  launchCommand,
-  loadRunScenarioFile,
-  portkeyScenario,
-  runScenario,
-  type CheckResult,
-} from '../harness/index.js';
+import { installPortkey, runPortkeyScenario, type CheckResult } from '../harness/index.js';
 import { writeEvidenceFiles } from './evidence-files.js';
 
 const args = new Map<string, string>();
@@ -40,32 +33,13 @@ const verdicts = new Map<string, string[]>();
 const dropped = new Map<string, string[]>();
 for (let r = 0; r < runs; r++)
   for (const file of files) {
-    const loaded = await loadRunScenarioFile(file, {});
-    if (!loaded.ok || !loaded.scenario.load) throw new Error(loaded.ok ? `${file}: no load` : loaded.report);
-    // Only the models the generated config can route are sent (the rest would come back from `auto`).
-    const peer = portkeyScenario(loaded.scenario);
-    dropped.set(file, peer.dropped);
-    const scenario = peer.scenario;
     const evidence = join(reports, `run-${r + 1}`, basename(file, '.yaml'));
     await mkdir(evidence, { recursive: true });
-    const run = await runScenario({
-      scenario,
-      scenarioText: loaded.text,
-      scenarioFile: file,
-      seed: loaded.scenario.seed ?? 1,
-      launcher: (ctx) =>
-        launchCommand(
-          ctx,
-          {
-            command: portkey.command,
-            env: {},
-            readyPath: '/',
-            startTimeout: 60_000,
-            logFile: join(evidence, 'router.log'),
-          },
-          { PATH: process.env.PATH },
-        ),
+    const { run, dropped: notSent } = await runPortkeyScenario(portkey, file, {
+      env: { PATH: process.env.PATH },
+      logFile: join(evidence, 'router.log'),
     });
+    dropped.set(file, notSent);
     await writeEvidenceFiles(evidence, run);
     const list = results.get(file) ?? [];
     list.push(run.checks);

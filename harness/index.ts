@@ -74,3 +74,4 @@ export {
 export { renderCompareTable, renderCompareMarkdown, renderCompareHtml } from './report/render-compare.js';
 export { installPortkey, PORTKEY_VERSION, PORTKEY_PINS, type PortkeyInstall } from './peers/install-portkey.js';
 export { portkeyConfig, portkeyScenario, PORTKEY_PROVIDERS } from './peers/portkey-config.js';
+export { runPortkeyScenario } from './peers/run-portkey.js';

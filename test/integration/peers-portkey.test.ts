@@ -4,12 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { launchCommand } from '../../harness/launch/launch-command.js';
 import { streamCompleted } from '../../harness/load/client-outcome.js';
+import { runPortkeyScenario } from '../../harness/peers/run-portkey.js';
 import { installPortkey } from '../../harness/peers/install-portkey.js';
-import { portkeyScenario } from '../../harness/peers/portkey-config.js';
-import { runScenario } from '../../harness/run-scenario.js';
-import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
 import { digest } from '../helpers/harness.js';
 
 // Portkey's gateway from npm, judged as any router we did not write. Skipped, saying so, only
@@ -25,21 +22,7 @@ describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
   it("fails what its known behaviour breaks (a fixed backoff that ignores Retry-After, the last target's 429 passed on, no breaker) and serves OpenAI-style and Anthropic streams", async () => {
     const portkey = await installPortkey(await mkdtemp(join(tmpdir(), 'throttlelab-portkey-')));
     const run = async (file: string) => {
-      const loaded = await loadRunScenarioFile(file, {});
-      if (!loaded.ok || !loaded.scenario.load) throw new Error(file);
-      const { scenario } = portkeyScenario(loaded.scenario);
-      const data = await runScenario({
-        scenario,
-        scenarioText: loaded.text,
-        scenarioFile: file,
-        seed: loaded.scenario.seed ?? 1,
-        launcher: (ctx) =>
-          launchCommand(
-            ctx,
-            { command: portkey.command, env: {}, readyPath: '/', startTimeout: 60_000 },
-            { PATH: process.env.PATH },
-          ),
-      });
+      const { run: data } = await runPortkeyScenario(portkey, file, { env: { PATH: process.env.PATH } });
       const verdict = (id: string) => data.checks.find((c) => c.id === id)!;
       return { data, verdict };
     };
