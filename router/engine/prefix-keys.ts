@@ -20,8 +20,9 @@ export function uncachedInput(vendor: VendorKind, inputTokens: number, warmToken
  * client's `prompt_cache_key` when it names one (it names the conversation; its size is unknown,
  * so it claims no tokens), else a hash of the prompt at each message boundary past `minTokens`
  * (about four characters a token), tools first as vendors order them. Keyed by the model asked
- * for: targets differ per model. The hash (PrefixHasher) is 128 bits, not cryptographic: a
- * collision only makes a prompt look warm where it is not (docs/decisions/cache-affinity.md).
+ * for: targets differ per model. The hash (PrefixHasher, chained XXH64) is 64 bits, not
+ * cryptographic: a collision only makes a prompt look warm where it is not
+ * (docs/decisions/cache-affinity.md).
  */
 export function prefixKeys(req: ChatRequest, minTokens: number): Prefix[] {
   const key = req.prompt_cache_key;
