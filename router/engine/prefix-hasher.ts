@@ -1,7 +1,7 @@
 import xxhash from 'xxhash-wasm';
 
-// Compiled once while this module loads (under a millisecond of CPU; importing the router waits
-// for it), so that hashing a request stays synchronous.
+// Instantiated once while this module loads (under a millisecond of CPU; importing the router
+// waits for it), so that hashing a request stays synchronous.
 const { h64 } = await xxhash();
 
 /**
