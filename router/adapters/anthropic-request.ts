@@ -9,9 +9,7 @@ import {
   toolsOf,
   type Part,
 } from './chat-parts.js';
-
-type Block = Record<string, unknown>;
-type Turn = { role: 'user' | 'assistant'; content: Block[] };
+import { pushTurn, type Block, type Turn } from './push-turn.js';
 
 function block(p: Part): Block {
   if (p.kind === 'text') return { type: 'text', text: p.text, ...p.hints };
@@ -31,12 +29,7 @@ function block(p: Part): Block {
 export function toAnthropic(req: ChatRequest): Record<string, unknown> {
   const system: Block[] = [];
   const messages: Turn[] = [];
-  const push = (role: Turn['role'], content: Block[]) => {
-    if (content.length === 0) return;
-    const last = messages.at(-1);
-    if (last?.role === role) last.content.push(...content);
-    else messages.push({ role, content });
-  };
+  const push = (role: Turn['role'], content: Block[]) => pushTurn(messages, role, content);
   for (const m of req.messages) {
     if (m.role === 'system' || m.role === 'developer') {
       for (const p of partsOf(m.content)) if (p.kind === 'text') system.push(block(p));

@@ -1,8 +1,6 @@
 import type { ChatRequest } from '../core/types.js';
 import { argumentsOf, historyTools, partsOf, toolCallsOf, toolChoiceOf, toolsOf, type Part } from './chat-parts.js';
-
-type Block = Record<string, unknown>;
-type Turn = { role: 'user' | 'assistant'; content: Block[] };
+import { pushTurn, type Block, type Turn } from './push-turn.js';
 
 const FORMATS: Record<string, string> = {
   'image/png': 'png',
@@ -44,12 +42,7 @@ function keepToolResultsApart(turn: Turn): void {
 export function toConverse(req: ChatRequest, maxTokens: number): Record<string, unknown> {
   const system: Block[] = [];
   const messages: Turn[] = [];
-  const push = (role: Turn['role'], content: Block[]) => {
-    if (content.length === 0) return;
-    const last = messages.at(-1);
-    if (last?.role === role) last.content.push(...content);
-    else messages.push({ role, content });
-  };
+  const push = (role: Turn['role'], content: Block[]) => pushTurn(messages, role, content);
   const blocks = (parts: Part[]) => parts.map(block).filter((b): b is Block => b !== undefined);
   for (const m of req.messages) {
     if (m.role === 'system' || m.role === 'developer') {
