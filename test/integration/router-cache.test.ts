@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Router } from '../../router/router.js';
 import { routerFor } from '../helpers/router-fixture.js';
 import { serve, type Served } from '../helpers/serve.js';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 
 const SIM = `
 version: 1
@@ -19,12 +20,7 @@ providers:
 
 let served: Served | undefined;
 let router: Router | undefined;
-afterEach(async () => {
-  await router?.close();
-  await served?.close();
-  served = undefined;
-  router = undefined;
-});
+closeAfterEach(() => [router, served]);
 
 /** About `tokens` tokens of text, different per `seed`. */
 const text = (tokens: number, seed: string) => `${seed} `.repeat(tokens * 2).slice(0, tokens * 4);

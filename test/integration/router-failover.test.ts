@@ -1,11 +1,12 @@
 // Over 300 lines on purpose: each failover behaviour against the simulator, sharing one setup.
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../../simulator/ledger/ledger-row.js';
 import type { Router } from '../../router/router.js';
 import { startRouterServer, type RouterServer } from '../../router/server/http-server.js';
 import { routerFor } from '../helpers/router-fixture.js';
 import { serve, type Served } from '../helpers/serve.js';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 
 const PROVIDERS = `
 version: 1
@@ -18,12 +19,7 @@ providers:
 let served: Served | undefined;
 let router: Router | undefined;
 let server: RouterServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await router?.close();
-  await served?.close();
-  [served, router, server] = [undefined, undefined, undefined];
-});
+closeAfterEach(() => [server, router, served]);
 
 const ask = (cid: string, extra: Record<string, unknown> = {}) => ({
   model: 'auto',

@@ -1,9 +1,10 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Router } from '../../router/router.js';
 import { startRouterServer, type RouterServer } from '../../router/server/http-server.js';
 import { routerFor } from '../helpers/router-fixture.js';
 import { serve, type Served } from '../helpers/serve.js';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 
 const SIM = `
 version: 1
@@ -16,12 +17,7 @@ providers:
 let served: Served | undefined;
 let router: Router | undefined;
 let server: RouterServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await router?.close();
-  await served?.close();
-  [served, router, server] = [undefined, undefined, undefined];
-});
+closeAfterEach(() => [server, router, served]);
 
 async function up(
   options: { tokens?: string[]; overrides?: Record<string, unknown>; only?: string[]; yaml?: string } = {},

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Router } from '../../router/router.js';
 import { routerFor } from '../helpers/router-fixture.js';
 import { serve, type Served } from '../helpers/serve.js';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 
 const SIM = `
 version: 1
@@ -14,12 +15,7 @@ providers:
 
 let served: Served | undefined;
 let router: Router | undefined;
-afterEach(async () => {
-  await router?.close();
-  await served?.close();
-  served = undefined;
-  router = undefined;
-});
+closeAfterEach(() => [router, served]);
 
 const ask = (model: string, extra: Record<string, unknown> = {}) => ({
   model,

@@ -1,9 +1,10 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Router } from '../../router/router.js';
 import { startRouterServer, type RouterServer } from '../../router/server/http-server.js';
 import { routerConfigFor } from '../helpers/router-fixture.js';
 import { serve, type Served } from '../helpers/serve.js';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 
 const SCENARIO = `
 version: 1
@@ -18,12 +19,7 @@ faults:
 let served: Served | undefined;
 let router: Router | undefined;
 let server: RouterServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await router?.close();
-  await served?.close();
-  served = router = server = undefined;
-});
+closeAfterEach(() => [server, router, served]);
 
 async function start() {
   served = await serve(SCENARIO);
