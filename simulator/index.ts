@@ -55,5 +55,6 @@ export { recordLoopStalls, type LoopStallRecorder, type LoopStalls } from './tra
 export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
 export { CONTROL_PREFIX } from './transports/control-api.js';
 export { createMswHandlers } from './transports/msw-handlers.js';
+export { createUndiciDispatcher } from './transports/undici-dispatcher.js';
 export { VENDORS, VENDOR_IDS } from './vendors/registry.js';
 export type { VendorId, SimRequest, HintForm } from './vendors/types.js';

@@ -5,6 +5,7 @@ export type SimErrorCode =
   | 'SIM_UNKNOWN_FAULT'
   | 'SIM_SERVER_START_FAILED'
   | 'SIM_LEDGER_FULL'
+  | 'SIM_UNHANDLED_REQUEST'
   | 'SIM_INTERNAL';
 
 const BRAND = Symbol.for('throttlelab.simulator.error');
