@@ -4,6 +4,7 @@ import { judgeInProcess, type SimulatedRunData } from '../harness/index.js';
 import { aiSdkHandler } from './ai-sdk-retries/handler.js';
 import { createFetchRouter } from './fetch-router/router.js';
 import { openaiSdkHandler } from './openai-sdk-retries/handler.js';
+import { createUndiciRouter } from './undici-router/router.js';
 
 // Three things no one here wrote (or wrote against fetch alone), judged in process in simulated
 // time: their own setTimeout sleeps are simulated, the providers are the simulator behind msw.
@@ -29,6 +30,16 @@ describe('examples, judged in process in simulated time', () => {
     // Simulated time: 20 s of load (and the 3 s waits inside it) ran without sleeping.
     expect(d.simulated.simulatedMs).toBeGreaterThanOrEqual(20_000);
     expect(d.rows.some((r) => r.provider === 'groq' && r.status === 200)).toBe(true);
+  }, 120_000);
+
+  it('a small router written against undici.request: the same weather, one probe per wait end, so no herd', async () => {
+    const d = await judgeInProcess({
+      scenario: scenario('undici-router'),
+      router: ({ env }) => createUndiciRouter(env),
+      description: 'examples/undici-router',
+    });
+    console.log(d.checks.map((c) => [c.id, c.verdict, c.figure ?? c.reason]));
+    expect(verdicts(d)).toMatchObject({});
   }, 120_000);
 
   it('refuses a second judgement while one runs (fake timers and msw are global)', async () => {

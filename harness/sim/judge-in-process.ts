@@ -1,4 +1,4 @@
-import { createMswHandlers, type ProviderEndpoint } from '../../simulator/index.js';
+import { createMswHandlers, createUndiciDispatcher, type ProviderEndpoint } from '../../simulator/index.js';
 import { loadRunScenarioFile } from '../scenario/parse-run-scenario.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { HarnessError } from '../errors.js';
@@ -46,8 +46,11 @@ function handlerOf(target: FetchTarget): FetchHandler {
 /**
  * Judges JavaScript code in this process, in simulated time: any router or SDK wrapper that takes
  * a `Request` and gives a `Response`, and reaches its providers with `fetch` (the openai SDK, the
- * Vercel AI SDK, plain fetch). The simulated providers are installed in front of it with msw (the
- * same reply scripts as the simulator's HTTP server, streams chunk by chunk), and its timers are
+ * Vercel AI SDK, plain fetch), `node:http`, or the npm `undici` package's `request`, `stream` and
+ * `fetch`. The simulated providers are installed in front of it twice, with one simulator behind
+ * both: msw for the global `fetch` and `node:http`, and undici's global dispatcher for undici
+ * (the same reply scripts as the simulator's HTTP server, streams chunk by chunk). msw answers a
+ * global `fetch` before it reaches the dispatcher, so each request is answered once. Its timers are
  * replaced by `@sinonjs/fake-timers`, so its own `setTimeout` sleeps (an SDK's retry backoff, a
  * router's wait) become simulated time: an hour of rate-limit weather plays in a second, the same
  * every time. The load, the ledger and the checks are those of `throttlelab run`.
@@ -56,7 +59,7 @@ export async function judgeInProcess(o: JudgeInProcessOptions): Promise<Simulate
   if (judging)
     throw new HarnessError(
       'HARNESS_SCENARIO_INVALID',
-      'judgeInProcess is already judging in this process: fake timers and msw are global, so judge one at a time (await the first).',
+      'judgeInProcess is already judging in this process: fake timers, msw and the undici dispatcher are global, so judge one at a time (await the first).',
     );
   judging = true;
   try {
@@ -66,7 +69,7 @@ export async function judgeInProcess(o: JudgeInProcessOptions): Promise<Simulate
   }
 }
 
-/** Fake timers and msw are installed globally: one judgement at a time per process. */
+/** Fake timers, msw and undici's dispatcher are installed globally: one judgement at a time per process. */
 let judging = false;
 
 async function judgeAlone(o: JudgeInProcessOptions): Promise<SimulatedRunData> {
@@ -76,8 +79,10 @@ async function judgeAlone(o: JudgeInProcessOptions): Promise<SimulatedRunData> {
   const file = typeof o.scenario === 'string' ? o.scenario : (o.scenario.file ?? '(in process)');
   // Loaded on first use: a CLI run never pays for msw.
   const { setupServer } = await import('msw/node');
+  const { getGlobalDispatcher, setGlobalDispatcher } = await import('undici');
   const clock = await installFakeTimersClock(o.startAt ?? SIMULATED_EPOCH);
   let server: ReturnType<typeof setupServer> | undefined;
+  const previousDispatcher = getGlobalDispatcher();
   try {
     return await runSimulatedScenario({
       scenario: given.scenario,
@@ -88,12 +93,14 @@ async function judgeAlone(o: JudgeInProcessOptions): Promise<SimulatedRunData> {
       launcher: async (ctx) => {
         server = setupServer(...createMswHandlers(ctx.sim, SIM_ORIGIN));
         server.listen({ onUnhandledRequest: 'error' });
+        setGlobalDispatcher(createUndiciDispatcher(ctx.sim, SIM_ORIGIN));
         const handler = handlerOf(await o.router({ endpoints: ctx.endpoints, env: ctx.env, seed: ctx.seed }));
         return { handler, description: o.description ?? 'in-process code (simulated time)', stop: async () => {} };
       },
     });
   } finally {
     server?.close();
+    setGlobalDispatcher(previousDispatcher);
     clock.uninstall();
   }
 }
