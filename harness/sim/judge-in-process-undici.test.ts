@@ -12,7 +12,7 @@ const TTFT_MS = 250;
 const RETRY_AFTER_S = 60;
 
 function scenarioOf(yaml: string) {
-  const parsed = parseRunScenario(yaml, {});
+  const parsed = parseRunScenario(yaml, { env: {} });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   return { scenario: parsed.scenario, text: yaml };
 }

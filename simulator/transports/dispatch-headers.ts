@@ -15,7 +15,8 @@ export function dispatchHeaders(headers: unknown): Record<string, string> {
   };
   if (!headers || typeof headers !== 'object') return out;
   if (Array.isArray(headers)) {
-    if (Array.isArray(headers[0])) for (const [name, value] of headers as Array<[unknown, HeaderValue]>) add(name, value);
+    if (Array.isArray(headers[0]))
+      for (const [name, value] of headers as Array<[unknown, HeaderValue]>) add(name, value);
     else for (let i = 0; i + 1 < headers.length; i += 2) add(headers[i], headers[i + 1] as HeaderValue);
   } else if (Symbol.iterator in headers) {
     for (const [name, value] of headers as Iterable<[unknown, HeaderValue]>) add(name, value);

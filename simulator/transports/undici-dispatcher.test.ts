@@ -23,7 +23,7 @@ providers:
     latency: { ttft: 100ms, tokensPerSecond: 2, completionTokens: 10 }
 faults: ${faults}
 `,
-    {},
+    { env: {} },
   );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const clock = createFakeClock();
