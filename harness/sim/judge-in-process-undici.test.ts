@@ -217,3 +217,31 @@ describe.each(Object.keys(CLIENTS) as Array<keyof typeof CLIENTS>)('judgeInProce
     }
   }, 60_000);
 });
+
+describe('judgeInProcess, a router calling both the global fetch and undici', () => {
+  it('reaches the simulator once per call whichever it uses (msw answers the global fetch before the dispatcher)', async () => {
+    let n = 0;
+    const d = await judgeInProcess({
+      scenario: SLOW,
+      router: ({ env }) => {
+        const viaFetch: Send = async (url, init) => {
+          const res = await fetch(url, { method: 'POST', ...init });
+          return {
+            status: res.status,
+            header: (name) => res.headers.get(name) ?? undefined,
+            body: res.body!,
+            discard: () => res.text(),
+          };
+        };
+        const fetchRouter = sleepingRouter(env, viaFetch, { passSignal: true });
+        const undiciRouter = sleepingRouter(env, CLIENTS['undici.request'], { passSignal: true });
+        return (req) => (n++ % 2 === 0 ? fetchRouter(req) : undiciRouter(req));
+      },
+    });
+    expect(n).toBeGreaterThan(3);
+    expect(d.rows).toHaveLength(n);
+    expect(new Set(d.rows.map((r) => r.correlationId)).size).toBe(n);
+    // Both paths end the attempt when the caller gives up.
+    expect(d.rows.every((r) => r.end === 'client-abort')).toBe(true);
+  }, 60_000);
+});
