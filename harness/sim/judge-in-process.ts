@@ -1,3 +1,4 @@
+import { getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { createMswHandlers, createUndiciDispatcher, type ProviderEndpoint } from '../../simulator/index.js';
 import { loadRunScenarioFile } from '../scenario/parse-run-scenario.js';
 import type { RunScenario } from '../scenario/schema.js';
@@ -79,7 +80,6 @@ async function judgeAlone(o: JudgeInProcessOptions): Promise<SimulatedRunData> {
   const file = typeof o.scenario === 'string' ? o.scenario : (o.scenario.file ?? '(in process)');
   // Loaded on first use: a CLI run never pays for msw.
   const { setupServer } = await import('msw/node');
-  const { getGlobalDispatcher, setGlobalDispatcher } = await import('undici');
   const clock = await installFakeTimersClock(o.startAt ?? SIMULATED_EPOCH);
   let server: ReturnType<typeof setupServer> | undefined;
   const previousDispatcher = getGlobalDispatcher();
