@@ -10,6 +10,11 @@ export interface RouterLaunch {
   replicas?: string[];
   /** Files holding the router's output (a fleet's: one per replica), kept with the report. */
   logs?: string[];
+  /**
+   * The ids of the processes the harness started for it (each replica's `sh -c`), whose trees'
+   * CPU starvation the run measures; absent for a router the harness did not start.
+   */
+  pids?(): number[];
   stop(): Promise<void>;
 }
 
