@@ -104,13 +104,14 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       fleet.startFaults(loadStartedAt);
       const monitor = startLoopLagMonitor();
       const stalls = recordLoopStalls();
-      const runQueue = recordRunQueueDelay(router.pids?.() ?? []);
+      // A router in this process waits out the loop's stalls, measured above; only another process has its own.
+      const runQueue = router.pids ? recordRunQueueDelay(router.pids()) : undefined;
       try {
         result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
       } finally {
         loopLag = monitor.stop();
         loopStalls = stalls.stop();
-        routerWait = runQueue.stop();
+        routerWait = runQueue?.stop();
       }
       loadEndedAt = systemClock.now();
     } finally {

@@ -12,7 +12,8 @@ export interface RouterLaunch {
   logs?: string[];
   /**
    * The ids of the processes the harness started for it (each replica's `sh -c`), whose trees'
-   * CPU starvation the run measures; absent for a router the harness did not start.
+   * CPU starvation the run measures; none for a router running elsewhere (at a URL), absent for a
+   * router in the harness's own process (its starvation is the event loop's, measured anyway).
    */
   pids?(): number[];
   stop(): Promise<void>;

@@ -95,7 +95,7 @@ describe('recordRunQueueDelay', () => {
       unavailable: `${bare}/<pid>/schedstat is not available on this system (Linux only)`,
     });
     expect(recordRunQueueDelay([]).stop()).toEqual({
-      unavailable: 'the harness did not start the router (no process to read)',
+      unavailable: 'the harness did not start the router, so it has no process to read',
     });
   });
 

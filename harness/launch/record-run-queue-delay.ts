@@ -27,7 +27,9 @@ export interface RunQueueRecorderOptions {
  */
 export function recordRunQueueDelay(pids: readonly number[], o: RunQueueRecorderOptions = {}): RunQueueRecorder {
   const unavailable =
-    pids.length === 0 ? 'the harness did not start the router (no process to read)' : schedstatUnavailable(o.proc);
+    pids.length === 0
+      ? 'the harness did not start the router, so it has no process to read'
+      : schedstatUnavailable(o.proc);
   if (unavailable !== undefined) return { stop: () => ({ unavailable }) };
   const read = o.read ?? createSchedTreeReader(o.proc);
   const now = o.now ?? systemClock.now;

@@ -36,7 +36,7 @@ export function coverageLines(r: Report): string[] {
   if (rq)
     lines.push(
       'unavailable' in rq
-        ? `router run-queue delay: not measured (${rq.unavailable}); deadlines are judged against the harness's own stalls only`
+        ? `router run-queue delay: not measured: ${rq.unavailable}; the timing checks allow only for the harness's own stalls`
         : `router run-queue delay (waiting for a CPU): total ${Math.round(rq.totalMs)} ms, worst ${rq.windowMs / 1000} s window ${Math.round(rq.worstWindowMs)} ms (${rq.threads} thread${rq.threads === 1 ? '' : 's'} counted in ${rq.processes} process${rq.processes === 1 ? '' : 'es'})`,
     );
   return lines;
