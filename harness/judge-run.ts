@@ -6,6 +6,8 @@ import type { FleetSummary } from './fleet/fleet-run.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { RunData } from './run-scenario.js';
 import type { RunScenario } from './scenario/schema.js';
+import type { RouterRunQueue } from './launch/record-run-queue-delay.js';
+import type { RunQueueSummary } from './launch/run-queue-delay.js';
 
 /** What a run gathered, on the wall clock or in simulated time, before anything is judged. */
 export interface RunEvidence {
@@ -26,6 +28,8 @@ export interface RunEvidence {
   loopLag?: { p99Ms: number; maxMs: number };
   /** When the event loop ran behind during the load, as a timeline (wall clock only). */
   loopStalls?: LoopStalls;
+  /** How long the router's processes waited for a CPU during the load (wall clock, a launched router only). */
+  routerWait?: RouterRunQueue;
   /** The user stopped the load before its end: judged, but never a pass. */
   interrupted: boolean;
   /** A fleet run: its replicas, store, spread and Redis faults. */
@@ -58,6 +62,7 @@ export function faultCoverage(scenario: RunScenario, rows: readonly LedgerRow[])
  */
 export function judgeRun(e: RunEvidence): RunData {
   const lag = e.loopLag ? harnessLag(e.loopLag, e.outcomes) : undefined;
+  const runQueue = e.routerWait && 'delay' in e.routerWait ? e.routerWait.delay : undefined;
   const checks = runChecks({
     outcomes: e.outcomes,
     rows: e.rows,
@@ -65,6 +70,7 @@ export function judgeRun(e: RunEvidence): RunData {
     startedAt: e.loadStartedAt,
     ...(lag ? { lag } : {}),
     ...(e.loopStalls ? { loopBehindMs: (from: number, to: number) => e.loopStalls!.behindMs(from, to) } : {}),
+    ...(runQueue ? { routerWaitMs: runQueue.delayMs } : {}),
   });
   const faults = faultCoverage(e.scenario, e.rows);
   const judged = runVerdict(checks, faults);
@@ -87,9 +93,18 @@ export function judgeRun(e: RunEvidence): RunData {
     inconclusive: judged.inconclusive,
     faults,
     ...(lag ? { lag } : {}),
+    ...(runQueue ? { routerRunQueue: roundSummary(runQueue.summary()) } : {}),
+    ...(e.routerWait && 'unavailable' in e.routerWait
+      ? { routerRunQueue: { unavailable: e.routerWait.unavailable } }
+      : {}),
     ...(e.fleet ? { fleet: e.fleet } : {}),
     ...(e.routerLogs?.length ? { routerLogs: e.routerLogs } : {}),
   };
+}
+
+/** The router's run-queue figures, to a tenth of a ms. */
+function roundSummary(s: RunQueueSummary): RunQueueSummary {
+  return { ...s, totalMs: round1(s.totalMs), worstWindowMs: round1(s.worstWindowMs) };
 }
 
 /** The event loop's delay and how late requests went out against their schedule. */

@@ -8,13 +8,15 @@ import { runLoad } from './fleet/fleet-load.js';
 import { prepareFleet } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
+import type { RunQueueSummary } from './launch/run-queue-delay.js';
 import { createSimulator } from '../simulator/index.js';
 import { recordLoopStalls, startLoopLagMonitor, startSimulatorServer, type LoopStalls } from '../simulator/index.js';
 import type { RouterLauncher } from './launch/launcher.js';
+import { recordRunQueueDelay, type RouterRunQueue } from './launch/record-run-queue-delay.js';
 import { providerEnv } from './launch/provider-env.js';
 
 /** Everything a run produced: the evidence and the verdicts, before any rendering. */
-export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 'loopStalls'> {
+export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 'loopStalls' | 'routerWait'> {
   scenarioSha256: string;
   checks: CheckResult[];
   /**
@@ -29,6 +31,8 @@ export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 
   faults?: FaultCoverage[];
   /** The harness's own lag during the load. */
   lag?: HarnessLag;
+  /** How long the router's process waited for a CPU during the load, or why that was not measured. */
+  routerRunQueue?: RunQueueSummary | { unavailable: string };
 }
 
 /** Options for `runScenario`. */
@@ -81,6 +85,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     let router: Awaited<ReturnType<RouterLauncher>> | undefined;
     let loopLag = { p99Ms: 0, maxMs: 0 };
     let loopStalls: LoopStalls | undefined;
+    let routerWait: RouterRunQueue | undefined;
     try {
       const routerEnv = { ...providerEnv(endpoints, server.origin, keyValue), ...fleet.env };
       router = await o.launcher({
@@ -99,11 +104,14 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       fleet.startFaults(loadStartedAt);
       const monitor = startLoopLagMonitor();
       const stalls = recordLoopStalls();
+      // A router in this process waits out the loop's stalls, measured above; only another process has its own.
+      const runQueue = router.pids ? recordRunQueueDelay(router.pids()) : undefined;
       try {
         result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
       } finally {
         loopLag = monitor.stop();
         loopStalls = stalls.stop();
+        routerWait = runQueue?.stop();
       }
       loadEndedAt = systemClock.now();
     } finally {
@@ -130,6 +138,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       rows: [...sim.ledger.rowsIterator()],
       loopLag,
       ...(loopStalls ? { loopStalls } : {}),
+      ...(routerWait ? { routerWait } : {}),
       interrupted: o.signal?.aborted === true,
       ...(fleetSummary ? { fleet: fleetSummary } : {}),
       ...(router.logs?.length ? { routerLogs: router.logs } : {}),

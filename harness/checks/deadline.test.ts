@@ -69,3 +69,35 @@ describe('deadline under a lagging harness', () => {
     expect(checkDeadline({ ...input({ outcomes: [gaveUp] }), loopBehindMs: stalls([0, 500]) }).verdict).toBe('fail');
   });
 });
+
+// A router the harness started is a process of its own: on a saturated machine it waits for a CPU
+// (its run-queue delay, read from /proc) while the harness's loop may run on time.
+describe('deadline under a starved router process', () => {
+  it("is INCONCLUSIVE when the router's run-queue delay, with the loop's stalls, explains each late request", () => {
+    const r = checkDeadline({
+      ...input({ outcomes: late }),
+      loopBehindMs: stalls([4000, 4300]),
+      routerWaitMs: stalls([600, 1500], [2000, 3400]),
+    });
+    expect(r.verdict, r.figure).toBe('inconclusive');
+    expect(r.reason).toBe(
+      "machine overloaded: during the late requests the harness's event loop was behind by up to 300 ms and the router's process waited up to 2300 ms for a CPU (runnable, not scheduled), and every one of them was late by less than the two together during its life",
+    );
+    expect(r.evidence.map((e) => e.detail)).toEqual([
+      "answered 2000 ms after its 3000 ms deadline; the harness's loop was behind 300 ms and the router waited 2300 ms for a CPU meanwhile",
+      "answered 1800 ms after its 3000 ms deadline; the harness's loop was behind 300 ms and the router waited 2300 ms for a CPU meanwhile",
+    ]);
+    // The loop alone explains neither.
+    expect(checkDeadline({ ...input({ outcomes: late }), loopBehindMs: stalls([4000, 4300]) }).verdict).toBe('fail');
+  });
+
+  it('still FAILs a request late beyond the starvation of its life, and one that failed locally', () => {
+    const r = checkDeadline({ ...input({ outcomes: late }), routerWaitMs: stalls([600, 1500]) });
+    expect(r.verdict).toBe('fail');
+    expect(r.evidence[0]!.detail).toBe(
+      'answered 2000 ms after its 3000 ms deadline; the router waited 900 ms for a CPU meanwhile',
+    );
+    const local = outcome({ id: 'x', at: 0, status: 0, error: 'network', endAt: T0 + 5 });
+    expect(checkDeadline({ ...input({ outcomes: [local] }), routerWaitMs: stalls([0, 10_000]) }).verdict).toBe('fail');
+  });
+});

@@ -1,3 +1,4 @@
+import { starvationDuring, starvationWords } from './starvation.js';
 import { MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
 /**
@@ -12,14 +13,18 @@ import { MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from '
  * how much the loop was behind; one late request beyond what its stalls explain fails the run.
  * (Per request, not the loop's p99 or longest stall: a request crosses the loop many times, from
  * the client's send through the router to the simulator and back, and waits out a stall at each.)
+ * A router the harness started runs in its own process: the time it waited for a CPU during the
+ * request's life (its run-queue delay) explains lateness the same way, added to the loop's stalls.
  */
-export function checkDeadline({ outcomes, scenario, loopBehindMs }: CheckInput): CheckResult {
+export function checkDeadline(input: CheckInput): CheckResult {
+  const { outcomes, scenario } = input;
   const tolerance = scenario.expect.deadline.tolerance;
   const evidence: Evidence[] = [];
   let violations = 0;
   let unexplained = 0;
   let worst = -Infinity;
   let worstBehind = 0;
+  let worstRouterWait = 0;
   for (const o of outcomes) {
     const answeredAt = o.endAt;
     const late = answeredAt - o.sentAt - o.deadlineMs;
@@ -28,10 +33,12 @@ export function checkDeadline({ outcomes, scenario, loopBehindMs }: CheckInput):
       violations++;
       // A request that failed locally (not a client timeout) is never the loop's doing.
       const timing = o.status !== 0 || o.error === 'client-timeout';
-      const behind = timing && loopBehindMs ? loopBehindMs(o.sentAt, answeredAt) : 0;
-      worstBehind = Math.max(worstBehind, behind);
+      const starved = timing ? starvationDuring(input, o.sentAt, answeredAt) : undefined;
+      const behind = starved?.ms ?? 0;
+      worstBehind = Math.max(worstBehind, starved?.loopMs ?? 0);
+      worstRouterWait = Math.max(worstRouterWait, starved?.routerMs ?? 0);
       if (!(behind > tolerance && late - tolerance <= behind)) unexplained++;
-      const meanwhile = behind > tolerance ? `; the harness's loop was behind ${Math.round(behind)} ms meanwhile` : '';
+      const meanwhile = behind > tolerance ? `; ${starvationWords(starved!)} meanwhile` : '';
       if (evidence.length < MAX_EVIDENCE)
         evidence.push({
           at: answeredAt,
@@ -54,7 +61,10 @@ export function checkDeadline({ outcomes, scenario, loopBehindMs }: CheckInput):
     verdict: violations === 0 ? 'pass' : overloaded ? 'inconclusive' : 'fail',
     ...(overloaded
       ? {
-          reason: `harness overloaded: its event loop (the simulator's, the load generator's and an in-process router's) was behind by up to ${Math.round(worstBehind)} ms during the late requests, and every one of them was late by less than the loop was behind during its life`,
+          reason:
+            Math.round(worstRouterWait) > 0
+              ? `machine overloaded: during the late requests the harness's event loop was behind by up to ${Math.round(worstBehind)} ms and the router's process waited up to ${Math.round(worstRouterWait)} ms for a CPU (runnable, not scheduled), and every one of them was late by less than the two together during its life`
+              : `harness overloaded: its event loop (the simulator's, the load generator's and an in-process router's) was behind by up to ${Math.round(worstBehind)} ms during the late requests, and every one of them was late by less than the loop was behind during its life`,
         }
       : {}),
     figure:

@@ -124,3 +124,26 @@ describe('goodput under a stalled loop', () => {
     ).toBe('fail');
   });
 });
+
+describe('goodput under a starved router process', () => {
+  const outcomes = [
+    ...many(900, { deadlineMs: 3000 }),
+    ...many(100, { status: 503, deadlineMs: 3000, endAt: T0 + 20_000 }).map((o, i) => ({ ...o, id: `x${i}` })),
+  ];
+  const rows = reached(outcomes);
+
+  it("is INCONCLUSIVE when the router's run-queue delay in the unserved requests' lives was a tenth of their deadline", () => {
+    const r = checkGoodput({ ...input({ outcomes, rows }), routerWaitMs: stalls([5000, 5400]) });
+    expect(r.verdict, r.figure).toBe('inconclusive');
+    expect(r.reason).toMatch(
+      /^machine overloaded: 100 of the 100 unserved requests lived through loop stalls and router run-queue delay of a tenth/,
+    );
+    expect(r.details).toMatchObject({ unservedThroughStalls: 100 });
+  });
+
+  it('still FAILs when the router waited less than that', () => {
+    const r = checkGoodput({ ...input({ outcomes, rows }), routerWaitMs: stalls([5000, 5200]) });
+    expect(r.verdict).toBe('fail');
+    expect(r.details).toMatchObject({ unservedThroughStalls: 0 });
+  });
+});

@@ -5,6 +5,7 @@ import { quotaOracle } from './quota-oracle.js';
 import { atLeast, pctRange, wilson } from './confidence.js';
 import { attemptsByRequest, groupBy, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
+import { starvationDuring, starvationMeasured } from './starvation.js';
 
 const BLANKET = new Set(['status', 'hang', 'reset']);
 
@@ -243,14 +244,18 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   const needs = `needs ≥ ${(min * 100).toFixed(1)} %`;
   // A starved machine fails requests too: one the harness's loop (shared with the simulator and an
   // in-process router) was stalled for a tenth of its deadline or more lost that much of the time the
-  // router had for it. When counting those as served would not fail the run, the machine, not the
-  // router, may have failed it: INCONCLUSIVE. On a calm loop no request is excused.
-  const starved = input.loopBehindMs
-    ? eligible.filter(
-        (o) =>
-          !(o.status === 200 && (!o.stream || streamCompleted(o))) &&
-          input.loopBehindMs!(o.sentAt, o.endAt) >= o.deadlineMs / 10,
-      ).length
+  // router had for it, and so did one whose router process waited that long for a CPU (the two add
+  // up: see `starvationDuring`). When counting those as served would not fail the run, the machine,
+  // not the router, may have failed it: INCONCLUSIVE. On a calm machine no request is excused.
+  let routerWaited = false;
+  const starved = starvationMeasured(input)
+    ? eligible.filter((o) => {
+        if (o.status === 200 && (!o.stream || streamCompleted(o))) return false;
+        const s = starvationDuring(input, o.sentAt, o.endAt);
+        if (s.ms < o.deadlineMs / 10) return false;
+        routerWaited ||= s.routerMs >= 1;
+        return true;
+      }).length
     : 0;
   const overloaded =
     standing === 'fail' &&
@@ -264,7 +269,9 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     ...(base === 0 ? { reason: 'no request had capacity to be served with' } : {}),
     ...(overloaded
       ? {
-          reason: `harness overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
+          reason: routerWaited
+            ? `machine overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and the router's process waited for a CPU); counted as served they would not fail the threshold (${needs})`
+            : `harness overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
         }
       : {}),
     ...(base > 0 && standing === 'marginal'
@@ -298,7 +305,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
       interval,
       excludedNoCapacity,
       excludedCutByFault: excludedCut,
-      ...(input.loopBehindMs ? { unservedThroughStalls: starved } : {}),
+      ...(starvationMeasured(input) ? { unservedThroughStalls: starved } : {}),
       noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0),
     },
   };

@@ -125,3 +125,30 @@ describe('retry-after under a stalled loop', () => {
     expect(judge(again, stalls([0, 1900])).verdict).toBe('fail');
   });
 });
+
+describe('retry-after under a starved router process', () => {
+  const outcomes = [outcome({ id: 'a', at: 0, endAt: T0 + 3000 }), outcome({ id: 'b', at: 0, endAt: T0 + 3000 })];
+  const judge = (
+    rows: ReturnType<typeof row>[],
+    loopBehindMs: (from: number, to: number) => number,
+    routerWaitMs: (from: number, to: number) => number,
+  ) => runChecks({ ...input({ rows, outcomes }), loopBehindMs, routerWaitMs }).find((c) => c.id === 'retry-after')!;
+
+  it("makes another request's attempt INCONCLUSIVE when the loop's stalls and the router's wait for a CPU fill the time since the wait began", () => {
+    const rows = [limited(0, 20_000, { correlationId: 'a' }), row({ at: 1900, correlationId: 'b' })];
+    const r = judge(rows, stalls([10, 810]), stalls([810, 1880]));
+    expect(r.verdict, r.figure).toBe('inconclusive');
+    expect(r.reason).toMatch(/^machine overloaded: every early attempt was another request's/);
+    expect(r.evidence[0]!.detail).toContain(
+      "1900 ms after the wait began, 800 ms of which the harness's loop was behind, 1070 ms the router waited for a CPU",
+    );
+    // Either alone leaves over a second unexplained: a FAIL.
+    expect(judge(rows, stalls([10, 810]), stalls()).verdict).toBe('fail');
+    expect(judge(rows, stalls(), stalls([810, 1880])).verdict).toBe('fail');
+  });
+
+  it('never excuses the request that drew the hint, however starved the router was', () => {
+    const again = [limited(0, 20_000, { correlationId: 'a' }), row({ at: 1900, correlationId: 'a' })];
+    expect(judge(again, stalls(), stalls([0, 1900])).verdict).toBe('fail');
+  });
+});

@@ -12,6 +12,13 @@ import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './wind
 import { fleetViewOf, replicaName } from './fleet-view.js';
 import { couldSendDuring, demandByProvider } from './demand.js';
 import { humanDuration } from './human-duration.js';
+import { starvationDuring, starvationMeasured, type Starvation } from './starvation.js';
+
+/** `1880 ms of which the harness's loop was behind` (and `, 300 ms the router waited for a CPU`). */
+function starvedWords(s: Starvation): string {
+  const loop = `${humanDuration(s.loopMs)} of which the harness's loop was behind`;
+  return Math.round(s.routerMs) > 0 ? `${loop}, ${humanDuration(s.routerMs)} the router waited for a CPU` : loop;
+}
 
 /**
  * Once a provider announced a wait, no attempt on that scope (key and model, or key) arrived
@@ -31,9 +38,13 @@ import { humanDuration } from './human-duration.js';
  * simulator and an in-process router) was behind for all but the in-flight grace of the time from
  * the wait's start to the attempt's arrival: the router may have chosen it before the hint left
  * (the attempt then waited out the stalls on its way). A run whose every early attempt is so
- * explained is INCONCLUSIVE; the request that drew the hint is never excused.
+ * explained is INCONCLUSIVE; the request that drew the hint is never excused. A router the harness
+ * started may also have been held off a CPU meanwhile (its run-queue delay): an attempt it had
+ * chosen waits that out too, so the two together are what the time since the wait began is judged
+ * against.
  */
-export function checkRetryAfter({ rows, scenario, outcomes, lag, loopBehindMs }: CheckInput): CheckResult {
+export function checkRetryAfter(input: CheckInput): CheckResult {
+  const { rows, scenario, outcomes, lag } = input;
   const fleet = fleetViewOf(outcomes);
   const { tolerance, scope } = scenario.expect.retryAfter;
   const inFlightGrace = scenario.expect.retryAfter.inFlightGrace + (lag?.loopP99Ms ?? 0);
@@ -77,8 +88,8 @@ export function checkRetryAfter({ rows, scenario, outcomes, lag, loopBehindMs }:
   const graceMs = scenario.expect.retryAfter.inFlightGrace;
   const stalled = (a: LedgerRow, w: WaitWindow) =>
     !sameRequest(a, w) &&
-    loopBehindMs !== undefined &&
-    a.arrivalAt - w.start - loopBehindMs(w.start, a.arrivalAt) <= graceMs;
+    starvationMeasured(input) &&
+    a.arrivalAt - w.start - starvationDuring(input, w.start, a.arrivalAt).ms <= graceMs;
   const overloaded = early.length > 0 && early.every(({ a, w }) => stalled(a, w));
   let worst = 0;
   // In a fleet: who sent each early attempt, and whether the wait had been announced to another replica.
@@ -95,7 +106,7 @@ export function checkRetryAfter({ rows, scenario, outcomes, lag, loopBehindMs }:
         provider: a.provider,
         key: a.key,
         model: a.model,
-        detail: `arrived ${humanDuration(by)} before the end of a ${humanDuration(w.hintMs)} wait announced by attempt #${w.seq} (${w.hintForm})${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}${stalled(a, w) ? `; ${humanDuration(a.arrivalAt - w.start)} after the wait began, ${humanDuration(loopBehindMs!(w.start, a.arrivalAt))} of which the harness's loop was behind` : ''}`,
+        detail: `arrived ${humanDuration(by)} before the end of a ${humanDuration(w.hintMs)} wait announced by attempt #${w.seq} (${w.hintForm})${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}${stalled(a, w) ? `; ${humanDuration(a.arrivalAt - w.start)} after the wait began, ${starvedWords(starvationDuring(input, w.start, a.arrivalAt))}` : ''}`,
       });
   }
   return {
@@ -106,7 +117,9 @@ export function checkRetryAfter({ rows, scenario, outcomes, lag, loopBehindMs }:
     verdict: overloaded ? 'inconclusive' : early.length > 0 ? 'fail' : judged === 0 ? 'skip' : 'pass',
     ...(overloaded
       ? {
-          reason: `harness overloaded: every early attempt was another request's, arriving after the wait began by little more than the harness's event loop was behind meanwhile (it may have been sent before the hint left)`,
+          reason: early.some(({ a, w }) => starvationDuring(input, w.start, a.arrivalAt).routerMs >= 1)
+            ? `machine overloaded: every early attempt was another request's, arriving after the wait began by little more than the harness's event loop was behind and the router's process waited for a CPU meanwhile (it may have been sent before the hint left)`
+            : `harness overloaded: every early attempt was another request's, arriving after the wait began by little more than the harness's event loop was behind meanwhile (it may have been sent before the hint left)`,
         }
       : {}),
     ...(early.length === 0 && judged === 0

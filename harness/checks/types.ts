@@ -39,6 +39,11 @@ export interface CheckInput {
    * router) was behind schedule between two instants of the run; absent in simulated time.
    */
   loopBehindMs?: (from: number, to: number) => number;
+  /**
+   * ms the router under test, a process the harness started, waited for a CPU (runnable, not
+   * scheduled: its run-queue delay) between two instants of the run; absent where not measured.
+   */
+  routerWaitMs?: (from: number, to: number) => number;
 }
 
 /** One piece of evidence: a violation, located in time and by correlation id. */

@@ -28,6 +28,7 @@ export async function launchFleet(
     replicas: ok.map((l) => l.baseUrl),
     logs: ok.flatMap((l) => l.logs ?? []),
     description,
+    pids: () => ok.flatMap((l) => l.pids?.() ?? []),
     async stop() {
       await Promise.all(ok.map((l) => l.stop()));
     },

@@ -127,6 +127,7 @@ export async function launchCommand(
     baseUrl: `${origin}${(spec.basePath ?? '/v1').replace(/\/+$/, '')}`,
     description: `command: ${shown(spec.command)}`,
     ...(spec.logFile !== undefined ? { logs: [spec.logFile] } : {}),
+    pids: () => (routerPid !== undefined && routerPid > 0 ? [routerPid] : []),
     stop,
   };
 }

@@ -21,5 +21,5 @@ export async function launchUrl(url: string): Promise<RouterLaunch> {
       `Failed to reach the router at ${redactSecrets(baseUrl)}: ${reason}. Start it first, pointed at the simulator, or check the URL.`,
     );
   }
-  return { baseUrl, description: `url: ${redactSecrets(baseUrl)}`, stop: async () => {} };
+  return { baseUrl, description: `url: ${redactSecrets(baseUrl)}`, pids: () => [], stop: async () => {} };
 }

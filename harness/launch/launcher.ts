@@ -10,6 +10,12 @@ export interface RouterLaunch {
   replicas?: string[];
   /** Files holding the router's output (a fleet's: one per replica), kept with the report. */
   logs?: string[];
+  /**
+   * The ids of the processes the harness started for it (each replica's `sh -c`), whose trees'
+   * CPU starvation the run measures; none for a router running elsewhere (at a URL), absent for a
+   * router in the harness's own process (its starvation is the event loop's, measured anyway).
+   */
+  pids?(): number[];
   stop(): Promise<void>;
 }
 

@@ -16,7 +16,7 @@ export function checkCounts(r: Report): string {
   return `${n('pass')} passed, ${n('fail')} failed, ${n('skip')} skipped${inconclusive ? `, ${inconclusive} inconclusive` : ''}`;
 }
 
-/** Lines on the faults (attempts each matched) and the harness's own lag, for people. */
+/** Lines on the faults (attempts each matched), the harness's own lag and the router's starvation, for people. */
 export function coverageLines(r: Report): string[] {
   const lines: string[] = [];
   if (r.faults?.length)
@@ -31,6 +31,13 @@ export function coverageLines(r: Report): string[] {
   if (r.lag)
     lines.push(
       `harness lag: event loop p99 ${Math.round(r.lag.loopP99Ms)} ms (max ${Math.round(r.lag.loopMaxMs)} ms), send p99 ${Math.round(r.lag.sendP99Ms)} ms (max ${Math.round(r.lag.sendMaxMs)} ms)`,
+    );
+  const rq = r.routerRunQueue;
+  if (rq)
+    lines.push(
+      'unavailable' in rq
+        ? `router run-queue delay: not measured: ${rq.unavailable}; the timing checks allow only for the harness's own stalls`
+        : `router run-queue delay (waiting for a CPU): total ${Math.round(rq.totalMs)} ms, worst ${rq.windowMs / 1000} s window ${Math.round(rq.worstWindowMs)} ms (${rq.threads} thread${rq.threads === 1 ? '' : 's'} counted in ${rq.processes} process${rq.processes === 1 ? '' : 'es'})`,
     );
   return lines;
 }

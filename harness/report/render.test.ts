@@ -4,7 +4,7 @@ import { runChecks, overallVerdict } from '../checks/run-checks.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './render-html.js';
 import { throughputChart } from './charts.js';
-import { renderJunit, renderMarkdown, renderVerdictTable } from './render-text.js';
+import { coverageLines, renderJunit, renderMarkdown, renderVerdictTable } from './render-text.js';
 import { reportsOf } from './write-report.js';
 
 // A small run: one request failed over after a 429, one came back inside the announced wait.
@@ -40,6 +40,23 @@ function sampleReport() {
 }
 
 describe('report renderers', () => {
+  it("says how long the router's process waited for a CPU, or why that was not measured", () => {
+    const measured = {
+      ...sampleReport(),
+      routerRunQueue: { totalMs: 1234.5, worstWindowMs: 456.7, windowMs: 1000, samples: 400, processes: 2, threads: 2 },
+    };
+    expect(coverageLines(measured)).toEqual([
+      'router run-queue delay (waiting for a CPU): total 1235 ms, worst 1 s window 457 ms (2 threads counted in 2 processes)',
+    ]);
+    const elsewhere = {
+      ...sampleReport(),
+      routerRunQueue: { unavailable: 'the harness did not start the router, so it has no process to read' },
+    };
+    expect(coverageLines(elsewhere)).toEqual([
+      "router run-queue delay: not measured: the harness did not start the router, so it has no process to read; the timing checks allow only for the harness's own stalls",
+    ]);
+  });
+
   it('prints a verdict table a newcomer can read, with the evidence of each failure', () => {
     expect(renderVerdictTable(sampleReport())).toMatchInlineSnapshot(`
       "scenario "synthetic" (seed 7; replay with --seed 7) against the test router

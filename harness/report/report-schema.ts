@@ -67,6 +67,12 @@ export const ReportSchema = z.looseObject({
     .max(10_000)
     .optional(),
   lag: z.looseObject({ loopP99Ms: Num, loopMaxMs: Num, sendP99Ms: Num, sendMaxMs: Num }).optional(),
+  routerRunQueue: z
+    .union([
+      z.looseObject({ totalMs: Num, worstWindowMs: Num, windowMs: Num, samples: Num, processes: Num, threads: Num }),
+      z.looseObject({ unavailable: Text }),
+    ])
+    .optional(),
   startedAt: Text,
   durationMs: Num,
   load: z.looseObject({

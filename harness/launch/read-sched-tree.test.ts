@@ -1,0 +1,116 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSchedTreeReader, schedstatUnavailable } from './read-sched-tree.js';
+import { recordRunQueueDelay } from './record-run-queue-delay.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+interface FakeProcess {
+  pid: number;
+  ppid: number;
+  exe: string;
+  /** tid → wait ns */
+  threads: Record<number, number>;
+  children?: number[];
+}
+
+/** A made-up /proc holding `processes`; `withChildren: false` is a kernel without the children files. */
+function fakeProc(processes: FakeProcess[], withChildren = true): string {
+  const root = mkdtempSync(join(tmpdir(), 'fake-proc-'));
+  dirs.push(root);
+  mkdirSync(join(root, 'self'));
+  writeFileSync(join(root, 'self', 'schedstat'), '1 2 3\n');
+  for (const p of processes) {
+    const dir = join(root, String(p.pid));
+    mkdirSync(dir);
+    symlinkSync(p.exe, join(dir, 'exe'));
+    writeFileSync(join(dir, 'stat'), `${p.pid} (a (b) c) S ${p.ppid} ${p.pid} ${p.pid} 0 -1\n`);
+    for (const [tid, waitNs] of Object.entries(p.threads)) {
+      const task = join(dir, 'task', tid);
+      mkdirSync(task, { recursive: true });
+      writeFileSync(join(task, 'schedstat'), `999 ${waitNs} 7\n`);
+      if (withChildren)
+        writeFileSync(
+          join(task, 'children'),
+          Number(tid) === p.pid ? (p.children ?? []).map((c) => `${c} `).join('') : '',
+        );
+    }
+  }
+  return root;
+}
+
+const tree: FakeProcess[] = [
+  { pid: 100, ppid: 1, exe: '/usr/bin/dash', threads: { 100: 5 }, children: [101] },
+  { pid: 101, ppid: 100, exe: '/usr/local/bin/node', threads: { 101: 4000, 102: 60 } },
+  { pid: 200, ppid: 1, exe: '/usr/bin/python3', threads: { 200: 1 } },
+];
+
+describe('createSchedTreeReader', () => {
+  it("reads every thread's run-queue wait in the roots' trees, knowing Node processes by their executable", () => {
+    const read = createSchedTreeReader(fakeProc(tree));
+    expect(read([100])).toEqual([
+      { pid: 100, node: false, threads: [{ tid: 100, waitNs: 5 }] },
+      {
+        pid: 101,
+        node: true,
+        threads: [
+          { tid: 101, waitNs: 4000 },
+          { tid: 102, waitNs: 60 },
+        ],
+      },
+    ]);
+  });
+
+  it('finds the children from the parent pids where the kernel has no children files', () => {
+    const read = createSchedTreeReader(fakeProc(tree, false));
+    expect(read([100]).map((p) => p.pid)).toEqual([100, 101]);
+  });
+
+  it('leaves out a process that is gone, and reads nothing for no roots', () => {
+    const read = createSchedTreeReader(fakeProc(tree));
+    expect(read([4242, 200]).map((p) => p.pid)).toEqual([200]);
+    expect(read([])).toEqual([]);
+  });
+});
+
+describe('schedstatUnavailable', () => {
+  it('says why where the system has no schedstat files, and nothing where it has', () => {
+    expect(schedstatUnavailable(fakeProc(tree))).toBeUndefined();
+    const bare = mkdtempSync(join(tmpdir(), 'no-proc-'));
+    dirs.push(bare);
+    expect(schedstatUnavailable(bare)).toBe(`${bare}/<pid>/schedstat is not available on this system (Linux only)`);
+  });
+});
+
+describe('recordRunQueueDelay', () => {
+  it('falls back to no figure, saying why, without /proc or without a process of its own', () => {
+    const bare = mkdtempSync(join(tmpdir(), 'no-proc-'));
+    dirs.push(bare);
+    expect(recordRunQueueDelay([100], { proc: bare }).stop()).toEqual({
+      unavailable: `${bare}/<pid>/schedstat is not available on this system (Linux only)`,
+    });
+    expect(recordRunQueueDelay([]).stop()).toEqual({
+      unavailable: 'the harness did not start the router, so it has no process to read',
+    });
+  });
+
+  it('samples at its start and stop, on the clock it is given', () => {
+    let now = 1000;
+    let wait = 0;
+    const recorder = recordRunQueueDelay([1], {
+      proc: fakeProc([]),
+      now: () => now,
+      read: () => [{ pid: 1, node: true, threads: [{ tid: 1, waitNs: wait }] }],
+    });
+    now = 1500;
+    wait = 120e6;
+    const r = recorder.stop();
+    expect('delay' in r && r.delay.delayMs(1000, 1500)).toBe(120);
+    expect('delay' in r && r.delay.summary()).toMatchObject({ totalMs: 120, samples: 2, threads: 1 });
+  });
+});

@@ -1,0 +1,152 @@
+/** One thread's cumulative run-queue wait: the second field of `/proc/<pid>/task/<tid>/schedstat` (ns). */
+export interface ThreadWait {
+  tid: number;
+  waitNs: number;
+}
+
+/** One process of the router's tree at a sample, with its threads. */
+export interface ProcessWaits {
+  pid: number;
+  /** A Node.js process (its executable is `node`): only its main thread serves requests. */
+  node: boolean;
+  threads: ThreadWait[];
+}
+
+/** One reading of the router's process tree at an instant (epoch ms, the harness's clock). */
+export interface SchedSample {
+  at: number;
+  processes: ProcessWaits[];
+}
+
+/** How starved the router was over the run, for the report. */
+export interface RunQueueSummary {
+  /** Run-queue delay over the whole run, ms (see `createRunQueueSeries` for which threads count). */
+  totalMs: number;
+  /** The most accrued in any `windowMs` of the run, ms. */
+  worstWindowMs: number;
+  windowMs: number;
+  samples: number;
+  /** The most processes seen in the router's tree, and threads counted, at one sample. */
+  processes: number;
+  threads: number;
+}
+
+/** The router's run-queue delay as a timeline. */
+export interface RunQueueDelay {
+  /** ms the router waited for a CPU between two instants (epoch ms), never more than `to - from`. */
+  delayMs(from: number, to: number): number;
+  summary(windowMs?: number): RunQueueSummary;
+}
+
+/**
+ * The threads whose waits can delay a request. A Node.js router serves every request on its main
+ * thread (the event loop; its id is the process's): the V8 and libuv helper threads wait in the
+ * run queue too, but a request does not wait for them, so counting them would excuse more than
+ * the machine cost. For any other process every thread may be the one holding a request.
+ */
+export function countedThreads(p: ProcessWaits): ThreadWait[] {
+  if (!p.node) return p.threads;
+  const main = p.threads.filter((t) => t.tid === p.pid);
+  return main.length > 0 ? main : p.threads;
+}
+
+/**
+ * Turns periodic readings of the router's threads into the run-queue delay accrued between any two
+ * instants.
+ *
+ * Which sum: each interval between two samples counts the largest wait any one counted thread
+ * accrued in it (capped at the interval's length), not the sum over threads. A request is held by
+ * one thread at a time; threads waiting side by side (four idle-but-runnable workers, each 100 ms)
+ * delay it by 100 ms, not 400, so a sum would excuse lateness the machine did not cause. The
+ * largest is at least what the thread holding the request waited (for a Node router, its main
+ * thread alone is counted: exactly that), and at most a thread's worth per interval. A request
+ * handed from thread to thread within one interval could have waited for both: the maximum
+ * under-counts it, erring toward a FAIL rather than excusing a router.
+ *
+ * Between samples the delay is spread evenly (the cumulative figure interpolated linearly): a span
+ * that covers part of an interval gets that part of it. Memory is bounded: past `maxPoints`
+ * every other point is dropped, which coarsens the timeline but keeps every total exact.
+ */
+export function createRunQueueSeries(maxPoints = 100_000): {
+  add(sample: SchedSample): void;
+  delay(): RunQueueDelay;
+} {
+  let times: number[] = [];
+  let cumulative: number[] = [];
+  let previous = new Map<number, number>();
+  let samples = 0;
+  let processes = 0;
+  let threads = 0;
+  const at = (t: number): number => {
+    const n = times.length;
+    if (n === 0) return 0;
+    if (t <= times[0]!) return cumulative[0]!;
+    if (t >= times[n - 1]!) return cumulative[n - 1]!;
+    let lo = 0;
+    let hi = n - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (times[mid]! <= t) lo = mid;
+      else hi = mid;
+    }
+    const t0 = times[lo]!;
+    const c0 = cumulative[lo]!;
+    return c0 + ((cumulative[hi]! - c0) * (t - t0)) / (times[hi]! - t0);
+  };
+  return {
+    add(sample) {
+      const last = times.length - 1;
+      if (last >= 0 && !(sample.at > times[last]!)) return;
+      const next = new Map<number, number>();
+      let worstNs = 0;
+      let counted = 0;
+      for (const p of sample.processes)
+        for (const t of countedThreads(p)) {
+          counted++;
+          next.set(t.tid, t.waitNs);
+          const before = previous.get(t.tid);
+          // A thread not seen before (or whose id was reused) accrued all its wait since it began.
+          const accrued = before === undefined || t.waitNs < before ? t.waitNs : t.waitNs - before;
+          worstNs = Math.max(worstNs, accrued);
+        }
+      previous = next;
+      samples++;
+      processes = Math.max(processes, sample.processes.length);
+      threads = Math.max(threads, counted);
+      if (last < 0) {
+        times.push(sample.at);
+        cumulative.push(0);
+        return;
+      }
+      const span = sample.at - times[last]!;
+      times.push(sample.at);
+      cumulative.push(cumulative[last]! + Math.min(span, worstNs / 1e6));
+      if (times.length > maxPoints) {
+        times = times.filter((_, i) => i % 2 === 0 || i === times.length - 1);
+        cumulative = cumulative.filter((_, i) => i % 2 === 0 || i === cumulative.length - 1);
+      }
+    },
+    delay() {
+      return {
+        delayMs: (from, to) => (to > from ? at(to) - at(from) : 0),
+        summary(windowMs = 1000) {
+          const n = times.length;
+          // The accrual is piecewise linear: the busiest window starts or ends at a sample.
+          let worst = 0;
+          for (let i = 0; i < n; i++) {
+            const t = times[i]!;
+            worst = Math.max(worst, at(t + windowMs) - at(t), at(t) - at(t - windowMs));
+          }
+          return {
+            totalMs: n === 0 ? 0 : cumulative[n - 1]!,
+            worstWindowMs: worst,
+            windowMs,
+            samples,
+            processes,
+            threads,
+          };
+        },
+      };
+    },
+  };
+}
