@@ -8,16 +8,29 @@ export interface Vocabulary {
   readonly plain: boolean;
 }
 
+// Built vocabularies by seed and size: a vocabulary is a pure function of both (faker is seeded
+// afresh for each, and nothing else draws from it), and drawing one takes thousands of faker
+// samples, a few milliseconds, at every run's start. Frozen, since runs share them.
+const built = new Map<string, Vocabulary>();
+const BUILT_MAX = 64;
+
 /**
- * Builds a vocabulary from faker seeded with `seed`. Answers are then drawn from it with each
- * request's own seeded Rng, which keeps the response path cheap and every answer replayable.
+ * Builds a vocabulary from faker seeded with `seed` (once per seed and size in a process).
+ * Answers are then drawn from it with each request's own seeded Rng, which keeps the response
+ * path cheap and every answer replayable.
  */
 export function createVocabulary(seed: number, size = 2048): Vocabulary {
+  const key = `${seed}:${size}`;
+  const known = built.get(key);
+  if (known) return known;
   faker.seed(seed);
   const words = new Set<string>();
   for (let i = 0; words.size < size && i < size * 8; i++) words.add(faker.word.sample());
-  const list = [...words];
-  return { words: list, plain: list.every((w) => JSON.stringify(w) === `"${w}"`) };
+  const list = Object.freeze([...words]);
+  const vocabulary = Object.freeze({ words: list, plain: list.every((w) => JSON.stringify(w) === `"${w}"`) });
+  if (built.size >= BUILT_MAX) built.clear();
+  built.set(key, vocabulary);
+  return vocabulary;
 }
 
 /**
