@@ -13,7 +13,8 @@ function pathOf(url: string): string {
 /**
  * A router Transport that calls a simulator in-process, with no sockets, so that a router and
  * a simulator sharing one fake clock run in simulated time. The body is kept as the text the
- * simulator wrote: read whole (`text`, `collect`), it is never encoded to bytes and back.
+ * simulator wrote: read whole (`text`) or streamed (`body`, text chunks the router's SSE reader
+ * takes as they are), it is never encoded to bytes and back. A binary stream's chunks are bytes.
  */
 export function createInProcessTransport(sim: Simulator): Transport {
   const encoder = new TextEncoder();
@@ -45,9 +46,10 @@ export function createInProcessTransport(sim: Simulator): Transport {
         return item;
       };
       return new Promise<HttpResponse>((resolve, reject) => {
-        const body: AsyncIterable<Uint8Array> = {
+        const binary = reply.binary === true;
+        const body: AsyncIterable<Uint8Array | string> = {
           async *[Symbol.asyncIterator]() {
-            for (let t = await next(); t !== null; t = await next()) yield encoder.encode(t);
+            for (let t = await next(); t !== null; t = await next()) yield binary ? encoder.encode(t) : t;
           },
         };
         const response = (status: number, headers: Record<string, string>): HttpResponse => ({

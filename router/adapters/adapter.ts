@@ -67,7 +67,8 @@ export interface Completed {
 
 /** Splits a stream body into events as its bytes arrive. */
 export interface StreamEventReader {
-  push(chunk: Uint8Array): SseEvent[];
+  /** Adds a body chunk: bytes, or text a transport held as text (see `HttpResponse.body`). */
+  push(chunk: Uint8Array | string): SseEvent[];
   /** The body ended: completes a last event that lacks its terminator. */
   end(): SseEvent[];
   /**

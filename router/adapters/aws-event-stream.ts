@@ -61,8 +61,10 @@ export function createAwsEventStreamReader(): StreamEventReader {
     return out;
   };
   return {
-    push(chunk) {
+    push(piece) {
       if (failed) return [];
+      // A binary stream comes as bytes; text, should a transport hand it, is its UTF-8.
+      const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
       const next = new Uint8Array(buffer.length + chunk.length);
       next.set(buffer);
       next.set(chunk, buffer.length);

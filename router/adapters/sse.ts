@@ -100,16 +100,19 @@ export class SseReader {
   }
 }
 
-/** Server-sent events from bytes: UTF-8 decoded across chunk boundaries, then {@link SseReader}. */
+/**
+ * Server-sent events from bytes: UTF-8 decoded across chunk boundaries, then {@link SseReader}.
+ * Text chunks go to the reader as they are (a transport gives one kind or the other, never both).
+ */
 export function createSseByteReader(): {
-  push(chunk: Uint8Array): SseEvent[];
+  push(chunk: Uint8Array | string): SseEvent[];
   end(): SseEvent[];
   readonly malformed: string | undefined;
 } {
   const reader = new SseReader();
   const decoder = new TextDecoder();
   return {
-    push: (chunk) => reader.push(decoder.decode(chunk, { stream: true })),
+    push: (chunk) => reader.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })),
     end: () => {
       const rest = decoder.decode();
       return rest ? [...reader.push(rest), ...reader.end()] : reader.end();

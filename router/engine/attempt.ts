@@ -275,7 +275,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
 }
 
 interface StreamState {
-  iterator: AsyncIterator<Uint8Array>;
+  iterator: AsyncIterator<Uint8Array | string>;
   reader: StreamEventReader;
   translator: ReturnType<TargetRuntime['adapter']['streamTranslator']>;
   finished: boolean;
@@ -304,9 +304,9 @@ async function* continueStream(
       return;
     }
     for (let first = true; ; first = false) {
-      let next: IteratorResult<Uint8Array>;
+      let next: IteratorResult<Uint8Array | string>;
       try {
-        next = first ? { done: false, value: new Uint8Array(0) } : await s.iterator.next();
+        next = first ? { done: false, value: '' } : await s.iterator.next();
       } catch {
         if (signal.reason === CLIENT_GONE) {
           aborted = true;

@@ -4,8 +4,11 @@ import type { HttpCall } from '../adapters/adapter.js';
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** Body chunks as they arrive; read once. */
-  body: AsyncIterable<Uint8Array>;
+  /**
+   * Body chunks as they arrive; read once. Bytes from a socket; text as is from a transport that
+   * holds the body as text already (in process), so that nothing is encoded only to be decoded.
+   */
+  body: AsyncIterable<Uint8Array | string>;
   /** Reads the rest of the body as text, up to `maxBytes` (the rest is dropped). */
   text(maxBytes?: number): Promise<string>;
   /** Reads the whole body, calling `onChunk` as each piece arrives; fails past `maxBytes`. */
