@@ -10,7 +10,7 @@ export type { Reply, Step, ReplyOutcome } from './engine/reply.js';
 export { playReply, type ReplySink } from './engine/play-reply.js';
 export { sample } from './engine/sample.js';
 export { ContentDigest, contentDigest, formatDigest } from './core/content-digest.js';
-export { createVocabulary, generateTokens, type Vocabulary } from './engine/vocabulary.js';
+export { createVocabulary, generateText, generateTokens, type Vocabulary } from './engine/vocabulary.js';
 export { createProviderRuntime, type ProviderRuntime } from './engine/provider-runtime.js';
 export type { Costs } from './quota/quota-set.js';
 export { Ledger, type LedgerQuery, type LedgerSink } from './ledger/ledger.js';

@@ -1,7 +1,7 @@
 import { createRng, deriveSeed } from '../../simulator/index.js';
 import { formatCorrelationMarker, CORRELATION_HEADER } from '../../simulator/index.js';
 import { sample } from '../../simulator/index.js';
-import { createVocabulary, generateTokens, type Vocabulary } from '../../simulator/index.js';
+import { createVocabulary, generateText, type Vocabulary } from '../../simulator/index.js';
 import { MAX_PROMPT_TOKENS, type LoadSpec } from '../scenario/schema.js';
 
 /** One request the load will send. */
@@ -42,13 +42,13 @@ export function createRequestPlanner(
   const systemOf = (c: number, tokens: number) => {
     let text = systems.get(c);
     if (text === undefined) {
-      const words = generateTokens(
+      const words = generateText(
         vocabulary,
         createRng(deriveSeed(seed, 11, c)),
         Math.max(1, Math.round(tokens * 0.75)),
       );
       // Cut to four characters a token: the size the simulator (and most estimators) will count.
-      text = `You are assistant ${c}.${words.join('')}`.slice(0, tokens * 4);
+      text = `You are assistant ${c}.${words}`.slice(0, tokens * 4);
       systems.set(c, text);
     }
     return text;
@@ -61,7 +61,7 @@ export function createRequestPlanner(
     // A wide distribution may draw past the bound its parameters respect; the bound holds for draws too.
     const tokens = Math.min(MAX_PROMPT_TOKENS, Math.max(1, Math.round(sample(load.requests.promptTokens, rng))));
     const id = `${runId}-${n}`;
-    const words = generateTokens(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75))).join('');
+    const words = generateText(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75)));
     const prompt = `${formatCorrelationMarker(id)} ${words}`;
     const messages: Array<Record<string, unknown>> = [{ role: 'user', content: prompt }];
     const body: Record<string, unknown> = { model, messages, stream };

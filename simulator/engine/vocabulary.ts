@@ -54,6 +54,27 @@ export function generateTokens(vocabulary: Vocabulary, rng: Rng, count: number):
   return out;
 }
 
+/**
+ * The text of {@link generateTokens} (the same draws from `rng`, the same words), built as one
+ * string: for prompts, which are only ever used whole.
+ */
+export function generateText(vocabulary: Vocabulary, rng: Rng, count: number): string {
+  let out = '';
+  const words = vocabulary.words;
+  let sentenceLeft = 0;
+  for (let i = 0; i < count; i++) {
+    let word = words[(rng.next() * words.length) | 0]!;
+    if (sentenceLeft === 0) {
+      word = word[0]!.toUpperCase() + word.slice(1);
+      sentenceLeft = randomInt(rng, 6, 14);
+    }
+    sentenceLeft--;
+    if (sentenceLeft === 0 || i === count - 1) word += '.';
+    out += i === 0 ? word : ` ${word}`;
+  }
+  return out;
+}
+
 /** The text of `tokens` as a JSON string literal, skipping the escape scan when it cannot matter. */
 export function quoteText(vocabulary: Vocabulary, text: string): string {
   return vocabulary.plain ? `"${text}"` : JSON.stringify(text);
