@@ -1,12 +1,19 @@
 // What simulated time costs in wall time: the conformance pack, the quickstart scenario and
 // (a slice of, or all of) the day in the life, each run in process on one discrete-event clock
 // with the reference router. Prints wall time, CPU time, simulated time, simulated requests per
-// wall second and peak RSS; medians over rounds where there are rounds.
+// wall second and peak RSS; medians over rounds where there are rounds. Quickstart is shown per
+// run and by phase (setup, load, judging): its load phase is the steady state, per request.
 //   npm run bench:simulated -- [--rounds 3] [--day-hours 1]   (--day-hours 24: the whole day)
 import { readdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { loadRunScenarioFile, runSimulatedScenario, type RunScenario } from '../../harness/index.js';
+import {
+  createSimClock,
+  loadRunScenarioFile,
+  runSimulatedScenario,
+  type RunScenario,
+  type SimulatedRouterLauncher,
+} from '../../harness/index.js';
 import { simulatedReferenceLauncher } from '../../bin/reference-launcher.js';
 
 const args = new Map<string, string>();
@@ -78,13 +85,74 @@ console.log(
   `conformance pack (${pack.length} scenarios, ${p.requests} requests, ${(p.simMs / 1000).toFixed(1)} s simulated, ${p.pass} pass): wall ${(median(packRounds.map((x) => x.wallMs)) / 1000).toFixed(2)} s, CPU ${(median(packRounds.map((x) => x.cpuMs)) / 1000).toFixed(2)} s (median of ${rounds}; rounds ${packRounds.map((x) => (x.wallMs / 1000).toFixed(2)).join(', ')} s)`,
 );
 
-// The quickstart scenario: simulated requests per wall second.
+// The quickstart scenario: simulated requests per wall second, per run as `run --time simulated`
+// plays it (setup and judging included).
 const qs = await load(join(ROOT, 'scenarios/quickstart.yaml'));
 await once('quickstart', qs.scenario, qs.text);
 const q = [];
 for (let r = 0; r < rounds; r++) q.push(await once('quickstart', qs.scenario, qs.text));
 console.log(
-  `quickstart (${q[0]!.requests} requests, ${(q[0]!.simMs / 1000).toFixed(1)} s simulated): wall ${median(q.map((x) => x.wallMs)).toFixed(0)} ms, ${median(q.map((x) => x.requests / (x.wallMs / 1000))).toFixed(0)} simulated requests per wall second, ${median(q.map((x) => x.requests / (x.cpuMs / 1000))).toFixed(0)} per CPU second (median of ${rounds})`,
+  `quickstart per run (${q[0]!.requests} requests, ${(q[0]!.simMs / 1000).toFixed(1)} s simulated): wall ${median(q.map((x) => x.wallMs)).toFixed(0)} ms, ${median(q.map((x) => x.requests / (x.wallMs / 1000))).toFixed(0)} simulated requests per wall second, ${median(q.map((x) => x.requests / (x.cpuMs / 1000))).toFixed(0)} per CPU second (median of ${rounds})`,
+);
+
+// The same runs split in phases, to show the per-request cost apart from the per-run one. Setup:
+// from the call to the first simulated event (simulator, router, request planner); load: from
+// there to the router's stop, which the run calls once the load and its stragglers are over (the
+// steady state: only per-request work, every request of the scenario, nothing else); judging:
+// from the router's stop to the run's data (checks and report data). Marks taken at three
+// points only, so the measuring costs nothing per request.
+interface Mark {
+  wall: number;
+  cpu: number;
+}
+const mark = (): Mark => {
+  const u = process.cpuUsage();
+  return { wall: performance.now(), cpu: (u.user + u.system) / 1000 };
+};
+async function phased(scenario: RunScenario, text: string) {
+  const at: Mark[] = [mark()];
+  const clock = createSimClock();
+  const step = clock.step;
+  let started = false;
+  clock.step = () => {
+    if (!started) {
+      started = true;
+      at.push(mark());
+    }
+    return step();
+  };
+  const reference = simulatedReferenceLauncher(scenario);
+  const launcher: SimulatedRouterLauncher = async (ctx) => {
+    const router = await reference(ctx);
+    return {
+      ...router,
+      stop: () => {
+        at.push(mark());
+        return router.stop();
+      },
+    };
+  };
+  const d = await runSimulatedScenario({
+    scenario,
+    scenarioText: text,
+    scenarioFile: 'quickstart',
+    seed: scenario.seed ?? 1,
+    launcher,
+    clock,
+  });
+  at.push(mark());
+  const span = (i: number) => ({ wallMs: at[i + 1]!.wall - at[i]!.wall, cpuMs: at[i + 1]!.cpu - at[i]!.cpu });
+  return { setup: span(0), load: span(1), judge: span(2), requests: d.outcomes.length };
+}
+const phases: Array<Awaited<ReturnType<typeof phased>>> = [];
+for (let r = 0; r < Math.max(rounds, 5); r++) phases.push(await phased(qs.scenario, qs.text));
+const n = phases[0]!.requests;
+const med = (k: 'setup' | 'load' | 'judge', m: 'wallMs' | 'cpuMs') => median(phases.map((x) => x[k][m]));
+console.log(
+  `quickstart by phase (median of ${phases.length} warm runs): setup ${med('setup', 'wallMs').toFixed(1)} ms wall, ${med('setup', 'cpuMs').toFixed(1)} ms CPU; load ${med('load', 'wallMs').toFixed(1)} ms wall, ${med('load', 'cpuMs').toFixed(1)} ms CPU; judging ${med('judge', 'wallMs').toFixed(1)} ms wall, ${med('judge', 'cpuMs').toFixed(1)} ms CPU`,
+);
+console.log(
+  `quickstart steady state (load phase only, ${n} requests): ${((med('load', 'cpuMs') * 1000) / n).toFixed(0)} µs CPU per request, ${median(phases.map((x) => n / (x.load.wallMs / 1000))).toFixed(0)} simulated requests per wall second, ${median(phases.map((x) => n / (x.load.cpuMs / 1000))).toFixed(0)} per CPU second`,
 );
 
 // The day in the life: the first `dayHours` hours of its load (all 24: the whole scenario).
