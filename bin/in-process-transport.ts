@@ -14,10 +14,10 @@ function pathOf(url: string): string {
  * A router Transport that calls a simulator in-process, with no sockets, so that a router and
  * a simulator sharing one fake clock run in simulated time. The body is kept as the text the
  * simulator wrote: read whole (`text`) or streamed (`body`, text chunks the router's SSE reader
- * takes as they are), it is never encoded to bytes and back. A binary stream's chunks are bytes.
+ * takes as they are), it is never encoded to bytes and back. A binary stream's chunks are bytes:
+ * the simulator writes them as latin1 strings (one character per byte), as its HTTP server sends them.
  */
 export function createInProcessTransport(sim: Simulator): Transport {
-  const encoder = new TextEncoder();
   return {
     send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
       const headers: Record<string, string> = {};
@@ -49,7 +49,7 @@ export function createInProcessTransport(sim: Simulator): Transport {
         const binary = reply.binary === true;
         const body: AsyncIterable<Uint8Array | string> = {
           async *[Symbol.asyncIterator]() {
-            for (let t = await next(); t !== null; t = await next()) yield binary ? encoder.encode(t) : t;
+            for (let t = await next(); t !== null; t = await next()) yield binary ? Buffer.from(t, 'latin1') : t;
           },
         };
         const response = (status: number, headers: Record<string, string>): HttpResponse => ({
@@ -64,7 +64,7 @@ export function createInProcessTransport(sim: Simulator): Transport {
           async collect(onChunk) {
             const out: Buffer[] = [];
             for (let t = await next(); t !== null; t = await next()) {
-              const b = Buffer.from(t);
+              const b = Buffer.from(t, binary ? 'latin1' : 'utf8');
               out.push(b);
               onChunk(b);
             }

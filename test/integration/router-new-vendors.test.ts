@@ -3,6 +3,7 @@ import type { Router } from '../../router/router.js';
 import { routerFor } from '../helpers/router-fixture.js';
 import { serve, type Served } from '../helpers/serve.js';
 import { closeAfterEach } from '../helpers/close-after-each.js';
+import { createSimTransport } from '../helpers/sim-transport.js';
 
 // The reference router calls each of the six newer vendors through its adapter and reads their
 // wait and capacity signals back through its decoders.
@@ -72,6 +73,27 @@ describe('the reference router against the newer vendors', () => {
         .split(' '),
     ).toHaveLength(5);
     expect(chunks.find((c) => c.usage)?.usage.completion_tokens).toBe(5);
+  });
+
+  // Simulated runs call the simulator in process: Bedrock's binary event stream must reach the
+  // router's AWS reader as the bytes the HTTP server would send (it once came UTF-8 encoded, and
+  // every Bedrock stream in simulated time ended in a 503 after complete attempts).
+  it.each(MODELS)('streams through %s over the in-process transport of simulated runs', async (model) => {
+    served = await serve(SIM);
+    router = routerFor(served, {}, { transport: createSimTransport(served.sim) });
+    const r = await router.route(ask(model, { stream: true, stream_options: { include_usage: true } }));
+    expect(r.kind).toBe('stream');
+    if (r.kind !== 'stream') return;
+    let text = r.first.join('');
+    for await (const f of r.rest) text += f;
+    const datas = text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/^data: /, ''));
+    expect(datas.at(-1)).toBe('[DONE]');
+    const chunks = datas.slice(0, -1).map((d) => JSON.parse(d));
+    expect(chunks.find((c) => c.usage)?.usage.completion_tokens).toBe(5);
+    expect(served.sim.ledger.size).toBe(1);
   });
 
   it('signs Bedrock calls with SigV4 and the simulator records the access key id, never the secret', async () => {
