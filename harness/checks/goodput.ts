@@ -246,12 +246,13 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   // in-process router) was stalled for a tenth of its deadline or more lost that much of the time the
   // router had for it, and so did one whose router process waited that long for a CPU (the two add
   // up: see `starvationDuring`). When counting those as served would not fail the run, the machine,
-  // not the router, may have failed it: INCONCLUSIVE. On a calm machine no request is excused.
+  // not the router, may have failed it: INCONCLUSIVE. On a calm machine no request is excused. In a
+  // fleet a request counts only its own replica's run-queue delay, never a starved neighbour's.
   let routerWaited = false;
   const starved = starvationMeasured(input)
     ? eligible.filter((o) => {
         if (o.status === 200 && (!o.stream || streamCompleted(o))) return false;
-        const s = starvationDuring(input, o.sentAt, o.endAt);
+        const s = starvationDuring(input, o.sentAt, o.endAt, o.replica);
         if (s.ms < o.deadlineMs / 10) return false;
         routerWaited ||= s.routerMs >= 1;
         return true;
@@ -270,7 +271,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     ...(overloaded
       ? {
           reason: routerWaited
-            ? `machine overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and the router's process waited for a CPU); counted as served they would not fail the threshold (${needs})`
+            ? `machine overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and ${outcomes.some((o) => o.replica !== undefined) ? 'the processes of the replica that held each of them' : "the router's process"} waited for a CPU); counted as served they would not fail the threshold (${needs})`
             : `harness overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
         }
       : {}),
