@@ -248,12 +248,20 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   // up: see `starvationDuring`). When counting those as served would not fail the run, the machine,
   // not the router, may have failed it: INCONCLUSIVE. On a calm machine no request is excused. In a
   // fleet a request counts only its own replica's run-queue delay, never a starved neighbour's.
+  //
+  // One that ended past its deadline (a client that gave up, an answer after it) must also have
+  // starved for as long as it was late, as `deadline` judges it: otherwise it would have been late
+  // on a calm machine too (a hung provider the router had no timeout for), and the run would hold
+  // it against the router in one check and excuse it in the other.
+  const tolerance = scenario.expect.deadline.tolerance;
   let routerWaited = false;
   const starved = starvationMeasured(input)
     ? eligible.filter((o) => {
         if (o.status === 200 && (!o.stream || streamCompleted(o))) return false;
         const s = starvationDuring(input, o.sentAt, o.endAt, o.replica);
         if (s.ms < o.deadlineMs / 10) return false;
+        const late = o.endAt - o.sentAt - o.deadlineMs;
+        if (late > tolerance && late - tolerance > s.ms) return false;
         routerWaited ||= s.routerMs >= 1;
         return true;
       }).length

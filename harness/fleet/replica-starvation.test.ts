@@ -54,17 +54,17 @@ describe("deadline in a fleet, a replica's starvation", () => {
 });
 
 describe("goodput in a fleet, a replica's starvation", () => {
-  // 100 of 1000 unserved (503 after 20 s), all on `replica`; the others served by both.
+  // 100 of 1000 unserved (503 inside their 3 s deadline), all on `replica`; the others served by both.
   const outcomes = (replica: number) => [
     ...Array.from({ length: 900 }, (_, i) => outcome({ id: `r${i}`, at: i * 10, deadlineMs: 3000, replica: i % 2 })),
     ...Array.from({ length: 100 }, (_, i) =>
-      outcome({ id: `x${i}`, at: i * 10, status: 503, deadlineMs: 3000, endAt: T0 + 20_000, replica }),
+      outcome({ id: `x${i}`, at: i * 10, status: 503, deadlineMs: 3000, endAt: T0 + i * 10 + 2900, replica }),
     ),
   ];
   const judge = (served: number, starved: 0 | 1) => {
     const list = outcomes(served);
     const rows = list.map((o) => row({ at: o.sentAt - T0, correlationId: o.id, status: o.status === 200 ? 200 : 500 }));
-    return checkGoodput({ ...input({ outcomes: list, rows }), routerWaitMs: fleetWait(starved, 20_000, 3000) });
+    return checkGoodput({ ...input({ outcomes: list, rows }), routerWaitMs: fleetWait(starved, 4000, 3000) });
   };
 
   it('excuses the unserved requests it held: INCONCLUSIVE', () => {
