@@ -5,7 +5,8 @@ import { quotaOracle } from './quota-oracle.js';
 import { atLeast, pctRange, wilson } from './confidence.js';
 import { attemptsByRequest, groupBy, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
-import { starvationDuring, starvationMeasured } from './starvation.js';
+import { starvationMeasured } from './starvation.js';
+import { unservedThroughStarvation } from './unserved-through-starvation.js';
 
 const BLANKET = new Set(['status', 'hang', 'reset']);
 
@@ -242,30 +243,10 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   const interval = wilson(Math.min(served, base), base);
   const standing = atLeast(interval, min, served >= base);
   const needs = `needs ≥ ${(min * 100).toFixed(1)} %`;
-  // A starved machine fails requests too: one the harness's loop (shared with the simulator and an
-  // in-process router) was stalled for a tenth of its deadline or more lost that much of the time the
-  // router had for it, and so did one whose router process waited that long for a CPU (the two add
-  // up: see `starvationDuring`). When counting those as served would not fail the run, the machine,
-  // not the router, may have failed it: INCONCLUSIVE. On a calm machine no request is excused. In a
-  // fleet a request counts only its own replica's run-queue delay, never a starved neighbour's.
-  //
-  // One that ended past its deadline (a client that gave up, an answer after it) must also have
-  // starved for as long as it was late, as `deadline` judges it: otherwise it would have been late
-  // on a calm machine too (a hung provider the router had no timeout for), and the run would hold
-  // it against the router in one check and excuse it in the other.
-  const tolerance = scenario.expect.deadline.tolerance;
-  let routerWaited = false;
-  const starved = starvationMeasured(input)
-    ? eligible.filter((o) => {
-        if (o.status === 200 && (!o.stream || streamCompleted(o))) return false;
-        const s = starvationDuring(input, o.sentAt, o.endAt, o.replica);
-        if (s.ms < o.deadlineMs / 10) return false;
-        const late = o.endAt - o.sentAt - o.deadlineMs;
-        if (late > tolerance && late - tolerance > s.ms) return false;
-        routerWaited ||= s.routerMs >= 1;
-        return true;
-      }).length
-    : 0;
+  // When counting the unserved requests a starved machine may have cost (see
+  // `unservedThroughStarvation`) as served would not fail the run, the machine, not the router, may
+  // have failed it: INCONCLUSIVE.
+  const { count: starved, routerWaited } = unservedThroughStarvation(input, eligible);
   const overloaded =
     standing === 'fail' &&
     starved > 0 &&
