@@ -2,16 +2,33 @@
 // conformance pack against it (its routing config written from each scenario), several times,
 // and writes docs/peers.md: the verdict table, each failure with the ledger's evidence, and
 // whether the runs agreed.
-// Each run's evidence stays in <dir>/../reports/run-N/<scenario>/: ledger.jsonl, outcomes.jsonl and
-// router.log (Portkey's own output), so every verdict can be followed to its attempts.
+// Each run's evidence stays in <dir>/../reports/run-N/<scenario>/: ledger.jsonl, outcomes.jsonl,
+// router.log (Portkey's own output) and report.json / report.txt (the verdicts with their reasons),
+// so every verdict can be followed to its attempts.
 //   npm run peers -- [--runs 3] [--dir .peers/portkey] [--only 03-all-exhausted] [--out docs/peers.md]
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { installPortkey, runPortkeyScenario, type CheckResult } from '../harness/index.js';
+import {
+  buildReport,
+  installPortkey,
+  renderVerdictTable,
+  runPortkeyScenario,
+  type CheckResult,
+} from '../harness/index.js';
 import { writeEvidenceFiles } from './evidence-files.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+const USAGE =
+  'usage: npm run peers -- [--runs 3] [--dir .peers/portkey] [--reports <dir>/../reports] [--only <part of a scenario file name>] [--out docs/peers.md]\n';
+const known = new Set(['runs', 'dir', 'reports', 'only', 'out']);
+const unknown = [...args.keys()].filter((k) => !known.has(k));
+if (unknown.length > 0 || [...args.values()].some((v) => v === undefined)) {
+  // Never run the pack (and overwrite docs/peers.md) on a flag it does not know, `--help` included.
+  const asked = unknown.length === 1 && unknown[0] === 'help';
+  process.stdout.write(asked ? USAGE : `unknown or incomplete option: ${process.argv.slice(2).join(' ')}\n${USAGE}`);
+  process.exit(asked ? 0 : 2);
+}
 const runs = Math.max(1, Math.min(5, Number(args.get('runs') ?? 3)));
 const dir = resolve(args.get('dir') ?? '.peers/portkey');
 const out = resolve(args.get('out') ?? 'docs/peers.md');
@@ -41,6 +58,11 @@ for (let r = 0; r < runs; r++)
     });
     dropped.set(file, notSent);
     await writeEvidenceFiles(evidence, run);
+    // The judgement beside its evidence: each check's reason and the lines on the harness's lag and
+    // Portkey's run-queue delay, which a verdict that changed between runs is read against.
+    const report = buildReport(run);
+    await writeFile(join(evidence, 'report.json'), JSON.stringify(report) + '\n');
+    await writeFile(join(evidence, 'report.txt'), renderVerdictTable(report) + '\n');
     const list = results.get(file) ?? [];
     list.push(run.checks);
     results.set(file, list);

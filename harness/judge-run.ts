@@ -8,6 +8,7 @@ import type { RunData } from './run-scenario.js';
 import type { RunScenario } from './scenario/schema.js';
 import type { RouterRunQueue } from './launch/record-run-queue-delay.js';
 import type { RunQueueSummary } from './launch/run-queue-delay.js';
+import { replicaWait } from './launch/replica-wait.js';
 
 /** What a run gathered, on the wall clock or in simulated time, before anything is judged. */
 export interface RunEvidence {
@@ -62,7 +63,7 @@ export function faultCoverage(scenario: RunScenario, rows: readonly LedgerRow[])
  */
 export function judgeRun(e: RunEvidence): RunData {
   const lag = e.loopLag ? harnessLag(e.loopLag, e.outcomes) : undefined;
-  const runQueue = e.routerWait && 'delay' in e.routerWait ? e.routerWait.delay : undefined;
+  const runQueue = e.routerWait && 'delay' in e.routerWait ? e.routerWait : undefined;
   const checks = runChecks({
     outcomes: e.outcomes,
     rows: e.rows,
@@ -70,7 +71,7 @@ export function judgeRun(e: RunEvidence): RunData {
     startedAt: e.loadStartedAt,
     ...(lag ? { lag } : {}),
     ...(e.loopStalls ? { loopBehindMs: (from: number, to: number) => e.loopStalls!.behindMs(from, to) } : {}),
-    ...(runQueue ? { routerWaitMs: runQueue.delayMs } : {}),
+    ...(runQueue ? { routerWaitMs: replicaWait(runQueue) } : {}),
   });
   const faults = faultCoverage(e.scenario, e.rows);
   const judged = runVerdict(checks, faults);
@@ -93,7 +94,16 @@ export function judgeRun(e: RunEvidence): RunData {
     inconclusive: judged.inconclusive,
     faults,
     ...(lag ? { lag } : {}),
-    ...(runQueue ? { routerRunQueue: roundSummary(runQueue.summary()) } : {}),
+    ...(runQueue
+      ? {
+          routerRunQueue: {
+            ...roundSummary(runQueue.delay.summary()),
+            ...(runQueue.replicas.length > 1
+              ? { replicas: runQueue.replicas.map((d) => roundSummary(d.summary())) }
+              : {}),
+          },
+        }
+      : {}),
     ...(e.routerWait && 'unavailable' in e.routerWait
       ? { routerRunQueue: { unavailable: e.routerWait.unavailable } }
       : {}),

@@ -8,7 +8,7 @@ import { runLoad } from './fleet/fleet-load.js';
 import { prepareFleet } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
-import type { RunQueueSummary } from './launch/run-queue-delay.js';
+import type { RouterRunQueueSummary } from './launch/run-queue-delay.js';
 import { createSimulator } from '../simulator/index.js';
 import { recordLoopStalls, startLoopLagMonitor, startSimulatorServer, type LoopStalls } from '../simulator/index.js';
 import type { RouterLauncher } from './launch/launcher.js';
@@ -32,7 +32,7 @@ export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 
   /** The harness's own lag during the load. */
   lag?: HarnessLag;
   /** How long the router's process waited for a CPU during the load, or why that was not measured. */
-  routerRunQueue?: RunQueueSummary | { unavailable: string };
+  routerRunQueue?: RouterRunQueueSummary | { unavailable: string };
 }
 
 /** Options for `runScenario`. */
@@ -105,7 +105,8 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       const monitor = startLoopLagMonitor();
       const stalls = recordLoopStalls();
       // A router in this process waits out the loop's stalls, measured above; only another process has its own.
-      const runQueue = router.pids ? recordRunQueueDelay(router.pids()) : undefined;
+      // A fleet's replicas are timed apart: one starved replica explains only its own requests.
+      const runQueue = router.pids ? recordRunQueueDelay(router.replicaPids?.() ?? [router.pids()]) : undefined;
       try {
         result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
       } finally {

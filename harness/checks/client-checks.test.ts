@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
 import { checkAmplification } from './amplification.js';
 import { checkDeadline } from './deadline.js';
 import { checkFailoverLatency } from './failover-latency.js';
@@ -99,6 +99,49 @@ describe('checkFailoverLatency', () => {
         input({ rows, outcomes: [outcome()], scenario: world('expect: { failoverLatency: { p99: 500ms } }') }),
       ).verdict,
     ).toBe('fail');
+  });
+  // Two requests failed over, 800 and 900 ms added; the threshold 500 ms.
+  const two = [
+    row({ at: 0, correlationId: 'c1', status: 429 }),
+    row({ at: 800, correlationId: 'c1' }),
+    row({ at: 1000, correlationId: 'c2', status: 429 }),
+    row({ at: 1900, correlationId: 'c2' }),
+  ];
+  const strict = world('expect: { failoverLatency: { p99: 500ms } }');
+  const judge = (extra: Partial<Parameters<typeof checkFailoverLatency>[0]>) =>
+    checkFailoverLatency({
+      ...input({ rows: two, outcomes: [outcome(), outcome({ id: 'c2', at: 1000 })], scenario: strict }),
+      ...extra,
+    });
+  it("is INCONCLUSIVE when the router's wait for a CPU during each failover explains the p99 over the threshold", () => {
+    const r = judge({ routerWaitMs: stalls([100, 500], [1100, 1600]), loopBehindMs: stalls([1600, 1650]) });
+    expect(r.verdict, r.figure).toBe('inconclusive');
+    expect(r.reason).toBe(
+      "machine overloaded: with the starvation during each request's failover taken out (the harness's event loop behind up to 50 ms, the router's process waiting up to 500 ms for a CPU), the p99 added would be 400 ms, within the threshold",
+    );
+    expect(r.details).toMatchObject({ addedLessStarvation: { p99: 400, max: 400 } });
+  });
+  it('still FAILs when the p99 stays over the threshold with the starvation taken out, or the machine was calm', () => {
+    // c2 waited 300 ms for a CPU: 600 ms added of its own, over 500 ms.
+    expect(judge({ routerWaitMs: stalls([100, 500], [1100, 1400]) }).verdict).toBe('fail');
+    expect(judge({ routerWaitMs: stalls(), loopBehindMs: stalls() }).verdict).toBe('fail');
+    // A starved span that is not a failover's excuses nothing.
+    expect(judge({ routerWaitMs: stalls([2000, 5000]) }).verdict).toBe('fail');
+  });
+  it('counts in a fleet only the starvation of the replica that served the request', () => {
+    const outcomes = [outcome({ replica: 0 }), outcome({ id: 'c2', at: 1000, replica: 0 })];
+    const replica0Calm = (from: number, to: number, replica?: number) =>
+      replica === 1 ? stalls([0, 2000])(from, to) : 0;
+    const r = checkFailoverLatency({
+      ...input({ rows: two, outcomes, scenario: strict }),
+      routerWaitMs: replica0Calm,
+    });
+    expect(r.verdict).toBe('fail');
+    const own = checkFailoverLatency({
+      ...input({ rows: two, outcomes: outcomes.map((o) => ({ ...o, replica: 1 })), scenario: strict }),
+      routerWaitMs: replica0Calm,
+    });
+    expect(own.verdict).toBe('inconclusive');
   });
   it('skips when no request needed a second attempt', () => {
     const r = checkFailoverLatency(input({ rows: [row({ correlationId: 'c1' })], outcomes: [outcome()] }));

@@ -15,6 +15,8 @@ import { MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from '
  * the client's send through the router to the simulator and back, and waits out a stall at each.)
  * A router the harness started runs in its own process: the time it waited for a CPU during the
  * request's life (its run-queue delay) explains lateness the same way, added to the loop's stalls.
+ * In a fleet only the replica that served the request counts: another replica's starvation never
+ * held it up.
  */
 export function checkDeadline(input: CheckInput): CheckResult {
   const { outcomes, scenario } = input;
@@ -25,6 +27,7 @@ export function checkDeadline(input: CheckInput): CheckResult {
   let worst = -Infinity;
   let worstBehind = 0;
   let worstRouterWait = 0;
+  const fleet = outcomes.some((o) => o.replica !== undefined);
   for (const o of outcomes) {
     const answeredAt = o.endAt;
     const late = answeredAt - o.sentAt - o.deadlineMs;
@@ -33,7 +36,7 @@ export function checkDeadline(input: CheckInput): CheckResult {
       violations++;
       // A request that failed locally (not a client timeout) is never the loop's doing.
       const timing = o.status !== 0 || o.error === 'client-timeout';
-      const starved = timing ? starvationDuring(input, o.sentAt, answeredAt) : undefined;
+      const starved = timing ? starvationDuring(input, o.sentAt, answeredAt, o.replica) : undefined;
       const behind = starved?.ms ?? 0;
       worstBehind = Math.max(worstBehind, starved?.loopMs ?? 0);
       worstRouterWait = Math.max(worstRouterWait, starved?.routerMs ?? 0);
@@ -63,7 +66,7 @@ export function checkDeadline(input: CheckInput): CheckResult {
       ? {
           reason:
             Math.round(worstRouterWait) > 0
-              ? `machine overloaded: during the late requests the harness's event loop was behind by up to ${Math.round(worstBehind)} ms and the router's process waited up to ${Math.round(worstRouterWait)} ms for a CPU (runnable, not scheduled), and every one of them was late by less than the two together during its life`
+              ? `machine overloaded: during the late requests the harness's event loop was behind by up to ${Math.round(worstBehind)} ms and ${fleet ? 'the processes of the replica that served each of them' : "the router's process"} waited up to ${Math.round(worstRouterWait)} ms for a CPU (runnable, not scheduled), and every one of them was late by less than the two together during its life`
               : `harness overloaded: its event loop (the simulator's, the load generator's and an in-process router's) was behind by up to ${Math.round(worstBehind)} ms during the late requests, and every one of them was late by less than the loop was behind during its life`,
         }
       : {}),

@@ -99,28 +99,28 @@ describe('checkGoodput and quotas a router read from headers', () => {
 // timeouts, 503 "no capacity before the deadline") while the harness's loop was behind for most of
 // their lives.
 describe('goodput under a stalled loop', () => {
-  // 900 served, 100 unserved 3 s requests (90 % served: a FAIL on a calm loop).
+  // 900 served, 100 unserved 3 s requests (90 % served: a FAIL on a calm loop), each answered 503
+  // inside its deadline: its life spans 2.9 s from its send (0–990 ms).
   const outcomes = [
     ...many(900, { deadlineMs: 3000 }),
-    ...many(100, { status: 503, deadlineMs: 3000, endAt: T0 + 20_000 }).map((o, i) => ({ ...o, id: `x${i}` })),
+    ...many(100, { status: 503, deadlineMs: 3000 }).map((o, i) => ({ ...o, id: `x${i}`, endAt: o.sentAt + 2900 })),
   ];
   const rows = reached(outcomes);
 
   it('is INCONCLUSIVE when the unserved requests lived through stalls of a tenth of their deadline', () => {
-    // The loop behind 2 s in each unserved request's life (they all span 0–20 s here).
-    const r = checkGoodput({ ...input({ outcomes, rows }), loopBehindMs: stalls([5000, 7000]) });
+    // The loop behind 1.5 s in each unserved request's life (they all span 1–2.9 s).
+    const r = checkGoodput({ ...input({ outcomes, rows }), loopBehindMs: stalls([1000, 2500]) });
     expect(r.verdict, r.figure).toBe('inconclusive');
     expect(r.reason).toMatch(/^harness overloaded: 100 of the 100 unserved requests lived through loop stalls/);
   });
 
   it('still FAILs on a calm loop, or when too few of the unserved were stalled to change the verdict', () => {
-    expect(checkGoodput({ ...input({ outcomes, rows }), loopBehindMs: stalls([5000, 5100]) }).verdict).toBe('fail');
+    expect(checkGoodput({ ...input({ outcomes, rows }), loopBehindMs: stalls([1000, 1100]) }).verdict).toBe('fail');
     expect(checkGoodput(input({ outcomes, rows })).verdict).toBe('fail');
-    // Only the last 10 unserved were stalled (their lives ran on to 20 s; the others ended at 1 s).
+    // Only the last 10 unserved were stalled (their lives ran on to 3.8 s; the others ended by 1.9 s).
     const early = outcomes.map((o, i) => (i >= 900 && i < 990 ? { ...o, endAt: o.sentAt + 1000 } : o));
     expect(
-      checkGoodput({ ...input({ outcomes: early, rows: reached(early) }), loopBehindMs: stalls([15_000, 17_000]) })
-        .verdict,
+      checkGoodput({ ...input({ outcomes: early, rows: reached(early) }), loopBehindMs: stalls([2000, 3500]) }).verdict,
     ).toBe('fail');
   });
 });
@@ -128,12 +128,12 @@ describe('goodput under a stalled loop', () => {
 describe('goodput under a starved router process', () => {
   const outcomes = [
     ...many(900, { deadlineMs: 3000 }),
-    ...many(100, { status: 503, deadlineMs: 3000, endAt: T0 + 20_000 }).map((o, i) => ({ ...o, id: `x${i}` })),
+    ...many(100, { status: 503, deadlineMs: 3000 }).map((o, i) => ({ ...o, id: `x${i}`, endAt: o.sentAt + 2900 })),
   ];
   const rows = reached(outcomes);
 
   it("is INCONCLUSIVE when the router's run-queue delay in the unserved requests' lives was a tenth of their deadline", () => {
-    const r = checkGoodput({ ...input({ outcomes, rows }), routerWaitMs: stalls([5000, 5400]) });
+    const r = checkGoodput({ ...input({ outcomes, rows }), routerWaitMs: stalls([1000, 1400]) });
     expect(r.verdict, r.figure).toBe('inconclusive');
     expect(r.reason).toMatch(
       /^machine overloaded: 100 of the 100 unserved requests lived through loop stalls and router run-queue delay of a tenth/,
@@ -142,8 +142,32 @@ describe('goodput under a starved router process', () => {
   });
 
   it('still FAILs when the router waited less than that', () => {
-    const r = checkGoodput({ ...input({ outcomes, rows }), routerWaitMs: stalls([5000, 5200]) });
+    const r = checkGoodput({ ...input({ outcomes, rows }), routerWaitMs: stalls([1000, 1200]) });
     expect(r.verdict).toBe('fail');
     expect(r.details).toMatchObject({ unservedThroughStalls: 0 });
+  });
+
+  // Seen on 05-hanging-provider through Portkey (no attempt timeout) on a busy machine: 40 requests
+  // held by a hung provider until the client gave up 2 s past their 4 s deadline, the router
+  // waiting ~470 ms for a CPU in each life. Deadline FAILed them; goodput must not excuse them.
+  it('still FAILs requests the client gave up on, unless the starvation also covers how late they went', () => {
+    const gaveUp = [
+      ...many(900, { deadlineMs: 4000 }),
+      ...many(100, { status: 0, error: 'client-timeout', deadlineMs: 4000 }).map((o, i) => ({
+        ...o,
+        id: `x${i}`,
+        endAt: o.sentAt + 6000,
+      })),
+    ];
+    const judge = (routerWaitMs: (from: number, to: number) => number) =>
+      checkGoodput({ ...input({ outcomes: gaveUp, rows: reached(gaveUp) }), routerWaitMs });
+    // 500 ms: a tenth of the deadline, but 2 s late.
+    const r = judge(stalls([1000, 1500]));
+    expect(r.verdict, r.figure).toBe('fail');
+    expect(r.details).toMatchObject({ unservedThroughStalls: 0 });
+    // 2 s of it: late by no more than the router was starved.
+    const explained = judge(stalls([1000, 3000]));
+    expect(explained.verdict, explained.figure).toBe('inconclusive');
+    expect(explained.details).toMatchObject({ unservedThroughStalls: 100 });
   });
 });

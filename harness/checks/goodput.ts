@@ -5,7 +5,8 @@ import { quotaOracle } from './quota-oracle.js';
 import { atLeast, pctRange, wilson } from './confidence.js';
 import { attemptsByRequest, groupBy, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
-import { starvationDuring, starvationMeasured } from './starvation.js';
+import { starvationMeasured } from './starvation.js';
+import { unservedThroughStarvation } from './unserved-through-starvation.js';
 
 const BLANKET = new Set(['status', 'hang', 'reset']);
 
@@ -242,21 +243,10 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   const interval = wilson(Math.min(served, base), base);
   const standing = atLeast(interval, min, served >= base);
   const needs = `needs ≥ ${(min * 100).toFixed(1)} %`;
-  // A starved machine fails requests too: one the harness's loop (shared with the simulator and an
-  // in-process router) was stalled for a tenth of its deadline or more lost that much of the time the
-  // router had for it, and so did one whose router process waited that long for a CPU (the two add
-  // up: see `starvationDuring`). When counting those as served would not fail the run, the machine,
-  // not the router, may have failed it: INCONCLUSIVE. On a calm machine no request is excused.
-  let routerWaited = false;
-  const starved = starvationMeasured(input)
-    ? eligible.filter((o) => {
-        if (o.status === 200 && (!o.stream || streamCompleted(o))) return false;
-        const s = starvationDuring(input, o.sentAt, o.endAt);
-        if (s.ms < o.deadlineMs / 10) return false;
-        routerWaited ||= s.routerMs >= 1;
-        return true;
-      }).length
-    : 0;
+  // When counting the unserved requests a starved machine may have cost (see
+  // `unservedThroughStarvation`) as served would not fail the run, the machine, not the router, may
+  // have failed it: INCONCLUSIVE.
+  const { count: starved, routerWaited } = unservedThroughStarvation(input, eligible);
   const overloaded =
     standing === 'fail' &&
     starved > 0 &&
@@ -270,7 +260,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     ...(overloaded
       ? {
           reason: routerWaited
-            ? `machine overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and the router's process waited for a CPU); counted as served they would not fail the threshold (${needs})`
+            ? `machine overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and ${outcomes.some((o) => o.replica !== undefined) ? 'the processes of the replica that held each of them' : "the router's process"} waited for a CPU); counted as served they would not fail the threshold (${needs})`
             : `harness overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
         }
       : {}),

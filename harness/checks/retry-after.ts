@@ -17,7 +17,8 @@ import { starvationDuring, starvationMeasured, type Starvation } from './starvat
 /** `1880 ms of which the harness's loop was behind` (and `, 300 ms the router waited for a CPU`). */
 function starvedWords(s: Starvation): string {
   const loop = `${humanDuration(s.loopMs)} of which the harness's loop was behind`;
-  return Math.round(s.routerMs) > 0 ? `${loop}, ${humanDuration(s.routerMs)} the router waited for a CPU` : loop;
+  const who = s.replica !== undefined ? replicaName(s.replica) : 'the router';
+  return Math.round(s.routerMs) > 0 ? `${loop}, ${humanDuration(s.routerMs)} ${who} waited for a CPU` : loop;
 }
 
 /**
@@ -41,7 +42,9 @@ function starvedWords(s: Starvation): string {
  * explained is INCONCLUSIVE; the request that drew the hint is never excused. A router the harness
  * started may also have been held off a CPU meanwhile (its run-queue delay): an attempt it had
  * chosen waits that out too, so the two together are what the time since the wait began is judged
- * against.
+ * against. In a fleet that is the run-queue delay of the replica that sent the attempt (another
+ * replica's starvation never held it); of the whole fleet for an attempt no client request
+ * accounts for, since any replica may have sent it.
  */
 export function checkRetryAfter(input: CheckInput): CheckResult {
   const { rows, scenario, outcomes, lag } = input;
@@ -86,10 +89,10 @@ export function checkRetryAfter(input: CheckInput): CheckResult {
   ).length;
   const sameRequest = (a: LedgerRow, w: WaitWindow) => a.correlationId !== null && a.correlationId === w.correlationId;
   const graceMs = scenario.expect.retryAfter.inFlightGrace;
+  const starvedFor = (a: LedgerRow, w: WaitWindow) =>
+    starvationDuring(input, w.start, a.arrivalAt, fleet?.of(a.correlationId));
   const stalled = (a: LedgerRow, w: WaitWindow) =>
-    !sameRequest(a, w) &&
-    starvationMeasured(input) &&
-    a.arrivalAt - w.start - starvationDuring(input, w.start, a.arrivalAt).ms <= graceMs;
+    !sameRequest(a, w) && starvationMeasured(input) && a.arrivalAt - w.start - starvedFor(a, w).ms <= graceMs;
   const overloaded = early.length > 0 && early.every(({ a, w }) => stalled(a, w));
   let worst = 0;
   // In a fleet: who sent each early attempt, and whether the wait had been announced to another replica.
@@ -106,7 +109,7 @@ export function checkRetryAfter(input: CheckInput): CheckResult {
         provider: a.provider,
         key: a.key,
         model: a.model,
-        detail: `arrived ${humanDuration(by)} before the end of a ${humanDuration(w.hintMs)} wait announced by attempt #${w.seq} (${w.hintForm})${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}${stalled(a, w) ? `; ${humanDuration(a.arrivalAt - w.start)} after the wait began, ${starvedWords(starvationDuring(input, w.start, a.arrivalAt))}` : ''}`,
+        detail: `arrived ${humanDuration(by)} before the end of a ${humanDuration(w.hintMs)} wait announced by attempt #${w.seq} (${w.hintForm})${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}${stalled(a, w) ? `; ${humanDuration(a.arrivalAt - w.start)} after the wait began, ${starvedWords(starvedFor(a, w))}` : ''}`,
       });
   }
   return {
@@ -117,8 +120,8 @@ export function checkRetryAfter(input: CheckInput): CheckResult {
     verdict: overloaded ? 'inconclusive' : early.length > 0 ? 'fail' : judged === 0 ? 'skip' : 'pass',
     ...(overloaded
       ? {
-          reason: early.some(({ a, w }) => starvationDuring(input, w.start, a.arrivalAt).routerMs >= 1)
-            ? `machine overloaded: every early attempt was another request's, arriving after the wait began by little more than the harness's event loop was behind and the router's process waited for a CPU meanwhile (it may have been sent before the hint left)`
+          reason: early.some(({ a, w }) => starvedFor(a, w).routerMs >= 1)
+            ? `machine overloaded: every early attempt was another request's, arriving after the wait began by little more than the harness's event loop was behind and ${fleet ? 'the processes of the replica that sent it' : "the router's process"} waited for a CPU meanwhile (it may have been sent before the hint left)`
             : `harness overloaded: every early attempt was another request's, arriving after the wait began by little more than the harness's event loop was behind meanwhile (it may have been sent before the hint left)`,
         }
       : {}),

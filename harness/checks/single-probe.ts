@@ -16,6 +16,18 @@ import { fleetViewOf, replicaName } from './fleet-view.js';
  * whole queue released at once. Judged only where the scope was quiet during the wait: a router
  * that kept sending through it never paused, so there is no release to judge (retry-after judges
  * that); with no quiet wait end the check is skipped.
+ *
+ * The router's run-queue delay is deliberately no excuse here (unlike deadline, retry-after,
+ * goodput and failover-latency). Who is in the herd is decided by the simulator's stamps alone:
+ * attempts that arrived before the first answer's head left. A router that holds the rest until
+ * its probe is answered cannot join the herd by being starved: it only sends later, never before
+ * an answer it has not read. A router that releases on timers alone sends the same herd starved
+ * or not (starvation at most bunches its timers): excusing it on a busy machine would blind the
+ * check where it matters. The stamps' own lateness is the harness's loop, which the lag rule
+ * (`timing`, see `discountHarnessLag`) already allows for. What remains is a time-bounded probe
+ * lease (a fleet's claim in its store) lapsing while its holder is starved for longer than the
+ * lease, so that a second replica probes too: the provider then did get two probes, as it would
+ * from a production host that paused the process; that is the lease's weakness, not a false FAIL.
  */
 export function checkSingleProbe({ rows, scenario, outcomes, lag }: CheckInput): CheckResult {
   const fleet = fleetViewOf(outcomes);

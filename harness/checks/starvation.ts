@@ -8,6 +8,8 @@ export interface Starvation {
   routerMs: number;
   /** What the two explain together: their sum, at most the span. */
   ms: number;
+  /** In a fleet, the replica whose run-queue delay `routerMs` is. */
+  replica?: number;
 }
 
 /** Whether the run measured either kind of starvation (on the wall clock). */
@@ -21,21 +23,32 @@ export function starvationMeasured(input: Pick<CheckInput, 'loopBehindMs' | 'rou
  * out the harness's stalls in one place and the router's run-queue delay in another. Where the two
  * overlap in time the request waited in only one of them, so the sum can excuse more than the
  * machine cost: it only ever makes a verdict INCONCLUSIVE (never a pass), and each check still
- * fails lateness beyond it. Never more than the span itself.
+ * fails lateness beyond it. Never more than the span itself. In a fleet, `replica` is the replica
+ * that held the request: only its own run-queue delay counts, never another replica's (each runs
+ * in processes of its own, and a request waits for none but its replica's).
  */
 export function starvationDuring(
   input: Pick<CheckInput, 'loopBehindMs' | 'routerWaitMs'>,
   from: number,
   to: number,
+  replica?: number,
 ): Starvation {
   const loopMs = input.loopBehindMs?.(from, to) ?? 0;
-  const routerMs = input.routerWaitMs?.(from, to) ?? 0;
-  return { loopMs, routerMs, ms: Math.min(Math.max(0, to - from), loopMs + routerMs) };
+  const routerMs = input.routerWaitMs?.(from, to, replica) ?? 0;
+  return {
+    loopMs,
+    routerMs,
+    ms: Math.min(Math.max(0, to - from), loopMs + routerMs),
+    ...(replica !== undefined ? { replica } : {}),
+  };
 }
 
-/** `the harness's loop was behind 300 ms` (and `the router waited 200 ms for a CPU`, when it did). */
+/**
+ * `the harness's loop was behind 300 ms` (and `the router waited 200 ms for a CPU`, when it did;
+ * `replica 1 waited …` in a fleet).
+ */
 export function starvationWords(s: Starvation): string {
   const loop = `the harness's loop was behind ${Math.round(s.loopMs)} ms`;
-  const router = `the router waited ${Math.round(s.routerMs)} ms for a CPU`;
+  const router = `${s.replica !== undefined ? `replica ${s.replica}` : 'the router'} waited ${Math.round(s.routerMs)} ms for a CPU`;
   return Math.round(s.routerMs) > 0 ? (Math.round(s.loopMs) > 0 ? `${loop} and ${router}` : router) : loop;
 }

@@ -42,8 +42,10 @@ export interface CheckInput {
   /**
    * ms the router under test, a process the harness started, waited for a CPU (runnable, not
    * scheduled: its run-queue delay) between two instants of the run; absent where not measured.
+   * In a fleet, `replica` names the replica whose processes count (the one that served the
+   * request); left out, the whole fleet's, for an attempt no replica accounts for.
    */
-  routerWaitMs?: (from: number, to: number) => number;
+  routerWaitMs?: (from: number, to: number, replica?: number) => number;
 }
 
 /** One piece of evidence: a violation, located in time and by correlation id. */

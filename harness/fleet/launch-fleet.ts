@@ -29,6 +29,7 @@ export async function launchFleet(
     logs: ok.flatMap((l) => l.logs ?? []),
     description,
     pids: () => ok.flatMap((l) => l.pids?.() ?? []),
+    replicaPids: () => ok.map((l) => l.pids?.() ?? []),
     async stop() {
       await Promise.all(ok.map((l) => l.stop()));
     },

@@ -16,6 +16,11 @@ export interface RouterLaunch {
    * router in the harness's own process (its starvation is the event loop's, measured anyway).
    */
   pids?(): number[];
+  /**
+   * A fleet's `pids`, one list per replica in the order of `replicas`, so that each replica's
+   * starvation is measured apart and explains only the requests that replica served.
+   */
+  replicaPids?(): number[][];
   stop(): Promise<void>;
 }
 

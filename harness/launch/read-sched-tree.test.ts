@@ -91,7 +91,7 @@ describe('recordRunQueueDelay', () => {
   it('falls back to no figure, saying why, without /proc or without a process of its own', () => {
     const bare = mkdtempSync(join(tmpdir(), 'no-proc-'));
     dirs.push(bare);
-    expect(recordRunQueueDelay([100], { proc: bare }).stop()).toEqual({
+    expect(recordRunQueueDelay([[100]], { proc: bare }).stop()).toEqual({
       unavailable: `${bare}/<pid>/schedstat is not available on this system (Linux only)`,
     });
     expect(recordRunQueueDelay([]).stop()).toEqual({
@@ -102,7 +102,7 @@ describe('recordRunQueueDelay', () => {
   it('samples at its start and stop, on the clock it is given', () => {
     let now = 1000;
     let wait = 0;
-    const recorder = recordRunQueueDelay([1], {
+    const recorder = recordRunQueueDelay([[1]], {
       proc: fakeProc([]),
       now: () => now,
       read: () => [{ pid: 1, node: true, threads: [{ tid: 1, waitNs: wait }] }],
@@ -112,5 +112,31 @@ describe('recordRunQueueDelay', () => {
     const r = recorder.stop();
     expect('delay' in r && r.delay.delayMs(1000, 1500)).toBe(120);
     expect('delay' in r && r.delay.summary()).toMatchObject({ totalMs: 120, samples: 2, threads: 1 });
+  });
+
+  it("times each replica's tree apart, and the fleet as a whole, from one reading per sample", () => {
+    let now = 1000;
+    const waits = new Map([
+      [1, 0],
+      [2, 0],
+    ]);
+    const asked: number[][] = [];
+    const recorder = recordRunQueueDelay([[1], [2]], {
+      proc: fakeProc([]),
+      now: () => now,
+      read: (roots) => {
+        asked.push([...roots]);
+        return roots.map((pid) => ({ pid, node: true, threads: [{ tid: pid, waitNs: waits.get(pid)! }] }));
+      },
+    });
+    now = 1500;
+    waits.set(2, 300e6);
+    const r = recorder.stop();
+    expect(asked).toEqual([[1], [2], [1], [2]]);
+    expect('delay' in r).toBe(true);
+    if (!('delay' in r)) return;
+    expect(r.replicas.map((d) => d.delayMs(1000, 1500))).toEqual([0, 300]);
+    expect(r.delay.delayMs(1000, 1500)).toBe(300);
+    expect(r.delay.summary()).toMatchObject({ processes: 2, threads: 2 });
   });
 });

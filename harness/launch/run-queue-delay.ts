@@ -31,6 +31,11 @@ export interface RunQueueSummary {
   threads: number;
 }
 
+/** The router's figures for the report: a fleet's also each replica's, in replica order. */
+export interface RouterRunQueueSummary extends RunQueueSummary {
+  replicas?: RunQueueSummary[];
+}
+
 /** The router's run-queue delay as a timeline. */
 export interface RunQueueDelay {
   /** ms the router waited for a CPU between two instants (epoch ms), never more than `to - from`. */

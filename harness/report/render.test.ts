@@ -48,6 +48,20 @@ describe('report renderers', () => {
     expect(coverageLines(measured)).toEqual([
       'router run-queue delay (waiting for a CPU): total 1235 ms, worst 1 s window 457 ms (2 threads counted in 2 processes)',
     ]);
+    const replica = { windowMs: 1000, samples: 400, processes: 1, threads: 1 };
+    const fleet = {
+      ...sampleReport(),
+      routerRunQueue: {
+        ...measured.routerRunQueue,
+        replicas: [
+          { ...replica, totalMs: 1200.2, worstWindowMs: 450 },
+          { ...replica, totalMs: 34.3, worstWindowMs: 12.5 },
+        ],
+      },
+    };
+    expect(coverageLines(fleet)).toEqual([
+      'router run-queue delay (waiting for a CPU): total 1235 ms, worst 1 s window 457 ms (2 threads counted in 2 processes); by replica (each excuses only its own requests): 0 total 1200 ms, worst 450 ms; 1 total 34 ms, worst 13 ms',
+    ]);
     const elsewhere = {
       ...sampleReport(),
       routerRunQueue: { unavailable: 'the harness did not start the router, so it has no process to read' },

@@ -12,6 +12,8 @@ const MAX_REPORTS = 1000;
 const Text = z.string().max(MAX_TEXT);
 const Num = z.number();
 const Nullable = Num.nullable();
+/** The router's run-queue figures (`RunQueueSummary`): the whole router's, and each replica's. */
+const RunQueueFigures = { totalMs: Num, worstWindowMs: Num, windowMs: Num, samples: Num, processes: Num, threads: Num };
 const Latency = z.looseObject({ count: Num, p50: Nullable, p90: Nullable, p99: Nullable, max: Nullable });
 const Point = z.tuple([Num, Num, Num]);
 
@@ -69,7 +71,10 @@ export const ReportSchema = z.looseObject({
   lag: z.looseObject({ loopP99Ms: Num, loopMaxMs: Num, sendP99Ms: Num, sendMaxMs: Num }).optional(),
   routerRunQueue: z
     .union([
-      z.looseObject({ totalMs: Num, worstWindowMs: Num, windowMs: Num, samples: Num, processes: Num, threads: Num }),
+      z.looseObject({
+        ...RunQueueFigures,
+        replicas: z.array(z.looseObject(RunQueueFigures)).max(1000).optional(),
+      }),
       z.looseObject({ unavailable: Text }),
     ])
     .optional(),

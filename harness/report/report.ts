@@ -1,4 +1,4 @@
-import type { RunQueueSummary } from '../launch/run-queue-delay.js';
+import type { RouterRunQueueSummary } from '../launch/run-queue-delay.js';
 import type { CacheStats } from './cache-stats.js';
 import type { FaultCoverage } from '../checks/run-checks.js';
 import type { CheckResult, HarnessLag } from '../checks/types.js';
@@ -48,7 +48,7 @@ export interface Report {
   /** The harness's own lag during the load. */
   lag?: HarnessLag;
   /** How long a router the harness started waited for a CPU during the load, or why not measured. */
-  routerRunQueue?: RunQueueSummary | { unavailable: string };
+  routerRunQueue?: RouterRunQueueSummary | { unavailable: string };
   startedAt: string;
   durationMs: number;
   load: {

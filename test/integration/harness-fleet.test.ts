@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../harness/checks/run-checks.js';
+import { schedstatUnavailable } from '../../harness/launch/read-sched-tree.js';
 import type { CheckResult } from '../../harness/checks/types.js';
 import type { RunData } from '../../harness/run-scenario.js';
 import { digest, failed } from '../helpers/harness.js';
@@ -178,6 +179,20 @@ load: { mode: closed, connections: 4, duration: 2s, requests: { models: [openai/
     const [first, second] = run.fleet!.requests!;
     expect(first).toBeGreaterThan(0);
     expect(second).toBeGreaterThan(0);
+    // Each replica's processes are sampled apart (a request's lateness is excused only by its own
+    // replica's wait for a CPU); the fleet's figure takes the busiest thread of all of them in each
+    // interval, so it is never below any one replica's.
+    const rq = run.routerRunQueue;
+    if (schedstatUnavailable() === undefined) {
+      expect(rq && 'replicas' in rq ? rq.replicas?.length : undefined, JSON.stringify(rq)).toBe(2);
+      if (!rq || !('replicas' in rq) || !rq.replicas) return;
+      for (const replica of rq.replicas) {
+        expect(replica.processes).toBeGreaterThanOrEqual(1);
+        expect(replica.samples).toBeGreaterThan(2);
+        expect(replica.totalMs).toBeLessThanOrEqual(rq.totalMs + 0.1);
+      }
+      expect(rq.processes).toBeGreaterThanOrEqual(Math.max(...rq.replicas.map((x) => x.processes)));
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -23,7 +23,7 @@ describe.skipIf(schedstatUnavailable() !== undefined)("a launched router's run-q
       const pids = router.pids!();
       expect(pids).toHaveLength(1);
       const read = createSchedTreeReader();
-      const recorder = recordRunQueueDelay(pids, { everyMs: 20 });
+      const recorder = recordRunQueueDelay([pids], { everyMs: 20 });
       const readings: ProcessWaits[][] = [];
       // Keep the router busy between readings: its main thread runs (and may wait) for each answer.
       for (let i = 0; i < 10; i++) {
