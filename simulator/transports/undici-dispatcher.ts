@@ -30,6 +30,7 @@ class Exchange implements Dispatcher.DispatchController {
   constructor(
     private readonly handler: Dispatcher.DispatchHandler,
     private readonly onSettled: (ex: Exchange) => void,
+    private readonly now: () => number,
   ) {}
 
   get done(): boolean {
@@ -48,6 +49,8 @@ class Exchange implements Dispatcher.DispatchController {
   }
 
   resume(): void {
+    // undici's Client restarts the body timeout when its parser resumes.
+    if (this.paused) this.lastDataAt = this.now();
     this.paused = false;
     while (!this.paused && !this.finished && this.queue.length > 0) this.queue.shift()!();
   }
@@ -113,6 +116,8 @@ const aborted = (signal: AbortSignal) =>
 /**
  * Fails the exchange with `HeadersTimeoutError` when no head arrives within `headersMs`, then with
  * `BodyTimeoutError` when no body byte arrives for `bodyMs`, as undici's Client does (0 is off).
+ * Like its Client, never while the caller has paused the body (its backpressure): the wait starts
+ * over when it resumes.
  */
 async function watchTimeouts(ex: Exchange, clock: Clock, headersMs: number, bodyMs: number): Promise<void> {
   if (headersMs > 0) {
@@ -122,8 +127,8 @@ async function watchTimeouts(ex: Exchange, clock: Clock, headersMs: number, body
   // One timer per idle window, re-armed for what is left of it, not one per chunk.
   for (;;) {
     const idleMs = clock.now() - ex.lastDataAt;
-    if (idleMs >= bodyMs) return ex.fail(new errors.BodyTimeoutError());
-    if (!(await slept(clock, bodyMs - idleMs, ex.bodyWait.signal))) return;
+    if (idleMs >= bodyMs && !ex.paused) return ex.fail(new errors.BodyTimeoutError());
+    if (!(await slept(clock, idleMs >= bodyMs ? bodyMs : bodyMs - idleMs, ex.bodyWait.signal))) return;
   }
 }
 
@@ -212,7 +217,11 @@ export function createUndiciDispatcher(sim: Simulator, origin = 'http://throttle
 
   class SimulatorDispatcher extends Dispatcher {
     override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-      const ex = new Exchange(handler, (settled) => inFlight.delete(settled));
+      const ex = new Exchange(
+        handler,
+        (settled) => inFlight.delete(settled),
+        () => sim.clock.now(),
+      );
       inFlight.add(ex);
       serve(opts, ex).catch((error: unknown) => ex.fail(error instanceof Error ? error : new Error(String(error))));
       return true;
