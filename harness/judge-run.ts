@@ -8,7 +8,7 @@ import type { RunData } from './run-scenario.js';
 import type { RunScenario } from './scenario/schema.js';
 import type { RouterRunQueue } from './launch/record-run-queue-delay.js';
 import type { RunQueueSummary } from './launch/run-queue-delay.js';
-import { replicaWait } from './launch/replica-wait.js';
+import { replicaSampledAt, replicaWait } from './launch/replica-wait.js';
 
 /** What a run gathered, on the wall clock or in simulated time, before anything is judged. */
 export interface RunEvidence {
@@ -71,7 +71,7 @@ export function judgeRun(e: RunEvidence): RunData {
     startedAt: e.loadStartedAt,
     ...(lag ? { lag } : {}),
     ...(e.loopStalls ? { loopBehindMs: (from: number, to: number) => e.loopStalls!.behindMs(from, to) } : {}),
-    ...(runQueue ? { routerWaitMs: replicaWait(runQueue) } : {}),
+    ...(runQueue ? { routerWaitMs: replicaWait(runQueue), routerSampledAt: replicaSampledAt(runQueue) } : {}),
   });
   const faults = faultCoverage(e.scenario, e.rows);
   const judged = runVerdict(checks, faults);

@@ -46,6 +46,12 @@ export interface CheckInput {
    * request); left out, the whole fleet's, for an attempt no replica accounts for.
    */
   routerWaitMs?: (from: number, to: number, replica?: number) => number;
+  /**
+   * The instants strictly between two at which `routerWaitMs` (for the same `replica`) was
+   * sampled: between two of them its delay is known only in total, so that is where it and the
+   * loop's stalls are added up (see `starvationDuring`). Absent: the span as one piece.
+   */
+  routerSampledAt?: (from: number, to: number, replica?: number) => readonly number[];
 }
 
 /** One piece of evidence: a violation, located in time and by correlation id. */

@@ -16,7 +16,7 @@ import type { CheckInput } from './types.js';
  * against the router in one check and excuse it in the other.
  */
 export function unservedThroughStarvation(
-  input: Pick<CheckInput, 'loopBehindMs' | 'routerWaitMs' | 'scenario'>,
+  input: Pick<CheckInput, 'loopBehindMs' | 'routerWaitMs' | 'routerSampledAt' | 'scenario'>,
   eligible: readonly ClientOutcome[],
 ): { count: number; routerWaited: boolean } {
   if (!starvationMeasured(input)) return { count: 0, routerWaited: false };

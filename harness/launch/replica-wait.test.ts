@@ -5,6 +5,7 @@ import type { RunQueueDelay } from './run-queue-delay.js';
 /** A timeline that accrues `perMs` of delay per ms of span. */
 const flat = (perMs: number): RunQueueDelay => ({
   delayMs: (from, to) => Math.max(0, to - from) * perMs,
+  sampledAt: () => [],
   summary: () => ({ totalMs: 0, worstWindowMs: 0, windowMs: 1000, samples: 0, processes: 0, threads: 0 }),
 });
 

@@ -10,9 +10,20 @@ export function replicaWait(recorded: {
   delay: RunQueueDelay;
   replicas: readonly RunQueueDelay[];
 }): (from: number, to: number, replica?: number) => number {
-  const { delay, replicas } = recorded;
-  return (from, to, replica) => {
-    const own = replica !== undefined && replicas.length > 1 ? replicas[replica] : undefined;
-    return (own ?? delay).delayMs(from, to);
-  };
+  const timeline = timelineOf(recorded);
+  return (from, to, replica) => timeline(replica).delayMs(from, to);
+}
+
+/** The instants between two at which `replicaWait`'s timeline for `replica` was sampled. */
+export function replicaSampledAt(recorded: {
+  delay: RunQueueDelay;
+  replicas: readonly RunQueueDelay[];
+}): (from: number, to: number, replica?: number) => number[] {
+  const timeline = timelineOf(recorded);
+  return (from, to, replica) => timeline(replica).sampledAt(from, to);
+}
+
+function timelineOf({ delay, replicas }: { delay: RunQueueDelay; replicas: readonly RunQueueDelay[] }) {
+  return (replica: number | undefined): RunQueueDelay =>
+    (replica !== undefined && replicas.length > 1 ? replicas[replica] : undefined) ?? delay;
 }

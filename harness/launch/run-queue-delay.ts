@@ -40,6 +40,8 @@ export interface RouterRunQueueSummary extends RunQueueSummary {
 export interface RunQueueDelay {
   /** ms the router waited for a CPU between two instants (epoch ms), never more than `to - from`. */
   delayMs(from: number, to: number): number;
+  /** The instants strictly between `from` and `to` at which it was sampled (between two, the delay is spread evenly). */
+  sampledAt(from: number, to: number): number[];
   summary(windowMs?: number): RunQueueSummary;
 }
 
@@ -134,6 +136,18 @@ export function createRunQueueSeries(maxPoints = 100_000): {
     delay() {
       return {
         delayMs: (from, to) => (to > from ? at(to) - at(from) : 0),
+        sampledAt(from, to) {
+          const out: number[] = [];
+          let lo = 0;
+          let hi = times.length;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (times[mid]! <= from) lo = mid + 1;
+            else hi = mid;
+          }
+          for (let i = lo; i < times.length && times[i]! < to; i++) out.push(times[i]!);
+          return out;
+        },
         summary(windowMs = 1000) {
           const n = times.length;
           // The accrual is piecewise linear: the busiest window starts or ends at a sample.
