@@ -21,6 +21,7 @@ import { runAttempt, type AttemptEnv, type AttemptResult } from './engine/attemp
 import { attemptRecord } from './engine/attempt-record.js';
 import { estimateInputTokens } from './engine/estimate.js';
 import { prefixesToRemember, prefixKeys, uncachedInput } from './engine/prefix-keys.js';
+import { loadPrefixHasher, prefixHasherLoaded } from './engine/prefix-hasher.js';
 import { Meter } from './engine/meter.js';
 import { DurationHistogram, renderMetrics } from './engine/metrics.js';
 import { renderStateView } from './engine/state-view.js';
@@ -260,6 +261,7 @@ export class Router {
     };
     const minTokens = this.config.cacheAffinity.minTokens;
     if (this.affinity && state.inputTokens >= minTokens) {
+      if (!prefixHasherLoaded()) await loadPrefixHasher();
       state.prefixes = prefixKeys(req, minTokens);
       state.warm = this.affinity.lookup(state.prefixes, now);
     }
@@ -567,7 +569,10 @@ export class Router {
 
   /** Loads whatever its adapters load on first use, so that no request waits on it (simulated time needs this). */
   async warmUp(): Promise<void> {
-    await Promise.all([...new Set(this.targets.map((t) => t.adapter))].map((a) => a.warmUp?.()));
+    await Promise.all([
+      ...[...new Set(this.targets.map((t) => t.adapter))].map((a) => a.warmUp?.()),
+      this.affinity ? loadPrefixHasher() : undefined,
+    ]);
   }
 
   /** Closes upstream connections, and the state store if the router made it. */

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { PrefixHasher } from './prefix-hasher.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadPrefixHasher, PrefixHasher } from './prefix-hasher.js';
+
+beforeAll(() => loadPrefixHasher());
 
 const keyOf = (...parts: string[]) => parts.reduce((h, p) => h.update(p), new PrefixHasher()).key();
 

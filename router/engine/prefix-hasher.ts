@@ -1,8 +1,23 @@
 import xxhash from 'xxhash-wasm';
 
-// Instantiated once while this module loads (under a millisecond of CPU; importing the router
-// waits for it), so that hashing a request stays synchronous.
-const { h64 } = await xxhash();
+type H64 = (input: string, seed?: bigint) => bigint;
+let h64: H64 | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Instantiates xxhash-wasm once (under a millisecond of CPU). Not a top-level await: a module
+ * with one cannot be `require()`d, and CommonJS hosts load the router that way. `Router.warmUp`
+ * awaits this, and a request that needs a prefix key before it is ready awaits it too, so hashing
+ * stays synchronous once it is loaded.
+ */
+export function loadPrefixHasher(): Promise<void> {
+  return (loading ??= xxhash().then((x) => void (h64 = x.h64)));
+}
+
+/** Whether `PrefixHasher` can hash now (`loadPrefixHasher` has finished). */
+export function prefixHasherLoaded(): boolean {
+  return h64 !== undefined;
+}
 
 /**
  * A running hash of a sequence of strings, whose value can be read after any of them for next to
@@ -21,6 +36,7 @@ export class PrefixHasher {
 
   /** Feeds `s`. */
   update(s: string): this {
+    if (h64 === undefined) throw new Error('PrefixHasher used before loadPrefixHasher() finished');
     this.value = h64(s, this.value);
     return this;
   }

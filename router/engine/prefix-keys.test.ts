@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../core/types.js';
 import { prefixesToRemember, prefixKeys } from './prefix-keys.js';
+import { loadPrefixHasher } from './prefix-hasher.js';
+
+beforeAll(() => loadPrefixHasher());
 
 // Turns of 1 000 characters (250 tokens), alternating user and assistant.
 const turns = (n: number, tag = '') =>

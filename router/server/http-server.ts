@@ -55,6 +55,8 @@ function clientDeadlineMs(req: IncomingMessage, header: string): number | undefi
  * target's circuits, capacity and score. A client that disconnects cancels its upstream attempt.
  */
 export async function startRouterServer(router: Router, options: RouterServerOptions = {}): Promise<RouterServer> {
+  // What its adapters and cache affinity load on first use, loaded now: no request waits on it.
+  await router.warmUp();
   const host = options.host ?? router.config.server.host;
   const tokens = new Set(options.authTokens ?? []);
   const maxBody = options.maxBodyBytes ?? router.config.server.maxBodyBytes;

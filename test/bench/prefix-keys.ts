@@ -12,8 +12,14 @@ const rounds = Number(args.get('rounds') ?? 5);
 const baseline = args.get('baseline');
 
 type PrefixKeys = (req: unknown, minTokens: number) => unknown[];
-const load = async (dir: string): Promise<PrefixKeys> =>
-  ((await import(join(dir, 'router/engine/prefix-keys.ts'))) as { prefixKeys: PrefixKeys }).prefixKeys;
+const load = async (dir: string): Promise<PrefixKeys> => {
+  // The hasher's wasm is loaded on first use (a checkout from before that loads it on import).
+  const hasher = (await import(join(dir, 'router/engine/prefix-hasher.ts'))) as {
+    loadPrefixHasher?: () => Promise<void>;
+  };
+  await hasher.loadPrefixHasher?.();
+  return ((await import(join(dir, 'router/engine/prefix-keys.ts'))) as { prefixKeys: PrefixKeys }).prefixKeys;
+};
 const subjects: Array<[string, PrefixKeys]> = [['this checkout', await load(join(import.meta.dirname, '../..'))]];
 if (baseline) subjects.push([`baseline (${baseline})`, await load(baseline)]);
 

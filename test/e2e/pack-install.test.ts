@@ -220,5 +220,21 @@ describe.concurrent('the npm package, installed from its tarball into an empty p
     const plain = await sh(process.execPath, ['plain.mjs'], project);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout.trim()).toBe('function function function');
+
+    // CommonJS hosts (Node ≥ 20.19 `require()`s ESM without a top-level await): the router once
+    // awaited its hasher's wasm at the top level and could not be required.
+    await writeFile(
+      join(project, 'plain.cjs'),
+      [
+        "const sim = require('throttlelab/simulator');",
+        "const router = require('throttlelab/router');",
+        "const harness = require('throttlelab/harness');",
+        'console.log(typeof sim.createSimulator, typeof router.Router, typeof harness.runScenario);',
+        '',
+      ].join('\n'),
+    );
+    const required = await sh(process.execPath, ['plain.cjs'], project);
+    expect(required.code, required.stderr).toBe(0);
+    expect(required.stdout.trim()).toBe('function function function');
   }, 120_000);
 });
