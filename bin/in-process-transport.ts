@@ -47,6 +47,9 @@ export function createInProcessTransport(sim: Simulator): Transport {
       };
       return new Promise<HttpResponse>((resolve, reject) => {
         const binary = reply.binary === true;
+        // The caller's abort, or the body abandoned (dispose) while the reply still plays.
+        const hangUp = new AbortController();
+        let ended = false;
         const body: AsyncIterable<Uint8Array | string> = {
           async *[Symbol.asyncIterator]() {
             for (let t = await next(); t !== null; t = await next()) yield binary ? Buffer.from(t, 'latin1') : t;
@@ -70,16 +73,22 @@ export function createInProcessTransport(sim: Simulator): Transport {
             }
             return out;
           },
-          dispose: () => push(null),
+          // As a socket destroyed: a reply still playing is abandoned (the ledger says client-abort).
+          dispose: () => {
+            push(null);
+            if (!ended) hangUp.abort();
+          },
         });
         const sink: ReplySink = {
           head: (status, headers) => resolve(response(status, headers)),
           write: (data) => push(data),
           end: (data) => {
+            ended = true;
             if (data !== undefined) push(data);
             push(null);
           },
           reset: () => {
+            ended = true;
             const e = new Error('socket hang up');
             reject(e);
             push(e);
@@ -91,11 +100,13 @@ export function createInProcessTransport(sim: Simulator): Transport {
             const e = new Error('aborted');
             reject(e);
             push(e);
+            if (!ended) hangUp.abort(signal.reason);
           },
           { once: true },
         );
+        if (signal.aborted) hangUp.abort(signal.reason);
         try {
-          playReply(reply, sink, sim.clock, signal)?.catch(() => {});
+          playReply(reply, sink, sim.clock, hangUp.signal)?.catch(() => {});
         } catch (e) {
           reject(e);
         }
