@@ -29,8 +29,8 @@ describe('countedThreads', () => {
     const node: ProcessWaits = { pid: 10, node: true, threads };
     expect(countedThreads(node)).toEqual([{ tid: 10, waitNs: 1 }]);
     expect(countedThreads({ ...node, node: false })).toEqual(threads);
-    // A Node process whose main thread was not read (it exited meanwhile): all that was read.
-    expect(countedThreads({ pid: 9, node: true, threads })).toEqual(threads);
+    // A Node process whose main thread was not read: nothing, not its helper threads.
+    expect(countedThreads({ pid: 9, node: true, threads })).toEqual([]);
   });
 });
 
@@ -50,6 +50,47 @@ describe('createRunQueueSeries', () => {
   it("counts a Node router's main thread only: its helper threads waiting do not excuse a request", () => {
     const d = seriesOf(sample(0, [7, true, [7, 0], [8, 0]]), sample(100, [7, true, [7, 10], [8, 90]]));
     expect(d.delayMs(T0, T0 + 100)).toBe(10);
+  });
+
+  it("counts nothing for a Node process in an interval whose sample missed its main thread, not its helpers' waits", () => {
+    const d = seriesOf(
+      sample(0, [7, true, [7, 300], [8, 0]]),
+      sample(100, [7, true, [8, 90]]),
+      sample(200, [7, true, [7, 320], [8, 90]]),
+    );
+    expect(d.delayMs(T0, T0 + 100)).toBe(0);
+    // The main thread's last reading was kept: 20 ms accrued since, not its 320 ms since it began.
+    expect(d.delayMs(T0 + 100, T0 + 200)).toBe(20);
+  });
+
+  it('keeps a thread missing from a sample, so that when read again only what it accrued since counts', () => {
+    const d = seriesOf(
+      sample(0, [1, false, [1, 0], [2, 400]]),
+      sample(100, [1, false, [1, 0]]),
+      sample(200, [1, false, [1, 0], [2, 410]]),
+    );
+    expect(d.delayMs(T0, T0 + 200)).toBe(10);
+  });
+
+  it('forgets a thread unread for eight samples: read again, it is a new thread', () => {
+    const samples = [sample(0, [1, false, [1, 0], [2, 400]])];
+    for (let t = 100; t <= 800; t += 100) samples.push(sample(t, [1, false, [1, 0]]));
+    samples.push(sample(900, [1, false, [1, 0], [2, 410]]));
+    const d = seriesOf(...samples);
+    expect(d.delayMs(T0, T0 + 800)).toBe(0);
+    expect(d.delayMs(T0 + 800, T0 + 900)).toBe(100);
+  });
+
+  it('names the executables whose threads were counted, not those of a Node process with no main thread read', () => {
+    const exe = (x: SchedSample, ...names: string[]): SchedSample => ({
+      ...x,
+      processes: x.processes.map((p, i) => ({ ...p, exe: names[i] })),
+    });
+    const s = seriesOf(
+      exe(sample(0, [1, false, [1, 0]], [2, true, [3, 0]]), 'sh', 'bun'),
+      exe(sample(100, [1, false, [1, 0]], [4, true, [4, 0]]), 'sh', 'node'),
+    ).summary();
+    expect(s.executables).toEqual(['node', 'sh']);
   });
 
   it('takes the largest across the processes of the tree (a wrapper shell and the router it started)', () => {

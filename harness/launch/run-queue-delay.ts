@@ -7,8 +7,13 @@ export interface ThreadWait {
 /** One process of the router's tree at a sample, with its threads. */
 export interface ProcessWaits {
   pid: number;
-  /** A Node.js process (its executable is `node`): only its main thread serves requests. */
+  /**
+   * A JavaScript runtime whose executable is `node`, `bun` or `deno`: only its main thread (the
+   * event loop) serves requests.
+   */
   node: boolean;
+  /** The executable's name (`node`, `sh`, `docker`), so the report can say what was measured. */
+  exe?: string;
   threads: ThreadWait[];
 }
 
@@ -29,6 +34,11 @@ export interface RunQueueSummary {
   /** The most processes seen in the router's tree, and threads counted, at one sample. */
   processes: number;
   threads: number;
+  /**
+   * The names of the executables whose threads were counted, sorted (at most 16): a router started
+   * through a wrapper (`docker run`, a script) is measured as the wrapper, and this says so.
+   */
+  executables?: string[];
 }
 
 /** The router's figures for the report: a fleet's also each replica's, in replica order. */
@@ -45,16 +55,21 @@ export interface RunQueueDelay {
   summary(windowMs?: number): RunQueueSummary;
 }
 
+/** How many samples a thread may go unread (its file read failed) before its last wait is forgotten. */
+const UNSEEN_SAMPLES = 8;
+/** How many executables' names the summary keeps. */
+const MAX_EXECUTABLES = 16;
+
 /**
- * The threads whose waits can delay a request. A Node.js router serves every request on its main
- * thread (the event loop; its id is the process's): the V8 and libuv helper threads wait in the
- * run queue too, but a request does not wait for them, so counting them would excuse more than
- * the machine cost. For any other process every thread may be the one holding a request.
+ * The threads whose waits can delay a request. A Node.js (or Bun, or Deno) router serves every
+ * request on its main thread (the event loop; its id is the process's): the engine's helper threads
+ * wait in the run queue too, but a request does not wait for them, so counting them would excuse
+ * more than the machine cost. When the main thread was not read in a sample, nothing counts for that
+ * process: its helpers stand for nothing a request waited on. For any other process every thread
+ * may be the one holding a request.
  */
 export function countedThreads(p: ProcessWaits): ThreadWait[] {
-  if (!p.node) return p.threads;
-  const main = p.threads.filter((t) => t.tid === p.pid);
-  return main.length > 0 ? main : p.threads;
+  return p.node ? p.threads.filter((t) => t.tid === p.pid) : p.threads;
 }
 
 /**
@@ -70,6 +85,11 @@ export function countedThreads(p: ProcessWaits): ThreadWait[] {
  * handed from thread to thread within one interval could have waited for both: the maximum
  * under-counts it, erring toward a FAIL rather than excusing a router.
  *
+ * A thread missing from one sample (its file could not be read) keeps its last reading for up to
+ * `UNSEEN_SAMPLES` samples, so when it is read again only what it accrued since counts, not its
+ * whole life's wait; a thread seen for the first time brings all its wait since it began (capped
+ * at the interval, as everything is).
+ *
  * Between samples the delay is spread evenly (the cumulative figure interpolated linearly): a span
  * that covers part of an interval gets that part of it. Memory is bounded: past `maxPoints`
  * every other point is dropped, which coarsens the timeline but keeps every total exact.
@@ -80,7 +100,9 @@ export function createRunQueueSeries(maxPoints = 100_000): {
 } {
   let times: number[] = [];
   let cumulative: number[] = [];
-  let previous = new Map<number, number>();
+  /** tid → its last wait (ns) and the sample it was read in. */
+  const previous = new Map<number, { waitNs: number; sample: number }>();
+  const executables = new Set<string>();
   let samples = 0;
   let processes = 0;
   let threads = 0;
@@ -104,19 +126,21 @@ export function createRunQueueSeries(maxPoints = 100_000): {
     add(sample) {
       const last = times.length - 1;
       if (last >= 0 && !(sample.at > times[last]!)) return;
-      const next = new Map<number, number>();
       let worstNs = 0;
       let counted = 0;
-      for (const p of sample.processes)
-        for (const t of countedThreads(p)) {
+      for (const p of sample.processes) {
+        const threads = countedThreads(p);
+        if (threads.length > 0 && p.exe !== undefined && executables.size < MAX_EXECUTABLES) executables.add(p.exe);
+        for (const t of threads) {
           counted++;
-          next.set(t.tid, t.waitNs);
-          const before = previous.get(t.tid);
+          const before = previous.get(t.tid)?.waitNs;
           // A thread not seen before (or whose id was reused) accrued all its wait since it began.
           const accrued = before === undefined || t.waitNs < before ? t.waitNs : t.waitNs - before;
           worstNs = Math.max(worstNs, accrued);
+          previous.set(t.tid, { waitNs: t.waitNs, sample: samples });
         }
-      previous = next;
+      }
+      for (const [tid, p] of previous) if (samples - p.sample >= UNSEEN_SAMPLES) previous.delete(tid);
       samples++;
       processes = Math.max(processes, sample.processes.length);
       threads = Math.max(threads, counted);
@@ -163,6 +187,7 @@ export function createRunQueueSeries(maxPoints = 100_000): {
             samples,
             processes,
             threads,
+            executables: [...executables].sort(),
           };
         },
       };
