@@ -17,6 +17,8 @@ interface FakeProcess {
   /** tid → wait ns */
   threads: Record<number, number>;
   children?: number[];
+  /** Field 22 of its stat: when it started, in clock ticks since boot. */
+  startTime?: number;
 }
 
 /** A made-up /proc holding `processes`; `withChildren: false` is a kernel without the children files. */
@@ -25,23 +27,30 @@ function fakeProc(processes: FakeProcess[], withChildren = true): string {
   dirs.push(root);
   mkdirSync(join(root, 'self'));
   writeFileSync(join(root, 'self', 'schedstat'), '1 2 3\n');
-  for (const p of processes) {
-    const dir = join(root, String(p.pid));
-    mkdirSync(dir);
-    symlinkSync(p.exe, join(dir, 'exe'));
-    writeFileSync(join(dir, 'stat'), `${p.pid} (a (b) c) S ${p.ppid} ${p.pid} ${p.pid} 0 -1\n`);
-    for (const [tid, waitNs] of Object.entries(p.threads)) {
-      const task = join(dir, 'task', tid);
-      mkdirSync(task, { recursive: true });
-      writeFileSync(join(task, 'schedstat'), `999 ${waitNs} 7\n`);
-      if (withChildren)
-        writeFileSync(
-          join(task, 'children'),
-          Number(tid) === p.pid ? (p.children ?? []).map((c) => `${c} `).join('') : '',
-        );
-    }
-  }
+  for (const p of processes) addProcess(root, p, withChildren);
   return root;
+}
+
+/** Puts `p` in the fake /proc at `root`, replacing a process of the same pid. */
+function addProcess(root: string, p: FakeProcess, withChildren = true): void {
+  const dir = join(root, String(p.pid));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  symlinkSync(p.exe, join(dir, 'exe'));
+  writeFileSync(
+    join(dir, 'stat'),
+    `${p.pid} (a (b) c) S ${p.ppid} ${p.pid} ${p.pid} 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 ${p.startTime ?? 1000} 0\n`,
+  );
+  for (const [tid, waitNs] of Object.entries(p.threads)) {
+    const task = join(dir, 'task', tid);
+    mkdirSync(task, { recursive: true });
+    writeFileSync(join(task, 'schedstat'), `999 ${waitNs} 7\n`);
+    if (withChildren)
+      writeFileSync(
+        join(task, 'children'),
+        Number(tid) === p.pid ? (p.children ?? []).map((c) => `${c} `).join('') : '',
+      );
+  }
 }
 
 const tree: FakeProcess[] = [
@@ -54,10 +63,11 @@ describe('createSchedTreeReader', () => {
   it("reads every thread's run-queue wait in the roots' trees, knowing Node processes by their executable", () => {
     const read = createSchedTreeReader(fakeProc(tree));
     expect(read([100])).toEqual([
-      { pid: 100, node: false, threads: [{ tid: 100, waitNs: 5 }] },
+      { pid: 100, node: false, exe: 'dash', threads: [{ tid: 100, waitNs: 5 }] },
       {
         pid: 101,
         node: true,
+        exe: 'node',
         threads: [
           { tid: 101, waitNs: 4000 },
           { tid: 102, waitNs: 60 },
@@ -69,6 +79,39 @@ describe('createSchedTreeReader', () => {
   it('finds the children from the parent pids where the kernel has no children files', () => {
     const read = createSchedTreeReader(fakeProc(tree, false));
     expect(read([100]).map((p) => p.pid)).toEqual([100, 101]);
+  });
+
+  it('counts Bun and Deno as Node: runtimes whose main thread alone serves requests', () => {
+    const read = createSchedTreeReader(
+      fakeProc([
+        { pid: 300, ppid: 1, exe: '/home/u/.bun/bin/bun', threads: { 300: 1, 301: 2 } },
+        { pid: 400, ppid: 1, exe: '/usr/local/bin/deno', threads: { 400: 1 } },
+      ]),
+    );
+    expect(read([300, 400]).map((p) => [p.exe, p.node])).toEqual([
+      ['bun', true],
+      ['deno', true],
+    ]);
+  });
+
+  it('looks afresh at a pid reused by a process that started later', () => {
+    const proc = fakeProc(tree);
+    const read = createSchedTreeReader(proc);
+    expect(read([101])).toMatchObject([{ pid: 101, node: true, exe: 'node' }]);
+    addProcess(proc, { pid: 101, ppid: 1, exe: '/usr/bin/python3', threads: { 101: 7 }, startTime: 5000 });
+    expect(read([101])).toMatchObject([{ pid: 101, node: false, exe: 'python3' }]);
+  });
+
+  it('scans /proc for parent pids at most once a second, reusing the last tree in between', () => {
+    let now = 0;
+    const proc = fakeProc(tree, false);
+    const read = createSchedTreeReader(proc, { now: () => now });
+    expect(read([100]).map((p) => p.pid)).toEqual([100, 101]);
+    addProcess(proc, { pid: 103, ppid: 101, exe: '/usr/bin/sleep', threads: { 103: 1 } }, false);
+    now = 999;
+    expect(read([100]).map((p) => p.pid)).toEqual([100, 101]);
+    now = 1000;
+    expect(read([100]).map((p) => p.pid)).toEqual([100, 101, 103]);
   });
 
   it('leaves out a process that is gone, and reads nothing for no roots', () => {

@@ -39,8 +39,8 @@ export function recordRunQueueDelay(
     ? 'the harness did not start the router, so it has no process to read'
     : schedstatUnavailable(o.proc);
   if (unavailable !== undefined) return { stop: () => ({ unavailable }) };
-  const read = o.read ?? createSchedTreeReader(o.proc);
   const now = o.now ?? systemClock.now;
+  const read = o.read ?? createSchedTreeReader(o.proc, { now });
   const everyMs = o.everyMs ?? 50;
   const whole = createRunQueueSeries();
   const replicas = trees.map(() => createRunQueueSeries());
