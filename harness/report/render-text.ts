@@ -37,7 +37,7 @@ export function coverageLines(r: Report): string[] {
     lines.push(
       'unavailable' in rq
         ? `router run-queue delay: not measured: ${rq.unavailable}; the timing checks allow only for the harness's own stalls`
-        : `router run-queue delay (waiting for a CPU): total ${Math.round(rq.totalMs)} ms, worst ${rq.windowMs / 1000} s window ${Math.round(rq.worstWindowMs)} ms (${rq.threads} thread${rq.threads === 1 ? '' : 's'} counted in ${rq.processes} process${rq.processes === 1 ? '' : 'es'})${
+        : `router run-queue delay (waiting for a CPU): total ${Math.round(rq.totalMs)} ms, worst ${rq.windowMs / 1000} s window ${Math.round(rq.worstWindowMs)} ms (${rq.threads} thread${rq.threads === 1 ? '' : 's'} counted in ${rq.processes} process${rq.processes === 1 ? '' : 'es'}${rq.executables?.length ? `: ${rq.executables.join(', ')}` : ''})${
             rq.replicas
               ? `; by replica (each excuses only its own requests): ${rq.replicas.map((x, i) => `${i} total ${Math.round(x.totalMs)} ms, worst ${Math.round(x.worstWindowMs)} ms`).join('; ')}`
               : ''

@@ -43,10 +43,18 @@ describe('report renderers', () => {
   it("says how long the router's process waited for a CPU, or why that was not measured", () => {
     const measured = {
       ...sampleReport(),
-      routerRunQueue: { totalMs: 1234.5, worstWindowMs: 456.7, windowMs: 1000, samples: 400, processes: 2, threads: 2 },
+      routerRunQueue: {
+        totalMs: 1234.5,
+        worstWindowMs: 456.7,
+        windowMs: 1000,
+        samples: 400,
+        processes: 2,
+        threads: 2,
+        executables: ['node', 'sh'],
+      },
     };
     expect(coverageLines(measured)).toEqual([
-      'router run-queue delay (waiting for a CPU): total 1235 ms, worst 1 s window 457 ms (2 threads counted in 2 processes)',
+      'router run-queue delay (waiting for a CPU): total 1235 ms, worst 1 s window 457 ms (2 threads counted in 2 processes: node, sh)',
     ]);
     const replica = { windowMs: 1000, samples: 400, processes: 1, threads: 1 };
     const fleet = {
@@ -60,7 +68,7 @@ describe('report renderers', () => {
       },
     };
     expect(coverageLines(fleet)).toEqual([
-      'router run-queue delay (waiting for a CPU): total 1235 ms, worst 1 s window 457 ms (2 threads counted in 2 processes); by replica (each excuses only its own requests): 0 total 1200 ms, worst 450 ms; 1 total 34 ms, worst 13 ms',
+      'router run-queue delay (waiting for a CPU): total 1235 ms, worst 1 s window 457 ms (2 threads counted in 2 processes: node, sh); by replica (each excuses only its own requests): 0 total 1200 ms, worst 450 ms; 1 total 34 ms, worst 13 ms',
     ]);
     const elsewhere = {
       ...sampleReport(),

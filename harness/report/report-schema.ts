@@ -13,7 +13,15 @@ const Text = z.string().max(MAX_TEXT);
 const Num = z.number();
 const Nullable = Num.nullable();
 /** The router's run-queue figures (`RunQueueSummary`): the whole router's, and each replica's. */
-const RunQueueFigures = { totalMs: Num, worstWindowMs: Num, windowMs: Num, samples: Num, processes: Num, threads: Num };
+const RunQueueFigures = {
+  totalMs: Num,
+  worstWindowMs: Num,
+  windowMs: Num,
+  samples: Num,
+  processes: Num,
+  threads: Num,
+  executables: z.array(z.string().max(256)).max(64).optional(),
+};
 const Latency = z.looseObject({ count: Num, p50: Nullable, p90: Nullable, p99: Nullable, max: Nullable });
 const Point = z.tuple([Num, Num, Num]);
 
