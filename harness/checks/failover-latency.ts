@@ -1,3 +1,4 @@
+import { replicaName } from './fleet-view.js';
 import { starvationDuring, starvationMeasured, type Starvation } from './starvation.js';
 import { count, attemptsByRequest, ms, summary, type CheckInput, type CheckResult } from './types.js';
 
@@ -42,6 +43,19 @@ export function checkFailoverLatency(input: CheckInput): CheckResult {
   const overloaded = over && starved.length > 0 && net.p99 !== null && net.p99 <= threshold;
   const worstLoop = Math.max(0, ...starved.map((s) => s.loopMs));
   const worstRouter = Math.max(0, ...starved.map((s) => s.routerMs));
+  // In a fleet, name the replica whose processes waited longest.
+  const mostStarved = starved.find((s) => s.routerMs === worstRouter);
+  const whoWaited =
+    mostStarved?.replica !== undefined
+      ? `the processes of ${replicaName(mostStarved.replica)}`
+      : "the router's process";
+  // A part that rounds to nothing is left out (the loop's stays when the router's is nothing).
+  const starvedParts = [
+    ...(Math.round(worstLoop) > 0 || !(Math.round(worstRouter) > 0)
+      ? [`the harness's event loop behind up to ${Math.round(worstLoop)} ms`]
+      : []),
+    ...(Math.round(worstRouter) > 0 ? [`${whoWaited} waiting up to ${Math.round(worstRouter)} ms for a CPU`] : []),
+  ];
   return {
     id: 'failover-latency',
     title: 'Failover latency',
@@ -50,7 +64,7 @@ export function checkFailoverLatency(input: CheckInput): CheckResult {
     ...(a.count === 0 ? { reason: 'no request was answered after more than one attempt' } : {}),
     ...(overloaded
       ? {
-          reason: `${Math.round(worstRouter) > 0 ? 'machine' : 'harness'} overloaded: with the starvation during each request's failover taken out (the harness's event loop behind up to ${Math.round(worstLoop)} ms${Math.round(worstRouter) > 0 ? `, the router's process waiting up to ${Math.round(worstRouter)} ms for a CPU` : ''}), the p99 added would be ${ms(net.p99)}, within the threshold`,
+          reason: `${Math.round(worstRouter) > 0 ? 'machine' : 'harness'} overloaded: with the starvation during each request's failover taken out (${starvedParts.join(', ')}), the p99 added would be ${ms(net.p99)}, within the threshold`,
         }
       : {}),
     ...(threshold !== undefined && a.p99 !== null

@@ -142,6 +142,12 @@ describe('retry-after under a starved router process', () => {
     expect(r.evidence[0]!.detail).toContain(
       "1900 ms after the wait began, 800 ms of which the harness's loop was behind, 1070 ms the router waited for a CPU",
     );
+    // The router's wait alone explaining it: no "0 ms of which the harness's loop was behind".
+    const routerOnly = judge(rows, stalls(), stalls([10, 1880]));
+    expect(routerOnly.verdict).toBe('inconclusive');
+    expect(routerOnly.evidence[0]!.detail).toContain(
+      '1900 ms after the wait began, 1870 ms the router waited for a CPU',
+    );
     // Either alone leaves over a second unexplained: a FAIL.
     expect(judge(rows, stalls([10, 810]), stalls()).verdict).toBe('fail');
     expect(judge(rows, stalls(), stalls([810, 1880])).verdict).toBe('fail');

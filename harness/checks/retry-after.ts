@@ -14,11 +14,17 @@ import { couldSendDuring, demandByProvider } from './demand.js';
 import { humanDuration } from './human-duration.js';
 import { starvationDuring, starvationMeasured, type Starvation } from './starvation.js';
 
-/** `1880 ms of which the harness's loop was behind` (and `, 300 ms the router waited for a CPU`). */
+/**
+ * `1880 ms of which the harness's loop was behind` (and `, 300 ms the router waited for a CPU`); a
+ * part that rounds to nothing is left out.
+ */
 function starvedWords(s: Starvation): string {
-  const loop = `${humanDuration(s.loopMs)} of which the harness's loop was behind`;
   const who = s.replica !== undefined ? replicaName(s.replica) : 'the router';
-  return Math.round(s.routerMs) > 0 ? `${loop}, ${humanDuration(s.routerMs)} ${who} waited for a CPU` : loop;
+  const parts = [
+    ...(Math.round(s.loopMs) > 0 ? [`${humanDuration(s.loopMs)} of which the harness's loop was behind`] : []),
+    ...(Math.round(s.routerMs) > 0 ? [`${humanDuration(s.routerMs)} ${who} waited for a CPU`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : 'with neither the harness nor the router starved meanwhile';
 }
 
 /**

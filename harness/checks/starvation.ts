@@ -1,3 +1,4 @@
+import { replicaName } from './fleet-view.js';
 import type { CheckInput } from './types.js';
 
 /** How much of a span a starved machine held things up, in the two places the harness measures it. */
@@ -74,7 +75,7 @@ function starvation(loopMs: number, routerMs: number, ms: number, replica: numbe
  */
 export function starvationWords(s: Starvation): string {
   const loop = `the harness's loop was behind ${Math.round(s.loopMs)} ms`;
-  const router = `${s.replica !== undefined ? `replica ${s.replica}` : 'the router'} waited ${Math.round(s.routerMs)} ms for a CPU`;
+  const router = `${s.replica !== undefined ? replicaName(s.replica) : 'the router'} waited ${Math.round(s.routerMs)} ms for a CPU`;
   if (!(Math.round(s.routerMs) > 0)) return loop;
   if (!(Math.round(s.loopMs) > 0)) return router;
   const both = `${loop} and ${router}`;

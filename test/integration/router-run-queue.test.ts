@@ -68,6 +68,8 @@ describe.skipIf(schedstatUnavailable() !== undefined)("a launched router's run-q
     if (!rq || !('samples' in rq)) return;
     expect(rq.samples).toBeGreaterThan(2);
     expect(rq.processes).toBeGreaterThanOrEqual(1);
+    // The report names what was measured: the Node router, not only the shell that started it.
+    expect(rq.executables).toContain('node');
     expect(rq.totalMs).toBeGreaterThanOrEqual(0);
     expect(rq.totalMs).toBeLessThanOrEqual(run.loadEndedAt - run.loadStartedAt);
   });
