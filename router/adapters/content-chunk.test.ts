@@ -74,8 +74,12 @@ describe('contentChunkToken', () => {
   it('lets the OpenAI-compatible translator pass a content chunk on unchanged, counted as content', () => {
     const t = createOpenAICompatibleAdapter('openai').streamTranslator({} as never, false);
     const data = upstream('"Hello"');
-    expect(t.onEvent(data)).toEqual({ chunks: [data], content: true, usage: undefined });
-    expect(t.onEvent(upstream('""'))).toEqual({ chunks: [upstream('""')], content: false, usage: undefined });
-    expect(t.onEvent('[DONE]').usage).toEqual({ promptTokens: 0, completionTokens: 1, estimated: true });
+    expect(t.onEvent(data, undefined)).toEqual({ chunks: [data], content: true, usage: undefined });
+    expect(t.onEvent(upstream('""'), undefined)).toEqual({
+      chunks: [upstream('""')],
+      content: false,
+      usage: undefined,
+    });
+    expect(t.onEvent('[DONE]', undefined).usage).toEqual({ promptTokens: 0, completionTokens: 1, estimated: true });
   });
 });
