@@ -31,29 +31,64 @@ export function createInProcessTransport(sim: Simulator): Transport {
         wake = undefined;
         w?.();
       };
-      /** The next piece of text, or null at the end (throws what ended the body). */
-      const next = async (): Promise<string | null> => {
-        while (queue.length === 0) await new Promise<void>((r) => (wake = r));
-        const item = queue.shift()!;
-        if (item === null) {
-          queue.unshift(null);
-          return null;
-        }
-        if (item instanceof Error) {
-          queue.unshift(item);
-          throw item;
-        }
+      // The queue's head: text (taken), or the end or error that ended the body (left in place,
+      // so every later read sees it too).
+      const take = (): string | null => {
+        const item = queue[0]!;
+        if (item === null) return null;
+        if (item instanceof Error) throw item;
+        queue.shift();
         return item;
+      };
+      /**
+       * The next piece of text, or null at the end (rejects with what ended the body). A plain
+       * function, not an async one: a piece already queued costs one settled promise, and one
+       * still to come one promise, which `push` settles (a stream reads this once per chunk).
+       */
+      const next = (): Promise<string | null> => {
+        if (queue.length === 0)
+          return new Promise<string | null>((resolve, reject) => {
+            wake = () => {
+              try {
+                resolve(take());
+              } catch (e) {
+                reject(e);
+              }
+            };
+          });
+        try {
+          return Promise.resolve(take());
+        } catch (e) {
+          return Promise.reject(e);
+        }
       };
       return new Promise<HttpResponse>((resolve, reject) => {
         const binary = reply.binary === true;
         // The caller's abort, or the body abandoned (dispose) while the reply still plays.
         const hangUp = new AbortController();
         let ended = false;
+        // A plain iterator rather than an async generator: one promise per chunk instead of a
+        // generator's several. Once returned or failed it stays done, as a generator does.
+        let returned = false;
+        const done: IteratorResult<Uint8Array | string> = { done: true, value: undefined };
         const body: AsyncIterable<Uint8Array | string> = {
-          async *[Symbol.asyncIterator]() {
-            for (let t = await next(); t !== null; t = await next()) yield binary ? Buffer.from(t, 'latin1') : t;
-          },
+          [Symbol.asyncIterator]: () => ({
+            next: () =>
+              returned
+                ? Promise.resolve(done)
+                : next().then(
+                    (t): IteratorResult<Uint8Array | string> =>
+                      t === null ? done : { done: false, value: binary ? Buffer.from(t, 'latin1') : t },
+                    (error: unknown) => {
+                      returned = true;
+                      throw error;
+                    },
+                  ),
+            return: () => {
+              returned = true;
+              return Promise.resolve(done);
+            },
+          }),
         };
         const response = (status: number, headers: Record<string, string>): HttpResponse => ({
           status,

@@ -1,4 +1,5 @@
 import { ContentDigest, contentDigest, formatDigest } from '../../simulator/index.js';
+import { contentFrameText } from './content-frame.js';
 
 /** What a client saw of one request: the other half of the evidence, joined to the ledger by `id`. */
 export interface ClientOutcome {
@@ -119,6 +120,8 @@ export class StreamScanner {
       this.done = true;
       return false;
     }
+    const text = contentFrameText(data);
+    if (text !== undefined) return this.digestContent(text);
     let j: ChatFrame;
     try {
       j = JSON.parse(data) as ChatFrame;
@@ -134,12 +137,18 @@ export class StreamScanner {
       if ((c.index ?? 0) !== 0) continue;
       if (c.finish_reason) this.finished = true;
       const content = c.delta?.content;
-      if (typeof content === 'string' && content.length > 0) {
-        this.digest.update(content);
-        if (!this.firstContent) this.firstContent = sawFirst = true;
-      }
+      if (typeof content === 'string' && this.digestContent(content)) sawFirst = true;
     }
     return sawFirst;
+  }
+
+  // Digests a choice's content; true the first time content appears.
+  private digestContent(text: string): boolean {
+    if (text.length === 0) return false;
+    this.digest.update(text);
+    if (this.firstContent) return false;
+    this.firstContent = true;
+    return true;
   }
 
   /** The body when it held no SSE frame at all (a plain answer), else undefined. */

@@ -82,12 +82,23 @@ export async function runSimulatedLoad(
     const sentAt = clock.now();
     const out = pendingOutcome(p, scheduledAt, sentAt);
     const ac = new AbortController();
-    let giveUp: (reason: unknown) => void = () => {};
-    const gaveUp = new Promise<never>((_, reject) => (giveUp = reject));
-    gaveUp.catch(() => {});
+    // Every wait of the request (the answer, then each chunk) ends at once when the client stops.
+    // One promise per wait whose rejection `stop` holds, rather than a Promise.race per chunk
+    // against a give-up promise (which also kept a reaction per chunk alive until the request ended).
+    let interrupt: ((reason: unknown) => void) | undefined;
+    const orStop = <T>(wait: Promise<T>): Promise<T> => {
+      if (ac.signal.aborted) {
+        wait.catch(() => {});
+        return Promise.reject(ac.signal.reason);
+      }
+      return new Promise<T>((resolve, reject) => {
+        interrupt = reject;
+        wait.then(resolve, reject);
+      });
+    };
     const stop = (reason: symbol) => {
       ac.abort(reason);
-      giveUp(reason);
+      interrupt?.(reason);
     };
     const cancelTimer = clock.setTimer(p.deadlineMs + clientGraceMs(p.deadlineMs), () => stop(GAVE_UP));
     open.add(stop);
@@ -99,14 +110,14 @@ export async function runSimulatedLoad(
       if (direct) {
         const headers: Record<string, string> = {};
         for (const k in p.headers) headers[k.toLowerCase()] = p.headers[k]!;
-        const a = await Promise.race([direct({ headers, body: p.body, signal: ac.signal }), gaveUp]);
+        const a = await orStop(direct({ headers, body: p.body, signal: ac.signal }));
         status = a.status;
         header = (name) => a.headers[name] ?? null;
         if ('frames' in a) frames = a.frames[Symbol.asyncIterator]();
         else text = a.body;
       } else {
         const request = new Request(url, { method: 'POST', headers: p.headers, body: p.body, signal: ac.signal });
-        const res = await Promise.race([handler(request), gaveUp]);
+        const res = await orStop(handler(request));
         status = res.status;
         header = (name) => res.headers.get(name);
         if (res.body && p.stream && status >= 200 && status < 300) frames = decodeStream(res.body.getReader());
@@ -128,7 +139,7 @@ export async function runSimulatedLoad(
           })();
         try {
           for (;;) {
-            const chunk = await Promise.race([chunks.next(), gaveUp]);
+            const chunk = await orStop(chunks.next());
             if (chunk.done) break;
             if (scanner.push(chunk.value)) out.firstContentAt = clock.now();
           }
@@ -140,7 +151,7 @@ export async function runSimulatedLoad(
         applyStream(out, scanner);
       } else {
         if (frames) text = collect(frames);
-        applyAnswer(out, status, await Promise.race([text ?? '', gaveUp]));
+        applyAnswer(out, status, await orStop(Promise.resolve(text ?? '')));
       }
     } catch (error) {
       out.error = ac.signal.reason === GAVE_UP ? 'client-timeout' : 'network';

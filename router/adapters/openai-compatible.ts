@@ -1,6 +1,7 @@
 import type { ChatRequest, Usage, VendorKind } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { withoutCacheControl } from './cache-hints.js';
+import { contentChunkToken } from './content-chunk.js';
 import { createOpenAIEmbeddings } from './openai-embeddings.js';
 import { spliceMembers } from './splice-members.js';
 import { topLevelMembers } from './top-level-members.js';
@@ -131,6 +132,14 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
               done: true,
               usage: usage ?? { promptTokens: 0, completionTokens: contentChunks, estimated: true },
             };
+          }
+          // Most frames are a bare content chunk: recognised exactly without a parse, and passed on
+          // as they came (no usage, no error, content when the string is not empty).
+          const token = contentChunkToken(data);
+          if (token !== undefined) {
+            const content = token !== '""';
+            if (content) contentChunks++;
+            return { chunks: [data], content, usage: undefined };
           }
           let j: OpenAIChunk;
           try {

@@ -71,13 +71,12 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
         [Symbol.asyncIterator]: () => {
           let opening: string | undefined = first.join('');
           return {
-            next: async () => {
-              if (opening !== undefined) {
-                const value = opening;
-                opening = undefined;
-                return { done: false, value };
-              }
-              return rest.next();
+            // Not an async function: it would wrap every chunk's promise from `rest` in one more.
+            next: () => {
+              if (opening === undefined) return rest.next();
+              const value = opening;
+              opening = undefined;
+              return Promise.resolve({ done: false, value });
             },
             return: async () => {
               await rest.return(undefined);
