@@ -254,13 +254,19 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     handedOff = true;
     let resolveDone!: (end: StreamEnd) => void;
     const done = new Promise<StreamEnd>((resolve) => (resolveDone = resolve));
-    const rest = continueStream(
-      { iterator, reader, translator, finished, lastUsage, contentEvents: 1, leftover, redact: env.redact },
-      ac.signal,
-      () => {
-        cleanup();
-      },
-      (end) => resolveDone({ ...end, endedAt: clock.now() }),
+    const state: StreamState = {
+      iterator,
+      reader,
+      translator,
+      finished,
+      lastUsage,
+      contentEvents: 1,
+      leftover,
+      redact: env.redact,
+    };
+    const report = (end: Omit<StreamEnd, 'endedAt'>) => resolveDone({ ...end, endedAt: clock.now() });
+    const rest = closedIfNeverStarted(continueStream(state, ac.signal, cleanup, report), () =>
+      endStream(state, cleanup, report, undefined, true),
     );
     return { kind: 'stream', first, rest, firstContentAt, done };
   } catch (error) {
@@ -356,13 +362,56 @@ async function* continueStream(
       if (next.done) return;
     }
   } finally {
-    if (signal.reason === CLIENT_GONE) aborted = true;
-    cleanup();
-    void s.iterator.return?.();
-    report({
-      usage: s.lastUsage ?? { promptTokens: 0, completionTokens: s.contentEvents, estimated: true },
-      failure,
-      aborted,
-    });
+    endStream(s, cleanup, report, failure, aborted || signal.reason === CLIENT_GONE);
   }
+}
+
+/** What ends a committed stream however it ends: the attempt's resources freed, the upstream closed, its end reported. */
+function endStream(
+  s: StreamState,
+  cleanup: () => void,
+  report: (end: Omit<StreamEnd, 'endedAt'>) => void,
+  failure: StreamFailure | undefined,
+  aborted: boolean,
+): void {
+  cleanup();
+  void s.iterator.return?.();
+  report({
+    usage: s.lastUsage ?? { promptTokens: 0, completionTokens: s.contentEvents, estimated: true },
+    failure,
+    aborted,
+  });
+}
+
+/**
+ * `return()` on an async generator that was never started ends it without running its `finally`
+ * (a client gone after the stream was committed but before its first write): `onUnstarted` runs
+ * then instead, so the stream's capacity, timer and upstream are let go and its end reported.
+ */
+function closedIfNeverStarted<T>(
+  gen: AsyncGenerator<T, void, undefined>,
+  onUnstarted: () => void,
+): AsyncGenerator<T, void, undefined> {
+  let started = false;
+  const settle = () => {
+    if (started) return;
+    started = true;
+    onUnstarted();
+  };
+  const wrapped: AsyncGenerator<T, void, undefined> = {
+    next: (...args) => {
+      started = true;
+      return gen.next(...args);
+    },
+    return: (value) => {
+      settle();
+      return gen.return(value);
+    },
+    throw: (error) => {
+      settle();
+      return gen.throw(error);
+    },
+    [Symbol.asyncIterator]: () => wrapped,
+  };
+  return wrapped;
 }
