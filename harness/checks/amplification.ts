@@ -1,5 +1,6 @@
 import { atMost, meanInterval } from './confidence.js';
-import { attemptsByRequest, count, type CheckInput, type CheckResult } from './types.js';
+import { attemptsByRequest } from './attempts-by-request.js';
+import { count, type CheckInput, type CheckResult } from './types.js';
 import { fleetViewOf } from './fleet-view.js';
 
 /** Upstream attempts per client request, and extra attempts (retries and failovers) as a share of requests. */
@@ -9,22 +10,29 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
   let total = 0;
   let worst = 0;
   let worstId: string | null = null;
-  for (const o of outcomes) {
-    const n = attempts.get(o.id)?.length ?? 0;
+  // Attempts per request, and which requests' attempts a client request accounts for (by group).
+  const perRequest = new Int32Array(outcomes.length);
+  const claimed = new Uint8Array(attempts.size);
+  for (let i = 0; i < outcomes.length; i++) {
+    const id = outcomes[i]!.id;
+    const g = attempts.groupOf(id);
+    const n = g < 0 ? 0 : attempts.sizeOf(g);
+    if (g >= 0) claimed[g] = 1;
+    perRequest[i] = n;
     total += n;
-    if (n > worst) [worst, worstId] = [n, o.id];
+    if (n > worst) [worst, worstId] = [n, id];
   }
-  const ids = new Set(outcomes.map((o) => o.id));
-  const unattributed = rows.filter(
-    (r) => r.endpoint === 'chat' && (r.correlationId === null || !ids.has(r.correlationId)),
-  ).length;
+  // Chat attempts no client request accounts for: without a correlation id, or with one no request had.
+  let unattributed = 0;
+  for (const r of rows) if (r.endpoint === 'chat' && r.correlationId === null) unattributed++;
+  for (let g = 0; g < claimed.length; g++) if (claimed[g] === 0) unattributed += attempts.sizeOf(g);
   const mean = outcomes.length ? total / outcomes.length : 0;
   // In a fleet, the same figures per replica: one replica retrying hard shows even when the fleet's mean is fine.
   const fleet = fleetViewOf(outcomes);
   const byReplica = fleet
     ? Array.from({ length: fleet.replicas }, (_, replica) => {
         const mine = outcomes.filter((o) => o.replica === replica);
-        const n = mine.reduce((sum, o) => sum + (attempts.get(o.id)?.length ?? 0), 0);
+        const n = mine.reduce((sum, o) => sum + attempts.count(o.id), 0);
         return {
           replica,
           requests: mine.length,
@@ -34,7 +42,6 @@ export function checkAmplification({ outcomes, rows, scenario }: CheckInput): Ch
     : undefined;
   // Extra attempts (retries and failovers) per request; both figures judged on their confidence
   // interval (normal approximation of a mean, one-sided 95 % bounds), not the point alone.
-  const perRequest = outcomes.map((o) => attempts.get(o.id)?.length ?? 0);
   const extras = perRequest.map((n) => Math.max(0, n - 1));
   const share = extras.length ? extras.reduce((a, b) => a + b, 0) / extras.length : 0;
   const meanCi = meanInterval(perRequest);

@@ -1,5 +1,5 @@
 import { contentDigest } from '../../simulator/index.js';
-import { servedAnswers } from './served-answers.js';
+import { servedAnswers, type ServedAnswer } from './served-answers.js';
 import { allOf, count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
 const EMPTY = contentDigest('');
@@ -19,8 +19,10 @@ export function checkContentIntegrity({ outcomes, rows }: CheckInput): CheckResu
   };
   const { answers } = servedAnswers(outcomes, rows);
   // Each row's digest is read (formatted from the ledger's column) once: a day's run has a million.
-  const judged: Array<(typeof answers)[number]> = [];
-  const matched: boolean[] = [];
+  // Only the first answers that differ are kept (for evidence), not every answer judged.
+  let judged = 0;
+  let violations = 0;
+  const mismatched: ServedAnswer[] = [];
   for (const a of answers) {
     const got = a.outcome.contentDigest ?? EMPTY;
     let produced = false;
@@ -35,10 +37,12 @@ export function checkContentIntegrity({ outcomes, rows }: CheckInput): CheckResu
       }
     }
     if (!produced) continue;
-    judged.push(a);
-    matched.push(match);
+    judged++;
+    if (match) continue;
+    violations++;
+    if (mismatched.length < MAX_EVIDENCE) mismatched.push(a);
   }
-  if (judged.length === 0)
+  if (judged === 0)
     return {
       ...base,
       verdict: 'skip',
@@ -51,14 +55,9 @@ export function checkContentIntegrity({ outcomes, rows }: CheckInput): CheckResu
       evidence: [],
     };
   const evidence: Evidence[] = [];
-  let violations = 0;
-  for (let k = 0; k < judged.length; k++) {
-    if (matched[k]) continue;
-    const { outcome: o, succeeded, attempts } = judged[k]!;
+  for (const { outcome: o, succeeded, attempts } of mismatched) {
     const chars = o.contentChars ?? 0;
     const produced = succeeded.filter((r) => r.contentDigest !== null);
-    violations++;
-    if (evidence.length >= MAX_EVIDENCE) continue;
     const sizes = produced.map((r) => r.contentChars ?? 0);
     const near = produced.reduce((a, r) =>
       Math.abs((r.contentChars ?? 0) - chars) < Math.abs((a.contentChars ?? 0) - chars) ? r : a,
@@ -85,11 +84,11 @@ export function checkContentIntegrity({ outcomes, rows }: CheckInput): CheckResu
     verdict: violations === 0 ? 'pass' : 'fail',
     figure:
       violations === 0
-        ? `${allOf(judged.length, 'answer')} match the text one provider produced`
-        : `${violations} of ${count(judged.length, 'answer')} differ from what any one provider produced`,
+        ? `${allOf(judged, 'answer')} match the text one provider produced`
+        : `${violations} of ${count(judged, 'answer')} differ from what any one provider produced`,
     value: violations,
     violations,
     evidence,
-    details: { judged: judged.length, servedUntraced: answers.length - judged.length },
+    details: { judged, servedUntraced: answers.length - judged },
   };
 }

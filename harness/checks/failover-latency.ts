@@ -1,6 +1,7 @@
+import { attemptsByRequest } from './attempts-by-request.js';
 import { replicaName } from './fleet-view.js';
 import { starvationDuring, starvationMeasured, type Starvation } from './starvation.js';
-import { count, attemptsByRequest, ms, summary, type CheckInput, type CheckResult } from './types.js';
+import { count, ms, summary, type CheckInput, type CheckResult } from './types.js';
 
 /**
  * For requests that needed more than one attempt and succeeded, the time failing over added (from
@@ -22,14 +23,14 @@ export function checkFailoverLatency(input: CheckInput): CheckResult {
   const multi: number[] = [];
   for (const o of outcomes) {
     if (o.status !== 200) continue;
-    const list = attempts.get(o.id);
+    const id = o.id;
     const latency = (o.stream ? (o.firstContentAt ?? o.endAt) : o.endAt) - o.sentAt;
-    if (!list || list.length < 2) {
+    if (attempts.count(id) < 2) {
       single.push(latency);
       continue;
     }
-    const from = list[0]!.arrivalAt;
-    const to = list[list.length - 1]!.arrivalAt;
+    const from = attempts.first(id)!.arrivalAt;
+    const to = attempts.last(id)!.arrivalAt;
     added.push(to - from);
     spans.push({ from, to, replica: o.replica });
     multi.push(latency);

@@ -1,9 +1,10 @@
 import { streamCompleted } from '../load/client-outcome.js';
 import { covers, intersect, union, type Intervals } from './intervals.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
-import { quotaOracle } from './quota-oracle.js';
+import { quotaOracleColumns, type OracleColumns, type OracleRequest } from './quota-oracle.js';
 import { atLeast, pctRange, wilson } from './confidence.js';
-import { attemptsByRequest, groupBy, type CheckInput, type CheckResult } from './types.js';
+import { attemptsByRequest } from './attempts-by-request.js';
+import { groupBy, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
 import { starvationMeasured } from './starvation.js';
 import { unservedThroughStarvation } from './unserved-through-starvation.js';
@@ -155,6 +156,56 @@ function forcedBlocked(input: CheckInput, startedAt: number): Map<string, Interv
   return closedProviders(input.scenario, waitSpans(input.rows.filter((r) => r.faults.length > 0)), startedAt);
 }
 
+/**
+ * The eligible requests as the quota oracle reads them, in send order: each with the prompt tokens
+ * of its first attempt (else the run's median), its deadline less `serviceTime`, and the provider
+ * models that could serve its model (one shared list per model).
+ */
+function oracleColumns(
+  input: CheckInput,
+  eligible: readonly number[],
+  attempts: ReturnType<typeof attemptsByRequest>,
+  serviceTime: number,
+): OracleColumns {
+  const { outcomes, rows, scenario } = input;
+  let chatWithTokens = 0;
+  for (const r of rows) if (r.endpoint === 'chat' && r.tokensIn > 0) chatWithTokens++;
+  const seen = new Float64Array(chatWithTokens);
+  let k = 0;
+  for (const r of rows) if (r.endpoint === 'chat' && r.tokensIn > 0) seen[k++] = r.tokensIn;
+  seen.sort();
+  const typicalTokensIn = seen.length ? seen[Math.floor(seen.length / 2)]! : 0;
+  const n = eligible.length;
+  const sentAt = new Float64Array(n);
+  for (let j = 0; j < n; j++) sentAt[j] = outcomes[eligible[j]!]!.sentAt;
+  // Positions in `eligible` by send time; the sort is stable, as sorting the outcomes themselves was.
+  const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => sentAt[a]! - sentAt[b]!);
+  const columns: OracleColumns = {
+    length: n,
+    sentAt: new Float64Array(n),
+    latestAt: new Float64Array(n),
+    tokensIn: new Float64Array(n),
+    maxTokens: new Float64Array(n).fill(scenario.load?.requests.maxTokens ?? 0),
+    targets: new Uint32Array(n),
+    targetLists: [],
+  };
+  const listOf = new Map<string, number>();
+  const lists: Array<OracleRequest['targets']> = [];
+  for (let j = 0; j < n; j++) {
+    const o = outcomes[eligible[order[j]!]!]!;
+    columns.sentAt[j] = o.sentAt;
+    columns.latestAt[j] = o.sentAt + Math.max(0, o.deadlineMs - serviceTime);
+    columns.tokensIn[j] = attempts.first(o.id)?.tokensIn ?? typicalTokensIn;
+    let list = listOf.get(o.model);
+    if (list === undefined) {
+      list = lists.push(candidateTargets(o.model, scenario)) - 1;
+      listOf.set(o.model, list);
+    }
+    columns.targets[j] = list;
+  }
+  return { ...columns, targetLists: lists };
+}
+
 /** No attempt reached any provider: nothing says how the router copes with them (the cause is in its answers and log). */
 function neverReached(outcomes: readonly ClientOutcome[]): CheckResult {
   const byStatus = new Map<string, number>();
@@ -199,38 +250,28 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     scenario.faults.filter((f) => f.kind === 'stream-break' || f.kind === 'malformed').map((f) => f.id),
   );
   const { serviceTime } = scenario.expect.goodput;
-  const eligible: ClientOutcome[] = [];
+  // Outcomes by index, not copied arrays of them: a day's run has a million.
+  const eligible: number[] = [];
   let served = 0;
   let excludedNoCapacity = 0;
   let excludedCut = 0;
-  for (const o of outcomes) {
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i]!;
     if (covers(blockedFor(o.model), o.sentAt, o.sentAt + Math.max(0, o.deadlineMs - serviceTime))) {
       excludedNoCapacity++;
       continue;
     }
-    const last = attempts.get(o.id)?.at(-1);
+    const last = attempts.last(o.id);
     if (last && last.faults.some((id) => postCommit.has(id))) {
       excludedCut++;
       continue;
     }
-    eligible.push(o);
+    eligible.push(i);
     if (o.status === 200 && (!o.stream || streamCompleted(o))) served++;
   }
-  const seen = rows
-    .filter((r) => r.endpoint === 'chat' && r.tokensIn > 0)
-    .map((r) => r.tokensIn)
-    .sort((a, b) => a - b);
-  const typicalTokensIn = seen.length ? seen[Math.floor(seen.length / 2)]! : 0;
-  const sorted = [...eligible].sort((a, b) => a.sentAt - b.sentAt);
-  const servable = quotaOracle(
+  const servable = quotaOracleColumns(
     scenario,
-    sorted.map((o) => ({
-      sentAt: o.sentAt,
-      latestAt: o.sentAt + Math.max(0, o.deadlineMs - serviceTime),
-      targets: candidateTargets(o.model, scenario),
-      tokensIn: attempts.get(o.id)?.[0]?.tokensIn ?? typicalTokensIn,
-      maxTokens: scenario.load?.requests.maxTokens ?? 0,
-    })),
+    oracleColumns(input, eligible, attempts, serviceTime),
     forcedBlocked(input, input.startedAt),
   );
   const base = Math.min(eligible.length, servable);
@@ -281,6 +322,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
       standing === 'pass'
         ? []
         : eligible
+            .map((i) => outcomes[i]!)
             .filter((o) => o.status !== 200)
             .slice(0, 20)
             .map((o) => ({

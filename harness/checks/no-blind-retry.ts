@@ -1,5 +1,6 @@
 import type { LedgerRow } from '../../simulator/index.js';
-import { count, attemptsByRequest, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
+import { attemptsByRequest } from './attempts-by-request.js';
+import { count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
 /** A failure that announced no wait: an error status, a dead connection, or an answer that did not complete (cut, reset, abandoned). */
 function hintless(r: LedgerRow): boolean {
@@ -20,7 +21,7 @@ export function checkNoBlindRetry({ rows, scenario }: CheckInput): CheckResult {
   let violations = 0;
   let failures = 0;
   let smallest = Infinity;
-  for (const list of attemptsByRequest(rows).values()) {
+  for (const list of attemptsByRequest(rows).lists()) {
     for (let i = 0; i < list.length; i++) {
       const f = list[i]!;
       if (!hintless(f)) continue;

@@ -24,40 +24,79 @@ function after(blocked: Intervals, t: number): number {
   return containing(blocked, t)?.[1] ?? t;
 }
 
-/** A min-heap of pending placements by time. */
-class Queue<T extends { at: number }> {
-  private readonly items: T[] = [];
-  get size(): number {
-    return this.items.length;
+/**
+ * The requests as columns, in send order: what a day's million requests cost the oracle is a few
+ * numbers each, not an object (and a list of targets) apiece. `targets[i]` indexes `targetLists`.
+ */
+export interface OracleColumns {
+  length: number;
+  sentAt: Float64Array;
+  latestAt: Float64Array;
+  tokensIn: Float64Array;
+  maxTokens: Float64Array;
+  targets: Uint32Array;
+  targetLists: ReadonlyArray<OracleRequest['targets']>;
+}
+
+/**
+ * A min-heap of pending placements (a request's index and when it comes back), in two parallel
+ * arrays; each request is in it at most once, so it never holds more than the requests.
+ */
+class Queue {
+  private readonly at: Float64Array;
+  private readonly request: Uint32Array;
+  size = 0;
+  constructor(capacity: number) {
+    this.at = new Float64Array(capacity);
+    this.request = new Uint32Array(capacity);
   }
-  push(item: T): void {
-    const a = this.items;
-    a.push(item);
-    for (let i = a.length - 1; i > 0;) {
+  push(at: number, request: number): void {
+    const a = this.at;
+    const q = this.request;
+    let i = this.size++;
+    a[i] = at;
+    q[i] = request;
+    while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (a[parent]!.at <= a[i]!.at) break;
-      [a[parent], a[i]] = [a[i]!, a[parent]!];
+      if (a[parent]! <= a[i]!) break;
+      this.swap(parent, i);
       i = parent;
     }
   }
-  pop(): T {
-    const a = this.items;
-    const top = a[0]!;
-    const last = a.pop()!;
-    if (a.length > 0) {
-      a[0] = last;
+  /** The soonest placement's time (read before `pop`). */
+  get topAt(): number {
+    return this.at[0]!;
+  }
+  /** Removes the soonest placement and returns its request. */
+  pop(): number {
+    const a = this.at;
+    const top = this.request[0]!;
+    const n = --this.size;
+    if (n > 0) {
+      a[0] = a[n]!;
+      this.request[0] = this.request[n]!;
       for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < a.length && a[l]!.at < a[m]!.at) m = l;
-        if (r < a.length && a[r]!.at < a[m]!.at) m = r;
+        if (l < n && a[l]! < a[m]!) m = l;
+        if (r < n && a[r]! < a[m]!) m = r;
         if (m === i) break;
-        [a[m], a[i]] = [a[i]!, a[m]!];
+        this.swap(m, i);
         i = m;
       }
     }
     return top;
+  }
+  private swap(i: number, j: number): void {
+    const a = this.at;
+    const q = this.request;
+    const t = a[i]!;
+    a[i] = a[j]!;
+    a[j] = t;
+    const u = q[i]!;
+    q[i] = q[j]!;
+    q[j] = u;
   }
 }
 
@@ -75,21 +114,45 @@ export function quotaOracle(
   requests: readonly OracleRequest[],
   blocked: ReadonlyMap<string, Intervals>,
 ): number {
+  const n = requests.length;
+  const columns: OracleColumns = {
+    length: n,
+    sentAt: Float64Array.from(requests, (r) => r.sentAt),
+    latestAt: Float64Array.from(requests, (r) => r.latestAt),
+    tokensIn: Float64Array.from(requests, (r) => r.tokensIn),
+    maxTokens: Float64Array.from(requests, (r) => r.maxTokens),
+    targets: Uint32Array.from(requests, (_, i) => i),
+    targetLists: requests.map((r) => r.targets),
+  };
+  return quotaOracleColumns(scenario, columns, blocked);
+}
+
+/** `quotaOracle` over requests kept as columns (see `OracleColumns`). */
+export function quotaOracleColumns(
+  scenario: RunScenario,
+  requests: OracleColumns,
+  blocked: ReadonlyMap<string, Intervals>,
+): number {
   const runtimes = scenario.providers.map((p, i) => createProviderRuntime(p, i));
   const byId = new Map(runtimes.map((rt) => [rt.id, rt]));
-  const queue = new Queue<{ at: number; r: OracleRequest }>();
-  for (const r of requests) queue.push({ at: r.sentAt, r });
+  const queue = new Queue(requests.length);
+  for (let i = 0; i < requests.length; i++) queue.push(requests.sentAt[i]!, i);
   let admitted = 0;
   // Each request comes back at most once per millisecond of its deadline, and far fewer in
   // practice; past this the replay is not converging, which is a bug to report, not to hang on.
   let steps = 0;
-  const maxSteps = 100_000 + requests.reduce((n, r) => n + Math.max(1, r.latestAt - r.sentAt), 0);
+  let deadlines = 0;
+  for (let i = 0; i < requests.length; i++) deadlines += Math.max(1, requests.latestAt[i]! - requests.sentAt[i]!);
+  const maxSteps = 100_000 + deadlines;
   while (queue.size > 0) {
     if (++steps > maxSteps) throw new Error(`quotaOracle did not converge after ${steps} steps`);
-    const { at, r } = queue.pop();
+    const at = queue.topAt;
+    const i = queue.pop();
+    const tokensIn = requests.tokensIn[i]!;
+    const maxTokens = requests.maxTokens[i]!;
     let soonest = Infinity;
     let placed = false;
-    for (const { provider: id, model } of r.targets) {
+    for (const { provider: id, model } of requests.targetLists[requests.targets[i]!]!) {
       const rt = byId.get(id);
       if (!rt) continue;
       const free = after(blocked.get(id) ?? [], at);
@@ -100,11 +163,11 @@ export function quotaOracle(
       const rule = rt.accounting.tokenAdmission;
       const tokens =
         rule === 'input'
-          ? r.tokensIn
+          ? tokensIn
           : rule === 'input+max_tokens'
-            ? r.tokensIn + r.maxTokens
-            : Math.max(r.tokensIn, r.maxTokens);
-      const costs: Costs = { requests: 1, tokens, 'input-tokens': r.tokensIn, 'output-tokens': 0, concurrency: 0 };
+            ? tokensIn + maxTokens
+            : Math.max(tokensIn, maxTokens);
+      const costs: Costs = { requests: 1, tokens, 'input-tokens': tokensIn, 'output-tokens': 0, concurrency: 0 };
       for (const k of rt.spec.keys) {
         const caller = { keyId: k.id, org: k.org ?? k.id };
         if (rt.quota.admit(caller, model, costs, at).ok) {
@@ -117,7 +180,7 @@ export function quotaOracle(
       if (placed) break;
     }
     if (placed) admitted++;
-    else if (soonest <= r.latestAt) queue.push({ at: soonest, r });
+    else if (soonest <= requests.latestAt[i]!) queue.push(soonest, i);
   }
   return admitted;
 }

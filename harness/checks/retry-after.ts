@@ -1,13 +1,6 @@
 import type { LedgerRow } from '../../simulator/index.js';
-import {
-  attemptsByRequest,
-  count,
-  groupBy,
-  MAX_EVIDENCE,
-  type CheckInput,
-  type CheckResult,
-  type Evidence,
-} from './types.js';
+import { attemptsByRequest } from './attempts-by-request.js';
+import { count, groupBy, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 import { attemptsByScope, deriveWindows, scopeOf, type WaitWindow } from './windows.js';
 import { fleetViewOf, replicaName } from './fleet-view.js';
 import { couldSendDuring, demandByProvider } from './demand.js';

@@ -12,14 +12,8 @@ import { checkRetryAfter } from './retry-after.js';
 import { checkSingleProbe } from './single-probe.js';
 import { checkStreamIntegrity } from './stream-integrity.js';
 import { forgetServedAnswers } from './served-answers.js';
-import {
-  forgetAttemptsByRequest,
-  longestStall,
-  worstLag,
-  type CheckInput,
-  type CheckResult,
-  type HarnessLag,
-} from './types.js';
+import { forgetAttemptsByRequest } from './attempts-by-request.js';
+import { longestStall, worstLag, type CheckInput, type CheckResult, type HarnessLag } from './types.js';
 import { checkUsage } from './usage.js';
 
 /** Every check by id. */

@@ -1,7 +1,7 @@
 import type { LedgerRow } from '../../simulator/index.js';
 import { streamCompleted, type ClientOutcome } from '../load/client-outcome.js';
 import type { RunScenario } from '../scenario/schema.js';
-import { attemptsByRequest } from './types.js';
+import { attemptsByRequest } from './attempts-by-request.js';
 
 /** A 2xx answer the client accepted as complete, with the attempts its correlation id names. */
 export interface ServedAnswer {
@@ -22,10 +22,11 @@ export const succeededUpstream = (r: LedgerRow) => r.status >= 200 && r.status <
 /**
  * The answers clients accepted, each with its attempts; `traceable` is false when no chat attempt
  * of the run carried a correlation id (a router that strips both the header and the prompt
- * marker cannot be followed, and is not judged as if it sent nothing).
+ * marker cannot be followed, and is not judged as if it sent nothing). The answers are found as
+ * they are read, not kept: a day's run has a million, and three checks read them once each.
  */
 export function servedAnswers(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]): ServedAnswers {
-  // Three checks ask for the same run's answers: made once per outcomes and rows (read them, never change them).
+  // Three checks ask for the same run's figures: counted once per outcomes and rows (read them, never change them).
   const known = servedOf.get(outcomes);
   if (known?.rows === rows) return known.served;
   const served = findServedAnswers(outcomes, rows);
@@ -33,8 +34,13 @@ export function servedAnswers(outcomes: readonly ClientOutcome[], rows: readonly
   return served;
 }
 
+/** The answers clients accepted: how many, and each in turn (with its attempts) when iterated. */
+export interface ServedAnswerList extends Iterable<ServedAnswer> {
+  readonly length: number;
+}
+
 interface ServedAnswers {
-  answers: ServedAnswer[];
+  answers: ServedAnswerList;
   traceable: boolean;
 }
 
@@ -47,15 +53,22 @@ const servedOf = new WeakMap<readonly ClientOutcome[], { rows: readonly LedgerRo
 
 function findServedAnswers(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]): ServedAnswers {
   const byRequest = attemptsByRequest(rows);
-  const chatRows = rows.filter((r) => r.endpoint === 'chat').length;
-  const answers: ServedAnswer[] = [];
-  for (const o of outcomes) {
-    if (!acceptedAsServed(o)) continue;
-    const attempts = byRequest.get(o.id) ?? [];
-    // Usually every attempt succeeded (one attempt, served): then the same array, not a copy of it.
-    const succeeded = attempts.every(succeededUpstream) ? attempts : attempts.filter(succeededUpstream);
-    answers.push({ outcome: o, attempts, succeeded });
-  }
+  let chatRows = 0;
+  for (const r of rows) if (r.endpoint === 'chat') chatRows++;
+  let length = 0;
+  for (const o of outcomes) if (acceptedAsServed(o)) length++;
+  const answers: ServedAnswerList = {
+    length,
+    *[Symbol.iterator]() {
+      for (const o of outcomes) {
+        if (!acceptedAsServed(o)) continue;
+        const attempts = byRequest.get(o.id) ?? [];
+        // Usually every attempt succeeded (one attempt, served): then the same array, not a copy of it.
+        const succeeded = attempts.every(succeededUpstream) ? attempts : attempts.filter(succeededUpstream);
+        yield { outcome: o, attempts, succeeded };
+      }
+    },
+  };
   return { answers, traceable: byRequest.size > 0 || chatRows === 0 };
 }
 

@@ -156,23 +156,3 @@ export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string | unde
   }
   return map;
 }
-
-const byRequestOf = new WeakMap<readonly LedgerRow[], Map<string, LedgerRow[]>>();
-
-/**
- * Groups chat rows by correlation id (rows without one are left out). Six checks ask for the same
- * run's grouping: it is made once per rows array (read it, never change it).
- */
-export function attemptsByRequest(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
-  let grouped = byRequestOf.get(rows);
-  if (!grouped) {
-    grouped = groupBy(rows, (r) => (r.correlationId === null || r.endpoint !== 'chat' ? undefined : r.correlationId));
-    byRequestOf.set(rows, grouped);
-  }
-  return grouped;
-}
-
-/** Lets go of the grouping `attemptsByRequest` made for `rows` (a day's run: a million arrays), once the checks are done. */
-export function forgetAttemptsByRequest(rows: readonly LedgerRow[]): void {
-  byRequestOf.delete(rows);
-}

@@ -1,4 +1,4 @@
-import { streamCompleted, type ClientOutcome } from '../load/client-outcome.js';
+import { streamCompleted } from '../load/client-outcome.js';
 import { starvationDuring, starvationMeasured } from './starvation.js';
 import type { CheckInput } from './types.js';
 
@@ -16,13 +16,15 @@ import type { CheckInput } from './types.js';
  * against the router in one check and excuse it in the other.
  */
 export function unservedThroughStarvation(
-  input: Pick<CheckInput, 'loopBehindMs' | 'routerWaitMs' | 'routerSampledAt' | 'scenario'>,
-  eligible: readonly ClientOutcome[],
+  input: Pick<CheckInput, 'outcomes' | 'loopBehindMs' | 'routerWaitMs' | 'routerSampledAt' | 'scenario'>,
+  /** The eligible requests, as indices into `input.outcomes`. */
+  eligible: readonly number[],
 ): { count: number; routerWaited: boolean } {
   if (!starvationMeasured(input)) return { count: 0, routerWaited: false };
   const tolerance = input.scenario.expect.deadline.tolerance;
   let routerWaited = false;
-  const count = eligible.filter((o) => {
+  const count = eligible.filter((i) => {
+    const o = input.outcomes[i]!;
     if (o.status === 200 && (!o.stream || streamCompleted(o))) return false;
     const s = starvationDuring(input, o.sentAt, o.endAt, o.replica);
     if (s.ms < o.deadlineMs / 10) return false;

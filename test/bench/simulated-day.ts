@@ -3,8 +3,13 @@
 // (HTML, JSON, JUnit, summary) and the evidence files (ledger.jsonl, outcomes.jsonl). Prints wall
 // time, CPU time, the live heap after each phase (a forced GC) and the peak RSS so far, with the
 // load average. Run with a heap cap to show the memory is bounded:
-//   npm run bench:simulated-day -- [--out /tmp/day] [--scenario scenarios/day-in-the-life.yaml]
-import { readFileSync } from 'node:fs';
+//   npm run bench:simulated-day -- [--out /tmp/day] [--scenario scenarios/day-in-the-life.yaml] [--day-hours 6]
+// `--day-hours N` plays the first N hours of the day's load (its ramp cut there), to show how
+// memory grows with the run. The run and its judging are told apart when the router stops (the
+// load is over): the peak RSS is read and reset there (Linux's clear_refs). `--judging-profile F`
+// writes a sampling heap profile of judging, garbage included, to F (open it in Chrome DevTools).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +25,15 @@ const gc = (globalThis as { gc?: () => void }).gc;
 
 const loaded = await loadRunScenarioFile(file, {});
 if (!loaded.ok) throw new Error(loaded.report);
+const dayHours = args.get('day-hours');
+if (dayHours !== undefined) {
+  const hours = Math.max(1, Math.min(24, Number(dayHours)));
+  const dayLoad = loaded.scenario.load!;
+  loaded.scenario = {
+    ...loaded.scenario,
+    load: { ...dayLoad, duration: hours * 3_600_000, ramp: dayLoad.ramp?.slice(0, hours) },
+  };
+}
 const peakMiB = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 const load = () =>
   loadavg()
@@ -35,23 +49,51 @@ const phase = (name: string) => {
   const now = performance.now();
   const cpu = process.cpuUsage(c);
   gc?.();
-  const live = process.memoryUsage().heapUsed / 2 ** 20;
+  const m = process.memoryUsage();
+  const mib = (v: number) => `${(v / 2 ** 20).toFixed(0)} MiB`;
   console.log(
-    `${name.padEnd(10)} wall ${((now - t) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, live heap ${gc ? `${live.toFixed(0)} MiB` : 'n/a (run with --expose-gc)'}, peak RSS so far ${peakMiB().toFixed(0)} MiB, load average ${load()}`,
+    `${name.padEnd(10)} wall ${((now - t) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, live heap ${gc ? mib(m.heapUsed) : 'n/a (run with --expose-gc)'}, array buffers ${mib(m.arrayBuffers)}, RSS ${mib(m.rss)}, peak RSS ${peakMiB().toFixed(0)} MiB, load average ${load()}`,
   );
   t = performance.now();
   c = process.cpuUsage();
 };
 
+const launch = simulatedReferenceLauncher(loaded.scenario);
+const profileFile = args.get('judging-profile');
+const session = profileFile ? new Session() : undefined;
 const data = await runSimulatedScenario({
   scenario: loaded.scenario,
   scenarioText: loaded.text,
   scenarioFile: file,
   seed: loaded.scenario.seed ?? 1,
-  launcher: simulatedReferenceLauncher(loaded.scenario),
+  // The router stops when the load is over: the run's figures are taken there, before judging.
+  launcher: async (ctx) => {
+    const router = await launch(ctx);
+    return {
+      ...router,
+      stop: async () => {
+        await router.stop();
+        phase('run');
+        writeFileSync('/proc/self/clear_refs', '5');
+        if (session) {
+          session.connect();
+          session.post('HeapProfiler.startSampling', {
+            samplingInterval: 4096,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          });
+        }
+      },
+    };
+  },
   wallStartedAt: Date.now(),
 });
-phase('run+judge');
+if (session)
+  session.post('HeapProfiler.stopSampling', (error, r) => {
+    if (error) throw error;
+    writeFileSync(profileFile!, JSON.stringify(r.profile));
+  });
+phase('judge');
 const report = buildReport(data);
 phase('report');
 await writeReportFolder(out, [report]);
