@@ -1,5 +1,5 @@
 import { candidateProviders } from './goodput.js';
-import { overlaps, union, type Intervals } from './intervals.js';
+import { overlaps, unionOfColumns, type Intervals } from './intervals.js';
 import type { CheckInput } from './types.js';
 import type { WaitWindow } from './windows.js';
 
@@ -8,19 +8,43 @@ import type { WaitWindow } from './windows.js';
  * the times the router had something it could have sent there.
  */
 export function demandByProvider(input: Pick<CheckInput, 'outcomes' | 'scenario'>): Map<string, Intervals> {
-  const spans = new Map<string, Intervals>();
-  const byModel = new Map<string, string[]>();
+  // Each provider's spans as two columns of numbers, not a pair array per request and provider.
+  const spans = new Map<string, SpanColumns>();
+  const byModel = new Map<string, SpanColumns[]>();
   for (const o of input.outcomes) {
-    let providers = byModel.get(o.model);
-    if (!providers) byModel.set(o.model, (providers = candidateProviders(o.model, input.scenario)));
-    for (const p of providers) {
-      const list = spans.get(p);
-      if (list) list.push([o.sentAt, o.endAt]);
-      else spans.set(p, [[o.sentAt, o.endAt]]);
+    let columns = byModel.get(o.model);
+    if (!columns) {
+      columns = candidateProviders(o.model, input.scenario).map((p) => {
+        let c = spans.get(p);
+        if (!c) spans.set(p, (c = new SpanColumns()));
+        return c;
+      });
+      byModel.set(o.model, columns);
     }
+    const from = o.sentAt;
+    const to = o.endAt;
+    for (const c of columns) c.push(from, to);
   }
-  for (const [p, list] of spans) spans.set(p, union(list));
-  return spans;
+  return new Map([...spans].map(([p, c]) => [p, unionOfColumns(c.starts, c.ends, c.length)]));
+}
+
+/** Growable start and end columns. */
+class SpanColumns {
+  starts = new Float64Array(1024);
+  ends = new Float64Array(1024);
+  length = 0;
+  push(start: number, end: number): void {
+    if (this.length === this.starts.length) {
+      const starts = new Float64Array(this.length * 2);
+      const ends = new Float64Array(this.length * 2);
+      starts.set(this.starts);
+      ends.set(this.ends);
+      this.starts = starts;
+      this.ends = ends;
+    }
+    this.starts[this.length] = start;
+    this.ends[this.length++] = end;
+  }
 }
 
 /**

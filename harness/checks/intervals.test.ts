@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { covers, intersect, union } from './intervals.js';
+import { covers, intersect, union, unionOfColumns } from './intervals.js';
 
 describe('intervals', () => {
   it('merges overlaps, intersects and tests coverage', () => {
@@ -61,5 +62,17 @@ describe('intervals', () => {
         12,
       ),
     ).toBe(false);
+  });
+
+  it('merges intervals given as columns as it merges pairs', () => {
+    const pair = fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 50 }));
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 40 }), (pairs) => {
+        const starts = Float64Array.from(pairs, ([a]) => a);
+        const ends = Float64Array.from(pairs, ([, b]) => b);
+        expect(unionOfColumns(starts, ends, pairs.length)).toEqual(union(pairs.map(([a, b]) => [a, b])));
+      }),
+      { seed: 12 },
+    );
   });
 });

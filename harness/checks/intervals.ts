@@ -13,6 +13,24 @@ export function union(list: Intervals): Intervals {
   return out;
 }
 
+/** `union` of the intervals [starts[i], ends[i]) for i below `n`, given as columns. */
+export function unionOfColumns(starts: Float64Array, ends: Float64Array, n: number): Intervals {
+  let kept = 0;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) if (ends[i]! > starts[i]!) order[kept++] = i;
+  // Intervals with the same start merge the same whatever their order: no need for a stable sort.
+  const sorted = order.subarray(0, kept).sort((x, y) => starts[x]! - starts[y]!);
+  const out: Intervals = [];
+  let last: [number, number] | undefined;
+  for (const i of sorted) {
+    const a = starts[i]!;
+    const b = ends[i]!;
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push((last = [a, b]));
+  }
+  return out;
+}
+
 /** The times covered by both lists. */
 export function intersect(x: Intervals, y: Intervals): Intervals {
   const out: Intervals = [];
