@@ -35,6 +35,9 @@ class Column {
   }
 }
 
+/** Interned strings per outcome: model, error, stream end, served by, retry-after, content type, detail. */
+const STRINGS = 7;
+
 // Flags: which optional fields an outcome has, and its two booleans.
 const STREAM = 1;
 const HAS_DETAIL = 2;
@@ -73,10 +76,9 @@ export class OutcomeStore {
     frames: new Column(this.capacity),
   };
   private flags = new Uint8Array(this.capacity);
-  private strings = new Uint32Array(this.capacity * 6);
+  private strings = new Uint32Array(this.capacity * STRINGS);
   private readonly labels = new Labels();
-  /** Details (error bodies, local errors) and digests not in `formatDigest`'s form, by outcome. */
-  private readonly details = new Map<number, string | null>();
+  /** Digests not in `formatDigest`'s form, by outcome. */
   private readonly digestsKept = new Map<number, string | null>();
 
   get length(): number {
@@ -108,7 +110,6 @@ export class OutcomeStore {
     let f = o.stream ? STREAM : 0;
     if (o.detail !== undefined) {
       f |= HAS_DETAIL;
-      this.details.set(i, o.detail);
     }
     if (o.contentType !== undefined) f |= HAS_CONTENT_TYPE;
     if (o.usage) {
@@ -130,13 +131,15 @@ export class OutcomeStore {
     }
     this.flags[i] = f;
     const s = this.strings;
-    const base = i * 6;
+    const base = i * STRINGS;
     s[base] = this.labels.code(o.model);
     s[base + 1] = this.labels.code(o.error);
     s[base + 2] = STREAM_ENDS.indexOf(o.streamEnd);
     s[base + 3] = this.labels.code(o.servedBy);
     s[base + 4] = this.labels.code(o.retryAfter);
     s[base + 5] = this.labels.code(o.contentType);
+    // Details (error bodies, local errors) repeat: a day's 194 000 no-capacity answers say 69 000 things.
+    s[base + 6] = this.labels.code(o.detail);
   }
 
   private grow(): void {
@@ -146,7 +149,7 @@ export class OutcomeStore {
     const flags = new Uint8Array(this.capacity);
     flags.set(this.flags);
     this.flags = flags;
-    const strings = new Uint32Array(this.capacity * 6);
+    const strings = new Uint32Array(this.capacity * STRINGS);
     strings.set(this.strings);
     this.strings = strings;
   }
@@ -165,7 +168,7 @@ export class OutcomeStore {
     const c = this.nums;
     const orNull = (v: number) => (Number.isNaN(v) ? null : v);
     const orAbsent = (v: number) => (Number.isNaN(v) ? undefined : v);
-    const str = (i: number, k: number) => s.labels.value(s.strings[i * 6 + k]!);
+    const str = (i: number, k: number) => s.labels.value(s.strings[i * STRINGS + k]!);
     return class OutcomeView implements ClientOutcome {
       constructor(private readonly i: number) {}
       get id() {
@@ -203,10 +206,10 @@ export class OutcomeStore {
         return str(this.i, 1);
       }
       get streamEnd() {
-        return STREAM_ENDS[s.strings[this.i * 6 + 2]!]!;
+        return STREAM_ENDS[s.strings[this.i * STRINGS + 2]!]!;
       }
       get detail() {
-        return (s.flags[this.i]! & HAS_DETAIL) === 0 ? undefined : s.details.get(this.i)!;
+        return (s.flags[this.i]! & HAS_DETAIL) === 0 ? undefined : str(this.i, 6);
       }
       get usage() {
         return (s.flags[this.i]! & HAS_USAGE) === 0

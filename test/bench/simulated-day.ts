@@ -3,22 +3,31 @@
 // (HTML, JSON, JUnit, summary) and the evidence files (ledger.jsonl, outcomes.jsonl). Prints wall
 // time, CPU time, the live heap after each phase (a forced GC) and the peak RSS so far, with the
 // load average. Run with a heap cap to show the memory is bounded:
-//   npm run bench:simulated-day -- [--out /tmp/day] [--scenario scenarios/day-in-the-life.yaml] [--day-hours 6]
+//   npm run bench:simulated-day -- [--out /tmp/day] [--scenario scenarios/day-in-the-life.yaml] [--day-hours 6] [--dist 1]
 // `--day-hours N` plays the first N hours of the day's load (its ramp cut there), to show how
 // memory grows with the run. The run and its judging are told apart when the router stops (the
 // load is over): the peak RSS is read and reset there (Linux's clear_refs). `--judging-profile F`
-// writes a sampling heap profile of judging, garbage included, to F (open it in Chrome DevTools).
+// writes a sampling heap profile of judging, garbage included, to F (open it in Chrome DevTools);
+// `--run-profile F` one of what the run still holds when its load is over.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildReport, loadRunScenarioFile, runSimulatedScenario, writeReportFolder } from '../../harness/index.js';
-import { simulatedReferenceLauncher } from '../../bin/reference-launcher.js';
-import { writeEvidenceFiles } from '../../bin/evidence-files.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
+// `--dist 1`: the built code (`npm run build` first), as the CLI runs it, without tsx's compiled sources in the heap.
+const from = args.has('dist') ? '../../dist/' : '../../';
+const { buildReport, loadRunScenarioFile, runSimulatedScenario, writeReportFolder } = (await import(
+  `${from}harness/index.js`
+)) as typeof import('../../harness/index.js');
+const { simulatedReferenceLauncher } = (await import(
+  `${from}bin/reference-launcher.js`
+)) as typeof import('../../bin/reference-launcher.js');
+const { writeEvidenceFiles } = (await import(
+  `${from}bin/evidence-files.js`
+)) as typeof import('../../bin/evidence-files.js');
 const file = args.get('scenario') ?? join(import.meta.dirname, '../../scenarios/day-in-the-life.yaml');
 const out = args.get('out') ?? (await mkdtemp(join(tmpdir(), 'tl-day-')));
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -60,7 +69,13 @@ const phase = (name: string) => {
 
 const launch = simulatedReferenceLauncher(loaded.scenario);
 const profileFile = args.get('judging-profile');
-const session = profileFile ? new Session() : undefined;
+const runProfileFile = args.get('run-profile');
+const session = profileFile || runProfileFile ? new Session() : undefined;
+if (runProfileFile) {
+  // What the run still holds at its end, by where it was allocated (garbage left out).
+  session!.connect();
+  session!.post('HeapProfiler.startSampling', { samplingInterval: 4096 });
+}
 const data = await runSimulatedScenario({
   scenario: loaded.scenario,
   scenarioText: loaded.text,
@@ -75,7 +90,12 @@ const data = await runSimulatedScenario({
         await router.stop();
         phase('run');
         writeFileSync('/proc/self/clear_refs', '5');
-        if (session) {
+        if (runProfileFile)
+          session!.post('HeapProfiler.stopSampling', (error, r) => {
+            if (error) throw error;
+            writeFileSync(runProfileFile, JSON.stringify(r.profile));
+          });
+        else if (session) {
           session.connect();
           session.post('HeapProfiler.startSampling', {
             samplingInterval: 4096,
@@ -88,8 +108,8 @@ const data = await runSimulatedScenario({
   },
   wallStartedAt: Date.now(),
 });
-if (session)
-  session.post('HeapProfiler.stopSampling', (error, r) => {
+if (profileFile)
+  session!.post('HeapProfiler.stopSampling', (error, r) => {
     if (error) throw error;
     writeFileSync(profileFile!, JSON.stringify(r.profile));
   });
