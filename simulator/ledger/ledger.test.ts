@@ -32,6 +32,15 @@ const plan = (over: Partial<AttemptPlan> = {}): AttemptPlan => ({
 });
 
 describe('Ledger', () => {
+  it("gives back every correlation id as it came, those in the run's form kept as numbers", () => {
+    const ledger = new Ledger({ initialCapacity: 2 });
+    const ids = ['r1a-7', 'r1a-123456789012345', 'r1a-007', 'other-3', '42', 'r1a-', 'r1a-1e3', null, 'r1a-0'];
+    for (const id of ids) ledger.finish(ledger.begin(start({ correlationId: id })), 2000, undefined, undefined);
+    expect([...ledger.rowsIterator()].map((r) => r.correlationId)).toEqual(ids);
+    expect(ledger.rowViews().map((r) => r.correlationId)).toEqual(ids);
+    expect(ledger.query({ correlationId: 'r1a-007' }).rows.map((r) => r.seq)).toEqual([2]);
+  });
+
   it('gives views that read every field as the row objects do, and serialise to the same JSON', () => {
     const ledger = new Ledger({ initialCapacity: 2 });
     const a = ledger.begin(start({ stream: true, sdkRetryCount: 2, carried: ['header:x-api-key=foreign:groq/main'] }));

@@ -119,7 +119,13 @@ export class Ledger {
   private readonly models = new InternTable();
   private readonly faultSets = new InternTable();
   private readonly errorTypes = new InternTable();
-  private readonly correlation: Array<string | undefined> = [];
+  /**
+   * Correlation ids as the number after the run's prefix (`r1a-1234`: `r1a-` and 1234), one float
+   * a row off the heap instead of a string each; NaN: none, or kept whole in `correlationKept`.
+   */
+  private correlationPrefix: string | undefined;
+  private readonly correlationNumber: Column<Float64Array>;
+  private readonly correlationKept = new Map<number, string>();
   private readonly times: Column<Float64Array>[];
   private readonly arrival: Column<Float64Array>;
   private readonly firstByte: Column<Float64Array>;
@@ -176,6 +182,7 @@ export class Ledger {
     this.digest = f64(Number.NaN);
     this.chars = new Column((n) => new Int32Array(n), this.capacity, -1);
     this.carried = u16();
+    this.correlationNumber = f64(Number.NaN);
   }
 
   /** Number of attempts recorded (including dropped ones). */
@@ -219,6 +226,7 @@ export class Ledger {
       this.digest,
       this.chars,
       this.carried,
+      this.correlationNumber,
     ];
   }
 
@@ -241,7 +249,7 @@ export class Ledger {
     this.vendor.data[i] = this.labels.id(start.vendor);
     this.key.data[i] = this.labels.id(start.key);
     this.model.data[i] = start.model === null ? 0 : this.models.id(start.model) + 1;
-    this.correlation[i] = start.correlationId ?? undefined;
+    this.correlationNumber.data[i] = this.correlationCode(i, start.correlationId);
     this.retry.data[i] = start.sdkRetryCount ?? -1;
     this.small.data[i] = (ENDPOINTS.indexOf(start.endpoint) << 3) | (start.stream ? 64 : 0);
     this.carried.data[i] = start.carried?.length ? this.carriedSets.id(start.carried.join(' ')) + 1 : 0;
@@ -304,6 +312,21 @@ export class Ledger {
     }
   }
 
+  /** The number to keep for row `i`'s correlation id (NaN: none, or kept whole). */
+  private correlationCode(i: number, id: string | null | undefined): number {
+    if (id === null || id === undefined) return Number.NaN;
+    this.correlationPrefix ??= id.slice(0, id.lastIndexOf('-') + 1);
+    const rest = id.startsWith(this.correlationPrefix) ? id.slice(this.correlationPrefix.length) : '';
+    const n = /^(0|[1-9]\d{0,14})$/.test(rest) ? Number(rest) : Number.NaN;
+    if (Number.isNaN(n)) this.correlationKept.set(i, id);
+    return n;
+  }
+
+  private correlationOf(i: number): string | null {
+    const n = this.correlationNumber.data[i]!;
+    return Number.isNaN(n) ? (this.correlationKept.get(i) ?? null) : `${this.correlationPrefix}${n}`;
+  }
+
   /** One row as an object, or undefined if it was not kept. */
   row(seq: number): LedgerRow | undefined {
     if (seq < 0 || seq >= this.rows) return undefined;
@@ -327,7 +350,7 @@ export class Ledger {
       key: this.labels.value(this.key.data[i]!),
       model: model === 0 ? null : this.models.value(model - 1),
       endpoint: ENDPOINTS[(small >> 3) & 7]!,
-      correlationId: this.correlation[i] ?? null,
+      correlationId: this.correlationOf(i),
       sdkRetryCount: retry < 0 ? null : retry,
       stream: (small & 64) !== 0,
       status: this.status.data[i]!,
@@ -408,7 +431,7 @@ export class Ledger {
         return ENDPOINTS[(l.small.data[this.seq]! >> 3) & 7]!;
       }
       get correlationId() {
-        return l.correlation[this.seq] ?? null;
+        return l.correlationOf(this.seq);
       }
       get sdkRetryCount() {
         const r = l.retry.data[this.seq]!;
@@ -493,7 +516,7 @@ export class Ledger {
       if (q.status !== undefined && this.status.data[i] !== q.status) continue;
       if (q.since !== undefined && this.arrival.data[i]! < q.since) continue;
       if (q.until !== undefined && this.arrival.data[i]! >= q.until) continue;
-      if (q.correlationId !== undefined && this.correlation[i] !== q.correlationId) continue;
+      if (q.correlationId !== undefined && this.correlationOf(i) !== q.correlationId) continue;
       if (total >= offset && rows.length < limit) rows.push(this.row(i)!);
       total++;
     }
