@@ -1,7 +1,8 @@
 import { streamCompleted } from '../load/client-outcome.js';
 import { covers, intersect, union, type Intervals } from './intervals.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
-import { quotaOracleColumns, type OracleColumns, type OracleRequest } from './quota-oracle.js';
+import { oracleColumns } from './oracle-columns.js';
+import { quotaOracleColumns } from './quota-oracle.js';
 import { atLeast, pctRange, wilson } from './confidence.js';
 import { attemptsByRequest } from './attempts-by-request.js';
 import { groupBy, type CheckInput, type CheckResult } from './types.js';
@@ -156,56 +157,6 @@ function forcedBlocked(input: CheckInput, startedAt: number): Map<string, Interv
   return closedProviders(input.scenario, waitSpans(input.rows.filter((r) => r.faults.length > 0)), startedAt);
 }
 
-/**
- * The eligible requests as the quota oracle reads them, in send order: each with the prompt tokens
- * of its first attempt (else the run's median), its deadline less `serviceTime`, and the provider
- * models that could serve its model (one shared list per model).
- */
-function oracleColumns(
-  input: CheckInput,
-  eligible: readonly number[],
-  attempts: ReturnType<typeof attemptsByRequest>,
-  serviceTime: number,
-): OracleColumns {
-  const { outcomes, rows, scenario } = input;
-  let chatWithTokens = 0;
-  for (const r of rows) if (r.endpoint === 'chat' && r.tokensIn > 0) chatWithTokens++;
-  const seen = new Float64Array(chatWithTokens);
-  let k = 0;
-  for (const r of rows) if (r.endpoint === 'chat' && r.tokensIn > 0) seen[k++] = r.tokensIn;
-  seen.sort();
-  const typicalTokensIn = seen.length ? seen[Math.floor(seen.length / 2)]! : 0;
-  const n = eligible.length;
-  const sentAt = new Float64Array(n);
-  for (let j = 0; j < n; j++) sentAt[j] = outcomes[eligible[j]!]!.sentAt;
-  // Positions in `eligible` by send time; the sort is stable, as sorting the outcomes themselves was.
-  const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => sentAt[a]! - sentAt[b]!);
-  const columns: OracleColumns = {
-    length: n,
-    sentAt: new Float64Array(n),
-    latestAt: new Float64Array(n),
-    tokensIn: new Float64Array(n),
-    maxTokens: new Float64Array(n).fill(scenario.load?.requests.maxTokens ?? 0),
-    targets: new Uint32Array(n),
-    targetLists: [],
-  };
-  const listOf = new Map<string, number>();
-  const lists: Array<OracleRequest['targets']> = [];
-  for (let j = 0; j < n; j++) {
-    const o = outcomes[eligible[order[j]!]!]!;
-    columns.sentAt[j] = o.sentAt;
-    columns.latestAt[j] = o.sentAt + Math.max(0, o.deadlineMs - serviceTime);
-    columns.tokensIn[j] = attempts.first(o.id)?.tokensIn ?? typicalTokensIn;
-    let list = listOf.get(o.model);
-    if (list === undefined) {
-      list = lists.push(candidateTargets(o.model, scenario)) - 1;
-      listOf.set(o.model, list);
-    }
-    columns.targets[j] = list;
-  }
-  return { ...columns, targetLists: lists };
-}
-
 /** No attempt reached any provider: nothing says how the router copes with them (the cause is in its answers and log). */
 function neverReached(outcomes: readonly ClientOutcome[]): CheckResult {
   const byStatus = new Map<string, number>();
@@ -271,7 +222,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   }
   const servable = quotaOracleColumns(
     scenario,
-    oracleColumns(input, eligible, attempts, serviceTime),
+    oracleColumns(input, eligible, attempts, serviceTime, (model) => candidateTargets(model, scenario)),
     forcedBlocked(input, input.startedAt),
   );
   const base = Math.min(eligible.length, servable);
