@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSED, openCircuit, recordFailure, type CircuitOptions, type CircuitState } from '../core/circuit.js';
+import { admit, CLOSED, openCircuit, recordFailure, type CircuitOptions, type CircuitState } from '../core/circuit.js';
 import { SharedCircuits, type CircuitBackend } from './shared-circuits.js';
 
 const o: CircuitOptions = {
@@ -168,5 +168,33 @@ describe('SharedCircuits', () => {
     await settle();
     expect(a.get('s')).toEqual(CLOSED);
     expect(b.get('s')).toEqual(CLOSED);
+  });
+
+  it('probes for itself once the link is lost while another replica holds the lease, rather than wait out that lease', async () => {
+    const redis = fakeRedis();
+    const a = redis.replica(() => 2000, 'a');
+    const b = redis.replica(() => 2000, 'b');
+    a.update('s', open(1000));
+    await settle();
+    // As the circuit book asks: a lease only where `admit` would let a probe through.
+    const lease = (name: string) => (s: CircuitState) => {
+      const d = admit(s, 2000, o);
+      return d.allowed && d.probe && d.next.state === 'half-open'
+        ? { ...d.next, leaseUntil: 32_000, lease: name }
+        : undefined;
+    };
+    expect(await a.lease('s', lease('a#1'))).toBe(true);
+    await settle();
+    expect(b.get('s')).toMatchObject({ state: 'half-open', lease: 'a#1' });
+    expect(b.lease('s', lease('b#1'))).toBe(false);
+    redis.down = true;
+    a.leave();
+    b.events.changed = [];
+    b.leave();
+    // a's probe answers where only a hears it; b, alone, probes for itself (and is told so).
+    expect(a.get('s')).toMatchObject({ state: 'half-open', lease: 'a#1' });
+    expect(b.events.changed).toContain('s');
+    expect(b.lease('s', lease('b#1'))).toBe(true);
+    expect(b.get('s')).toMatchObject({ state: 'half-open', lease: 'b#1' });
   });
 });

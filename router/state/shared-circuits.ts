@@ -162,17 +162,38 @@ export class SharedCircuits {
     if (JSON.stringify(before) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
   }
 
-  /** The fleet is out of reach: everything is local from now on, until `rejoin`. */
+  /**
+   * The fleet is out of reach: everything is local from now on, until `rejoin`. Another replica's
+   * probe lease is given up here (see below).
+   */
   leave(): void {
     if (!this.shared) return;
     this.shared = false;
     this.generation++;
-    for (const e of this.entries.values()) {
+    const now = this.now();
+    const freed: string[] = [];
+    for (const [scope, e] of this.entries) {
       if (e.pending.length > 0) e.dirty = true;
       e.pending = [];
       e.draining = false;
       e.chain = Promise.resolve();
+      const s = e.state;
+      // Another replica's probe lease: its answer cannot reach this replica until the fleet is
+      // back, and a taken lease lasts as long as an attempt may (30 s by default), longer than most
+      // outages. Serving alone, this replica probes for itself, as it would had the window ended
+      // after the link was lost; on rejoin it takes the fleet's record (and that probe's answer).
+      if (s?.state === 'half-open' && this.isForeign(s.lease) && s.leaseUntil > now) {
+        e.state = { state: 'open', until: now, reason: s.reason, opens: s.opens };
+        freed.push(scope);
+      }
     }
+    // Requests waiting on those scopes may go now: told once everything is local.
+    for (const scope of freed) this.onRemoteChange(scope);
+  }
+
+  /** Whether `lease` is known to be another replica's. */
+  private isForeign(lease: string | undefined): boolean {
+    return this.replica !== undefined && lease !== undefined && !lease.startsWith(`${this.replica}#`);
   }
 
   /**
