@@ -5,7 +5,7 @@ import type { RedisServer } from './redis-server.js';
 export interface RedisFaultRecord {
   id: string;
   mode: 'down' | 'restart' | 'pause';
-  /** Planned start, ms from the faults' origin (the simulator's start). */
+  /** Planned start, ms from the faults' origin: the load's start (`RunData.loadStartedAt`), like every fault's `at`. */
   at: number;
   for?: number;
   /** When it really began and ended, on the same clock; absent if the run ended first. */
