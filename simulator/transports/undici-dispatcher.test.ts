@@ -1,9 +1,9 @@
-import { errors, request } from 'undici';
+import { errors, request, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../core/fake-clock.js';
 import { isSimError } from '../core/errors.js';
 import { parseScenario } from '../scenario/parse-scenario.js';
-import { createSimulator } from '../simulator.js';
+import { createSimulator, type Simulator } from '../simulator.js';
 import { createUndiciDispatcher } from './undici-dispatcher.js';
 
 const ORIGIN = 'http://llm.test';
@@ -37,7 +37,7 @@ faults: ${faults}
       body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
       ...o,
     });
-  return { sim, clock, chat };
+  return { sim, clock, chat, dispatcher };
 }
 
 /** The promise's state without waiting for it. */
@@ -151,5 +151,61 @@ describe('createUndiciDispatcher', () => {
       `"Failed to send GET http://127.0.0.1:9/v1/models: no simulated provider is there. The simulator answers only http://llm.test in process; point the client at a base URL from its endpoints."`,
     );
     expect(sim.ledger.size).toBe(0);
+  });
+});
+
+/** Dispatches a streamed chat with `bodyTimeout: 1000` to a handler that pauses on the head. */
+function pausedOnHead(sim: Simulator, dispatcher: Dispatcher) {
+  const events: string[] = [];
+  let controller: Dispatcher.DispatchController | undefined;
+  dispatcher.dispatch(
+    {
+      origin: ORIGIN,
+      path: `${new URL(sim.endpoints(ORIGIN)[0]!.baseUrl).pathname}/chat/completions`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-openai' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      bodyTimeout: 1000,
+    },
+    {
+      onRequestStart: (c) => void (controller = c),
+      onResponseStart: (c) => {
+        events.push('start');
+        c.pause();
+      },
+      onResponseData: () => void events.push('data'),
+      onResponseEnd: () => void events.push('end'),
+      onResponseError: (_c, e) => void events.push(`error:${e.name}`),
+    },
+  );
+  return { events, resume: () => controller!.resume() };
+}
+
+describe('createUndiciDispatcher under backpressure', () => {
+  it("never fires bodyTimeout while the caller has paused the body (undici's Client does not)", async () => {
+    const { sim, clock, dispatcher } = setup();
+    const { events, resume } = pausedOnHead(sim, dispatcher);
+    // The simulator writes the whole stream meanwhile (10 chunks, 500 ms apart); the caller stays paused.
+    for (let i = 0; i < 40; i++) await clock.advance(500);
+    expect(events).toEqual(['start']);
+    resume();
+    expect(events.filter((e) => e.startsWith('error'))).toEqual([]);
+    expect(events.filter((e) => e === 'data').length).toBeGreaterThan(1);
+    expect(events.at(-1)).toBe('end');
+  });
+
+  it('fires bodyTimeout when no byte comes for bodyTimeout after the caller resumed', async () => {
+    const { sim, clock, dispatcher } = setup(
+      '[{ id: h, kind: hang, afterHeaders: true, match: { provider: openai } }]',
+    );
+    const { events, resume } = pausedOnHead(sim, dispatcher);
+    await clock.advance(5000);
+    expect(events).toEqual(['start']);
+    resume();
+    await clock.advance(999);
+    expect(events).toEqual(['start']);
+    await clock.advance(1);
+    await clock.advance(0);
+    expect(events).toEqual(['start', 'error:BodyTimeoutError']);
   });
 });

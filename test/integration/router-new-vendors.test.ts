@@ -52,49 +52,36 @@ describe('the reference router against the newer vendors', () => {
     expect(served.sim.ledger.row(0)).toMatchObject({ key: 'main', correlationId: 'c1', status: 200 });
   });
 
-  it.each(MODELS)('streams through %s as OpenAI chunks with usage, ending in [DONE]', async (model) => {
-    served = await serve(SIM);
-    router = routerFor(served);
-    const r = await router.route(ask(model, { stream: true, stream_options: { include_usage: true } }));
-    expect(r.kind).toBe('stream');
-    if (r.kind !== 'stream') return;
-    let text = r.first.join('');
-    for await (const f of r.rest) text += f;
-    const datas = text
-      .split('\n\n')
-      .filter(Boolean)
-      .map((l) => l.replace(/^data: /, ''));
-    expect(datas.at(-1)).toBe('[DONE]');
-    const chunks = datas.slice(0, -1).map((d) => JSON.parse(d));
-    expect(
-      chunks
-        .map((c) => c.choices[0]?.delta?.content ?? '')
-        .join('')
-        .split(' '),
-    ).toHaveLength(5);
-    expect(chunks.find((c) => c.usage)?.usage.completion_tokens).toBe(5);
-  });
-
   // Simulated runs call the simulator in process: Bedrock's binary event stream must reach the
   // router's AWS reader as the bytes the HTTP server would send (it once came UTF-8 encoded, and
   // every Bedrock stream in simulated time ended in a 503 after complete attempts).
-  it.each(MODELS)('streams through %s over the in-process transport of simulated runs', async (model) => {
-    served = await serve(SIM);
-    router = routerFor(served, {}, { transport: createSimTransport(served.sim) });
-    const r = await router.route(ask(model, { stream: true, stream_options: { include_usage: true } }));
-    expect(r.kind).toBe('stream');
-    if (r.kind !== 'stream') return;
-    let text = r.first.join('');
-    for await (const f of r.rest) text += f;
-    const datas = text
-      .split('\n\n')
-      .filter(Boolean)
-      .map((l) => l.replace(/^data: /, ''));
-    expect(datas.at(-1)).toBe('[DONE]');
-    const chunks = datas.slice(0, -1).map((d) => JSON.parse(d));
-    expect(chunks.find((c) => c.usage)?.usage.completion_tokens).toBe(5);
-    expect(served.sim.ledger.size).toBe(1);
-  });
+  it.each(MODELS.flatMap((m) => (['HTTP', 'the in-process transport'] as const).map((via) => [m, via] as const)))(
+    'streams through %s over %s as OpenAI chunks with usage, ending in [DONE]',
+    async (model, via) => {
+      served = await serve(SIM);
+      router =
+        via === 'HTTP' ? routerFor(served) : routerFor(served, {}, { transport: createSimTransport(served.sim) });
+      const r = await router.route(ask(model, { stream: true, stream_options: { include_usage: true } }));
+      expect(r.kind).toBe('stream');
+      if (r.kind !== 'stream') return;
+      let text = r.first.join('');
+      for await (const f of r.rest) text += f;
+      const datas = text
+        .split('\n\n')
+        .filter(Boolean)
+        .map((l) => l.replace(/^data: /, ''));
+      expect(datas.at(-1)).toBe('[DONE]');
+      const chunks = datas.slice(0, -1).map((d) => JSON.parse(d));
+      expect(
+        chunks
+          .map((c) => c.choices[0]?.delta?.content ?? '')
+          .join('')
+          .split(' '),
+      ).toHaveLength(5);
+      expect(chunks.find((c) => c.usage)?.usage.completion_tokens).toBe(5);
+      expect(served.sim.ledger.size).toBe(1);
+    },
+  );
 
   it('signs Bedrock calls with SigV4 and the simulator records the access key id, never the secret', async () => {
     served = await serve(SIM);
