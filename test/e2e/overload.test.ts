@@ -49,7 +49,11 @@ describe('a run at 20 times the quota', () => {
 
     // However busy the machine (and so however the requests bunch up), never more held than the limit.
     expect(router!.admission().waitingHighWater).toBeLessThanOrEqual(100);
-    expect(data.checks.find((c) => c.id === 'no-429')!.verdict).toBe('pass');
+    // No client got a 429. Whether a provider answered one depends on how the requests bunched up
+    // (a router that never overshoots the quota meets none, and no-429 then has nothing to judge).
+    expect(data.outcomes.filter((o) => o.status === 429)).toEqual([]);
+    const providers429 = data.rows.filter((r) => r.status === 429).length;
+    expect(data.checks.find((c) => c.id === 'no-429')!.verdict).toBe(providers429 > 0 ? 'pass' : 'skip');
     // The test's own bound is the 60 s above; vitest's default 20 s was hit on a busy machine (19.5 s measured).
   }, 90_000);
 });
