@@ -39,18 +39,8 @@ export function createVocabulary(seed: number, size = 2048): Vocabulary {
  */
 export function generateTokens(vocabulary: Vocabulary, rng: Rng, count: number): string[] {
   const out: string[] = new Array(count);
-  const words = vocabulary.words;
-  let sentenceLeft = 0;
-  for (let i = 0; i < count; i++) {
-    let word = words[(rng.next() * words.length) | 0]!;
-    if (sentenceLeft === 0) {
-      word = word[0]!.toUpperCase() + word.slice(1);
-      sentenceLeft = randomInt(rng, 6, 14);
-    }
-    sentenceLeft--;
-    if (sentenceLeft === 0 || i === count - 1) word += '.';
-    out[i] = i === 0 ? word : ` ${word}`;
-  }
+  const draw = wordDraw(vocabulary, rng, count);
+  for (let i = 0; i < count; i++) out[i] = i === 0 ? draw(i) : ` ${draw(i)}`;
   return out;
 }
 
@@ -60,9 +50,16 @@ export function generateTokens(vocabulary: Vocabulary, rng: Rng, count: number):
  */
 export function generateText(vocabulary: Vocabulary, rng: Rng, count: number): string {
   let out = '';
+  const draw = wordDraw(vocabulary, rng, count);
+  for (let i = 0; i < count; i++) out += i === 0 ? draw(i) : ` ${draw(i)}`;
+  return out;
+}
+
+/** The `i`-th of `count` words, drawn in order: sentences of 6 to 14 words, capitalised and closed with a period. */
+function wordDraw(vocabulary: Vocabulary, rng: Rng, count: number): (i: number) => string {
   const words = vocabulary.words;
   let sentenceLeft = 0;
-  for (let i = 0; i < count; i++) {
+  return (i) => {
     let word = words[(rng.next() * words.length) | 0]!;
     if (sentenceLeft === 0) {
       word = word[0]!.toUpperCase() + word.slice(1);
@@ -70,9 +67,8 @@ export function generateText(vocabulary: Vocabulary, rng: Rng, count: number): s
     }
     sentenceLeft--;
     if (sentenceLeft === 0 || i === count - 1) word += '.';
-    out += i === 0 ? word : ` ${word}`;
-  }
-  return out;
+    return word;
+  };
 }
 
 /** The text of `tokens` as a JSON string literal, skipping the escape scan when it cannot matter. */
