@@ -1,5 +1,5 @@
-import type { HttpCall, HttpResponse, Transport } from '../router/index.js';
-import { playReply, type ReplySink, type Simulator } from '../simulator/index.js';
+import type { CancelSignal, HttpCall, HttpResponse, Transport } from '../router/index.js';
+import { Cancel, playReply, type ReplySink, type Simulator } from '../simulator/index.js';
 
 /** The path and query of an absolute URL (the simulator routes on them; its host is never resolved). */
 function pathOf(url: string): string {
@@ -19,7 +19,7 @@ function pathOf(url: string): string {
  */
 export function createInProcessTransport(sim: Simulator): Transport {
   return {
-    send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
+    send(call: HttpCall, signal: CancelSignal): Promise<HttpResponse> {
       const headers: Record<string, string> = {};
       for (const k in call.headers) headers[k.toLowerCase()] = call.headers[k]!;
       const reply = sim.handle({ method: call.method, url: pathOf(call.url), headers, body: call.body ?? '' });
@@ -64,8 +64,9 @@ export function createInProcessTransport(sim: Simulator): Transport {
       };
       return new Promise<HttpResponse>((resolve, reject) => {
         const binary = reply.binary === true;
-        // The caller's abort, or the body abandoned (dispose) while the reply still plays.
-        const hangUp = new AbortController();
+        // The caller's abort, or the body abandoned (dispose) while the reply still plays. A plain
+        // Cancel, not an AbortController: one per attempt, and only the simulator listens to it.
+        const hangUp = new Cancel();
         let ended = false;
         // A plain iterator rather than an async generator: one promise per chunk instead of a
         // generator's several. Once returned or failed it stays done, as a generator does.
@@ -141,7 +142,7 @@ export function createInProcessTransport(sim: Simulator): Transport {
         );
         if (signal.aborted) hangUp.abort(signal.reason);
         try {
-          playReply(reply, sink, sim.clock, hangUp.signal)?.catch(() => {});
+          playReply(reply, sink, sim.clock, hangUp)?.catch(() => {});
         } catch (e) {
           reject(e);
         }

@@ -3,6 +3,7 @@
 import type { RouterConfig } from './config/schema.js';
 import { backoffMs } from './core/backoff.js';
 import { CacheAffinity, preferWarm, type Prefix, type WarmPrefix } from './core/cache-affinity.js';
+import { NEVER_CANCELLED, type CancelSignal } from './core/cancel.js';
 import { CapacityBook } from './core/capacity.js';
 import { CircuitBook } from './core/circuit-book.js';
 import type { BreakerSettings } from './core/circuit-policy.js';
@@ -64,8 +65,8 @@ export interface RouterDeps {
 
 /** Per-request options. */
 export interface RouteOptions {
-  /** Aborts when the client goes away; the upstream attempt is cancelled with it. */
-  signal?: AbortSignal;
+  /** Aborts when the client goes away; the upstream attempt is cancelled with it (an AbortSignal will do). */
+  signal?: CancelSignal;
   /** Tightens the configured deadline (never loosens it). */
   deadlineMs?: number;
   /** Headers to pass on to providers (correlation ids). */
@@ -78,14 +79,12 @@ export interface RouteOptions {
 
 export type { RouteResult } from './engine/route-result.js';
 
-const NEVER = new AbortController().signal;
-
 interface RequestState {
   req: ChatRequest;
   api: 'chat' | 'embeddings';
   stream: boolean;
   deadline: Deadline;
-  signal: AbortSignal;
+  signal: CancelSignal;
   forward: Record<string, string>;
   raw?: string;
   inputTokens: number;
@@ -251,7 +250,7 @@ export class Router {
       api,
       stream: api === 'chat' && req.stream === true,
       deadline: createDeadline(now, Math.max(0, budgetMs)),
-      signal: options.signal ?? NEVER,
+      signal: options.signal ?? NEVER_CANCELLED,
       forward: options.forward ?? {},
       raw: options.raw,
       inputTokens: estimateInputTokens(req),

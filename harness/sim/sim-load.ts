@@ -11,6 +11,7 @@ import { OutcomeStore } from '../load/outcome-store.js';
 import { clientGraceMs } from '../load/open-loop.js';
 import type { PlannedRequest } from '../load/request-plan.js';
 import { arrivalOffsets } from '../load/schedule.js';
+import { Cancel, type CancelSignal } from '../../simulator/index.js';
 import type { SimClock } from './sim-clock.js';
 
 /** A router in the same process: a fetch handler, as Hono, itty-router, Next.js route handlers or `routerFetchHandler` are. */
@@ -23,7 +24,8 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export type DirectHandler = (call: {
   headers: Readonly<Record<string, string>>;
   body: string;
-  signal: AbortSignal;
+  /** The client's; a plain `Cancel` rather than an AbortSignal, which costs far more per request. */
+  signal: CancelSignal;
 }) => Promise<
   | { status: number; headers: Record<string, string>; body: string }
   | { status: 200; headers: Record<string, string>; frames: AsyncIterable<string> }
@@ -81,15 +83,17 @@ export async function runSimulatedLoad(
   const send = async (p: PlannedRequest, scheduledAt: number): Promise<void> => {
     const sentAt = clock.now();
     const out = pendingOutcome(p, scheduledAt, sentAt);
-    const ac = new AbortController();
+    // The request's one cancellation (the client giving up, or the load's end), which the router
+    // and every wait of the request derive from.
+    const ac = new Cancel();
     // Every wait of the request (the answer, then each chunk) ends at once when the client stops.
     // One promise per wait whose rejection `stop` holds, rather than a Promise.race per chunk
     // against a give-up promise (which also kept a reaction per chunk alive until the request ended).
     let interrupt: ((reason: unknown) => void) | undefined;
     const orStop = <T>(wait: Promise<T>): Promise<T> => {
-      if (ac.signal.aborted) {
+      if (ac.aborted) {
         wait.catch(() => {});
-        return Promise.reject(ac.signal.reason);
+        return Promise.reject(ac.reason);
       }
       return new Promise<T>((resolve, reject) => {
         interrupt = reject;
@@ -110,13 +114,22 @@ export async function runSimulatedLoad(
       if (direct) {
         const headers: Record<string, string> = {};
         for (const k in p.headers) headers[k.toLowerCase()] = p.headers[k]!;
-        const a = await orStop(direct({ headers, body: p.body, signal: ac.signal }));
+        const a = await orStop(direct({ headers, body: p.body, signal: ac }));
         status = a.status;
         header = (name) => a.headers[name] ?? null;
         if ('frames' in a) frames = a.frames[Symbol.asyncIterator]();
         else text = a.body;
       } else {
-        const request = new Request(url, { method: 'POST', headers: p.headers, body: p.body, signal: ac.signal });
+        // A Request takes only a real AbortSignal: one that follows the request's cancellation.
+        const fetchAbort = new AbortController();
+        if (ac.aborted) fetchAbort.abort(ac.reason);
+        else ac.addEventListener('abort', () => fetchAbort.abort(ac.reason));
+        const request = new Request(url, {
+          method: 'POST',
+          headers: p.headers,
+          body: p.body,
+          signal: fetchAbort.signal,
+        });
         const res = await orStop(handler(request));
         status = res.status;
         header = (name) => res.headers.get(name);
@@ -154,15 +167,15 @@ export async function runSimulatedLoad(
         applyAnswer(out, status, await orStop(Promise.resolve(text ?? '')));
       }
     } catch (error) {
-      out.error = ac.signal.reason === GAVE_UP ? 'client-timeout' : 'network';
-      if (!ac.signal.aborted) out.detail = describeLocalError(error);
+      out.error = ac.reason === GAVE_UP ? 'client-timeout' : 'network';
+      if (!ac.aborted) out.detail = describeLocalError(error);
       // A stream the client gave up on is late (the deadline check's), not ended by the router.
       if (out.stream && out.status >= 200 && out.status < 300 && out.error === 'network') out.streamEnd = 'silent';
     } finally {
       cancelTimer();
       open.delete(stop);
       out.endAt = clock.now();
-      if (ac.signal.reason === CUT) dropped++;
+      if (ac.reason === CUT) dropped++;
       else outcomes.push(out);
     }
   };

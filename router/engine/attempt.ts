@@ -5,6 +5,7 @@ import { errorFrame } from '../adapters/openai-chunks.js';
 import { createSseByteReader, type SseEvent } from '../adapters/sse.js';
 import type { CapacityBook } from '../core/capacity.js';
 import { classifyResponse } from '../core/classify.js';
+import { Cancel, type CancelSignal } from '../core/cancel.js';
 import { startTimer, type Clock } from '../core/clock.js';
 import { attemptBudgetMs, remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
@@ -48,7 +49,8 @@ export interface AttemptInput {
   stream: boolean;
   clientWantsUsage: boolean;
   deadline: Deadline;
-  signal: AbortSignal;
+  /** The request's: its abort reaches the attempt, its wait and the provider. */
+  signal: CancelSignal;
   forward: Record<string, string>;
   /** The client's body text, when it is this request unchanged (see `CallContext.raw`). */
   raw?: string;
@@ -116,7 +118,9 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     defaultMaxTokens: env.defaultMaxTokens,
     now: started,
   };
-  const ac = new AbortController();
+  // The attempt's own cancellation (its timers, the client's abort, the buffer bound), derived from
+  // the request's signal: a plain object, as nothing outside the process ever listens to it.
+  const ac = new Cancel();
   const onParentAbort = () => ac.abort(CLIENT_GONE);
   input.signal.addEventListener('abort', onParentAbort, { once: true });
   const budget = attemptBudgetMs(deadline, started, env.attemptTimeoutMs);
@@ -153,7 +157,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   });
 
   try {
-    const res = await env.transport.send(call, ac.signal);
+    const res = await env.transport.send(call, ac);
     const firstByteAt = clock.now();
     const get = headerGetter(res.headers);
     if (res.status < 200 || res.status >= 300) {
@@ -265,15 +269,15 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
       redact: env.redact,
     };
     const report = (end: Omit<StreamEnd, 'endedAt'>) => resolveDone({ ...end, endedAt: clock.now() });
-    const rest = closedIfNeverStarted(continueStream(state, ac.signal, cleanup, report), () =>
+    const rest = closedIfNeverStarted(continueStream(state, ac, cleanup, report), () =>
       endStream(state, cleanup, report, undefined, true),
     );
     return { kind: 'stream', first, rest, firstContentAt, done };
   } catch (error) {
-    if (ac.signal.reason === CLIENT_GONE) return failed({ kind: 'aborted' });
-    if (ac.signal.reason === TIMEOUT) return failed({ kind: 'timeout', phase });
+    if (ac.reason === CLIENT_GONE) return failed({ kind: 'aborted' });
+    if (ac.reason === TIMEOUT) return failed({ kind: 'timeout', phase });
     // Too much is being read at once: this answer is given up, as a provider too slow to fit would be.
-    if (ac.signal.reason === OVER_BUDGET) return failed({ kind: 'server_error', status: 200 });
+    if (ac.reason === OVER_BUDGET) return failed({ kind: 'server_error', status: 200 });
     return failed({ kind: 'network_error', message: (error as Error)?.message ?? String(error) });
   } finally {
     if (!handedOff) cleanup();
@@ -298,7 +302,7 @@ interface StreamState {
  */
 async function* continueStream(
   s: StreamState,
-  signal: AbortSignal,
+  signal: CancelSignal,
   cleanup: () => void,
   report: (end: Omit<StreamEnd, 'endedAt'>) => void,
 ): AsyncGenerator<string, void, undefined> {

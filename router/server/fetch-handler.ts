@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../core/cancel.js';
 import type { Router } from '../router.js';
 
 const encoder = new TextEncoder();
@@ -6,7 +7,8 @@ const encoder = new TextEncoder();
 export interface DirectCall {
   headers: Readonly<Record<string, string>>;
   body: string;
-  signal: AbortSignal;
+  /** The client's: an AbortSignal, or anything as cheap that aborts the same way. */
+  signal: CancelSignal;
 }
 
 /** The router's answer in process: a whole body, or the frames of a stream as they come. */

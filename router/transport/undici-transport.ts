@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import type { HttpCall } from '../adapters/adapter.js';
+import type { CancelSignal } from '../core/cancel.js';
 import type { HttpResponse, Transport } from './transport.js';
 
 /** Pool settings for upstream connections. */
@@ -7,6 +8,16 @@ export interface UndiciTransportOptions {
   /** Connections per origin. */
   connections?: number;
   keepAliveTimeoutMs?: number;
+}
+
+/** A real AbortSignal following `signal`, for undici (the attempt's own is a plain `Cancel`). */
+function abortSignalOf(signal: CancelSignal): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  const ac = new AbortController();
+  if (signal.aborted) ac.abort(signal.reason);
+  // The attempt's cancellation lives no longer than the call: nothing to remove afterwards.
+  else signal.addEventListener('abort', () => ac.abort(signal.reason), { once: true });
+  return ac.signal;
 }
 
 /**
@@ -21,12 +32,12 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
     pipelining: 1,
   });
   return {
-    async send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
+    async send(call: HttpCall, signal: CancelSignal): Promise<HttpResponse> {
       const res = await request(call.url, {
         method: call.method,
         headers: call.headers,
         body: call.body,
-        signal,
+        signal: abortSignalOf(signal),
         dispatcher: agent,
         headersTimeout: 0,
         bodyTimeout: 0,

@@ -1,6 +1,7 @@
+import type { CancelSignal } from '../core/cancel.js';
 import type { Clock } from '../core/clock.js';
 
-function abortReason(signal: AbortSignal): unknown {
+function abortReason(signal: CancelSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
