@@ -23,8 +23,9 @@ export const NEVER_CANCELLED: CancelSignal = Object.freeze({
 /**
  * An AbortController and its signal in one plain object, for cancellations that stay inside the
  * process: a Node AbortSignal is an EventTarget, costly to make, listen to and collect once per
- * attempt of a million. As an AbortSignal does, `abort` runs the listeners synchronously, in the
- * order they were added, once; a listener removed meanwhile is skipped, one added after is never run.
+ * attempt of a million. As a Node AbortSignal does, `abort` runs the listeners synchronously, in
+ * the order they were added, once: one removed while they run is skipped, one added while they run
+ * runs too, one added afterwards never runs.
  */
 export class Cancel implements CancelSignal {
   aborted = false;
@@ -38,10 +39,10 @@ export class Cancel implements CancelSignal {
     this.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     const ls = this.listeners;
     if (!ls) return;
+    // `ls.length` read each time round: a listener added by another while they run runs too.
     for (let i = 0; i < ls.length; i++) {
       const listener = ls[i];
       if (!listener) continue;
-      ls[i] = null;
       try {
         listener();
       } catch (error) {
@@ -56,7 +57,8 @@ export class Cancel implements CancelSignal {
 
   /** Calls `listener` when aborted (the type is always `'abort'`); a listener already added is not added twice. */
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (this.aborted) return;
+    // Once aborted, the list is there only while `abort` runs it.
+    if (this.aborted && !this.listeners) return;
     const ls = (this.listeners ??= []);
     if (!ls.includes(listener)) ls.push(listener);
   }

@@ -12,8 +12,10 @@ export interface CancelSignal {
 /**
  * An AbortController and its signal in one plain object, for cancellations that stay inside the
  * process: a Node AbortSignal is an EventTarget, costly to make, listen to and collect once per
- * request of a million (the router has its own, as the two never import each other). As an AbortSignal does, `abort` runs the listeners synchronously, in the
- * order they were added, once; a listener removed meanwhile is skipped, one added after is never run.
+ * request of a million (the router has its own, as the two never import each other). As a Node
+ * AbortSignal does, `abort` runs the listeners synchronously, in the order they were added, once:
+ * one removed while they run is skipped, one added while they run runs too, one added afterwards
+ * never runs.
  */
 export class Cancel implements CancelSignal {
   aborted = false;
@@ -27,10 +29,10 @@ export class Cancel implements CancelSignal {
     this.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     const ls = this.listeners;
     if (!ls) return;
+    // `ls.length` read each time round: a listener added by another while they run runs too.
     for (let i = 0; i < ls.length; i++) {
       const listener = ls[i];
       if (!listener) continue;
-      ls[i] = null;
       try {
         listener();
       } catch (error) {
@@ -45,7 +47,8 @@ export class Cancel implements CancelSignal {
 
   /** Calls `listener` when aborted (the type is always `'abort'`); a listener already added is not added twice. */
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (this.aborted) return;
+    // Once aborted, the list is there only while `abort` runs it.
+    if (this.aborted && !this.listeners) return;
     const ls = (this.listeners ??= []);
     if (!ls.includes(listener)) ls.push(listener);
   }
