@@ -1,4 +1,4 @@
-import type { CancelSignal, HttpCall, HttpResponse, Transport } from '../router/index.js';
+import type { AbortLike, HttpCall, HttpResponse, Transport } from '../router/index.js';
 import { Cancel, playReply, type ReplySink, type Simulator } from '../simulator/index.js';
 
 /** The path and query of an absolute URL (the simulator routes on them; its host is never resolved). */
@@ -19,7 +19,7 @@ function pathOf(url: string): string {
  */
 export function createInProcessTransport(sim: Simulator): Transport {
   return {
-    send(call: HttpCall, signal: CancelSignal): Promise<HttpResponse> {
+    send(call: HttpCall, signal: AbortLike): Promise<HttpResponse> {
       const headers: Record<string, string> = {};
       for (const k in call.headers) headers[k.toLowerCase()] = call.headers[k]!;
       const reply = sim.handle({ method: call.method, url: pathOf(call.url), headers, body: call.body ?? '' });

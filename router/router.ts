@@ -3,7 +3,7 @@
 import type { RouterConfig } from './config/schema.js';
 import { backoffMs } from './core/backoff.js';
 import { CacheAffinity, preferWarm, type Prefix, type WarmPrefix } from './core/cache-affinity.js';
-import { NEVER_CANCELLED, type CancelSignal } from './core/cancel.js';
+import { NEVER_CANCELLED, type AbortLike } from './core/cancel.js';
 import { CapacityBook } from './core/capacity.js';
 import { CircuitBook } from './core/circuit-book.js';
 import type { BreakerSettings } from './core/circuit-policy.js';
@@ -66,7 +66,7 @@ export interface RouterDeps {
 /** Per-request options. */
 export interface RouteOptions {
   /** Aborts when the client goes away; the upstream attempt is cancelled with it (an AbortSignal will do). */
-  signal?: CancelSignal;
+  signal?: AbortLike;
   /** Tightens the configured deadline (never loosens it). */
   deadlineMs?: number;
   /** Headers to pass on to providers (correlation ids). */
@@ -84,7 +84,7 @@ interface RequestState {
   api: 'chat' | 'embeddings';
   stream: boolean;
   deadline: Deadline;
-  signal: CancelSignal;
+  signal: AbortLike;
   forward: Record<string, string>;
   raw?: string;
   inputTokens: number;

@@ -1,6 +1,6 @@
 /** @module throttlelab simulator: vendor-faithful mock LLM providers, scenarios and the attempt ledger. */
 export type { Clock } from './core/clock.js';
-export { Cancel, type CancelSignal } from './core/cancel.js';
+export { Cancel, type AbortLike } from './core/cancel.js';
 export { systemClock } from './transports/system-clock.js';
 export { createFakeClock, type FakeClock } from './core/fake-clock.js';
 export { createRng, deriveSeed, type Rng } from './core/rng.js';

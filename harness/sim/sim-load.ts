@@ -11,7 +11,7 @@ import { OutcomeStore } from '../load/outcome-store.js';
 import { clientGraceMs } from '../load/open-loop.js';
 import type { PlannedRequest } from '../load/request-plan.js';
 import { arrivalOffsets } from '../load/schedule.js';
-import { Cancel, type CancelSignal } from '../../simulator/index.js';
+import { Cancel, type AbortLike } from '../../simulator/index.js';
 import type { SimClock } from './sim-clock.js';
 
 /** A router in the same process: a fetch handler, as Hono, itty-router, Next.js route handlers or `routerFetchHandler` are. */
@@ -25,7 +25,7 @@ export type DirectHandler = (call: {
   headers: Readonly<Record<string, string>>;
   body: string;
   /** The client's; a plain `Cancel` rather than an AbortSignal, which costs far more per request. */
-  signal: CancelSignal;
+  signal: AbortLike;
 }) => Promise<
   | { status: number; headers: Record<string, string>; body: string }
   | { status: 200; headers: Record<string, string>; frames: AsyncIterable<string> }

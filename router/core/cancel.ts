@@ -2,7 +2,7 @@
  * What code that can be cancelled reads: whether and why, and a call when it happens. An
  * AbortSignal has this shape, and so do `Cancel` and `NEVER_CANCELLED`.
  */
-export interface CancelSignal {
+export interface AbortLike {
   readonly aborted: boolean;
   readonly reason: unknown;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
@@ -13,7 +13,7 @@ export interface CancelSignal {
  * A signal that never aborts: listening to it costs nothing and holds nothing (a request with no
  * client signal would otherwise gather one listener per attempt and wait on one shared object).
  */
-export const NEVER_CANCELLED: CancelSignal = Object.freeze({
+export const NEVER_CANCELLED: AbortLike = Object.freeze({
   aborted: false,
   reason: undefined,
   addEventListener() {},
@@ -27,7 +27,7 @@ export const NEVER_CANCELLED: CancelSignal = Object.freeze({
  * the order they were added, once: one removed while they run is skipped, one added while they run
  * runs too, one added afterwards never runs.
  */
-export class Cancel implements CancelSignal {
+export class Cancel implements AbortLike {
   aborted = false;
   reason: unknown = undefined;
   private listeners: Array<(() => void) | null> | undefined = undefined;

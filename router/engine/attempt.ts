@@ -5,7 +5,7 @@ import { errorFrame } from '../adapters/openai-chunks.js';
 import { createSseByteReader, type SseEvent } from '../adapters/sse.js';
 import type { CapacityBook } from '../core/capacity.js';
 import { classifyResponse } from '../core/classify.js';
-import { Cancel, type CancelSignal } from '../core/cancel.js';
+import { Cancel, type AbortLike } from '../core/cancel.js';
 import { startTimer, type Clock } from '../core/clock.js';
 import { attemptBudgetMs, remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
@@ -50,7 +50,7 @@ export interface AttemptInput {
   clientWantsUsage: boolean;
   deadline: Deadline;
   /** The request's: its abort reaches the attempt, its wait and the provider. */
-  signal: CancelSignal;
+  signal: AbortLike;
   forward: Record<string, string>;
   /** The client's body text, when it is this request unchanged (see `CallContext.raw`). */
   raw?: string;
@@ -302,7 +302,7 @@ interface StreamState {
  */
 async function* continueStream(
   s: StreamState,
-  signal: CancelSignal,
+  signal: AbortLike,
   cleanup: () => void,
   report: (end: Omit<StreamEnd, 'endedAt'>) => void,
 ): AsyncGenerator<string, void, undefined> {

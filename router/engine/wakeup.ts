@@ -1,4 +1,4 @@
-import type { CancelSignal } from '../core/cancel.js';
+import type { AbortLike } from '../core/cancel.js';
 import { startTimer, type Clock } from '../core/clock.js';
 
 interface Sleeper {
@@ -24,7 +24,7 @@ export class Wakeup {
    * Waits `ms` on `clock`, ending early when woken or when `signal` aborts; resolves true only if
    * the full wait elapsed. Its timer and listener are removed however it ends.
    */
-  sleep(clock: Clock, ms: number, signal: CancelSignal): Promise<boolean> {
+  sleep(clock: Clock, ms: number, signal: AbortLike): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const sleeper: Sleeper = {

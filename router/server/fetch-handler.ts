@@ -1,4 +1,4 @@
-import type { CancelSignal } from '../core/cancel.js';
+import type { AbortLike } from '../core/cancel.js';
 import type { Router } from '../router.js';
 
 const encoder = new TextEncoder();
@@ -8,7 +8,7 @@ export interface DirectCall {
   headers: Readonly<Record<string, string>>;
   body: string;
   /** The client's: an AbortSignal, or anything as cheap that aborts the same way. */
-  signal: CancelSignal;
+  signal: AbortLike;
 }
 
 /** The router's answer in process: a whole body, or the frames of a stream as they come. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Cancel } from '../core/cancel.js';
 import { RouterError } from '../core/errors.js';
 import {
   clientGone,
@@ -64,7 +65,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
   const forward = router.config.forwardHeaders.map((h) => h.toLowerCase());
   const deadlineHeader = router.config.deadline.header.toLowerCase();
   // Requests being answered (by their abort controllers), for a drain on close.
-  const live = new Set<AbortController>();
+  const live = new Set<Cancel>();
   let closing = false;
   let drained: (() => void) | undefined;
   const whenDrained = () => (live.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve)));
@@ -144,7 +145,9 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
         null,
       );
     }
-    const aborter = new AbortController();
+    // The request's one cancellation (the client gone, or the shutdown): a plain Cancel rather
+    // than an AbortController, as only the router's own code listens to it.
+    const aborter = new Cancel();
     res.on('close', () => {
       if (!res.writableFinished) aborter.abort();
     });
@@ -159,7 +162,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
 
   const answer = async (
     res: ServerResponse,
-    aborter: AbortController,
+    aborter: Cancel,
     body: unknown,
     text: string,
     req: IncomingMessage,
@@ -174,7 +177,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
       body = decoded.req;
     }
     const routed = await router.route(body, {
-      signal: aborter.signal,
+      signal: aborter,
       deadlineMs: clientDeadlineMs(req, deadlineHeader),
       forward: fwd(req),
       api: endpoint.api,
@@ -186,7 +189,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
       if (result.kind === 'stream') await result.rest.return(undefined);
       return;
     }
-    if (aborter.signal.reason === SHUTDOWN && result.kind === 'response') {
+    if (aborter.reason === SHUTDOWN && result.kind === 'response') {
       if (!codec) return shuttingDown(res);
       return send(
         res,
@@ -206,13 +209,13 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     try {
       for await (const frame of result.rest) {
         last = frame;
-        if (aborter.signal.aborted) break;
+        if (aborter.aborted) break;
         if (!res.write(frame))
           await new Promise<void>((resolve) => res.once('drain', () => resolve()).once('close', () => resolve()));
       }
     } finally {
       // Cut by a stop: the client is told, never left with a stream that merely ends.
-      if (aborter.signal.reason === SHUTDOWN && !res.destroyed) {
+      if (aborter.reason === SHUTDOWN && !res.destroyed) {
         if (!codec && !/data: (\[DONE\]|\{"error")/.test(last)) res.write(`data: ${SHUTDOWN_FRAME}\n\n`);
         else if (codec && !codec.streamEnded.test(last)) res.write(codec.shutdownFrame);
       }

@@ -1,5 +1,5 @@
 import type { HttpCall } from '../adapters/adapter.js';
-import type { CancelSignal } from '../core/cancel.js';
+import type { AbortLike } from '../core/cancel.js';
 
 /** A provider's answer, headers first, body as it arrives. */
 export interface HttpResponse {
@@ -21,6 +21,6 @@ export interface HttpResponse {
 /** The port the router sends through: undici over sockets, or anything else in tests. */
 export interface Transport {
   /** Sends `call`; `signal` (the attempt's, an AbortSignal or the router's cheaper `Cancel`) cancels it. */
-  send(call: HttpCall, signal: CancelSignal): Promise<HttpResponse>;
+  send(call: HttpCall, signal: AbortLike): Promise<HttpResponse>;
   close(): Promise<void>;
 }

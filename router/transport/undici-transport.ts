@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import type { HttpCall } from '../adapters/adapter.js';
-import type { CancelSignal } from '../core/cancel.js';
+import type { AbortLike } from '../core/cancel.js';
 import type { HttpResponse, Transport } from './transport.js';
 
 /** Pool settings for upstream connections. */
@@ -11,7 +11,7 @@ export interface UndiciTransportOptions {
 }
 
 /** A real AbortSignal following `signal`, for undici (the attempt's own is a plain `Cancel`). */
-function abortSignalOf(signal: CancelSignal): AbortSignal {
+function abortSignalOf(signal: AbortLike): AbortSignal {
   if (signal instanceof AbortSignal) return signal;
   const ac = new AbortController();
   if (signal.aborted) ac.abort(signal.reason);
@@ -32,7 +32,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
     pipelining: 1,
   });
   return {
-    async send(call: HttpCall, signal: CancelSignal): Promise<HttpResponse> {
+    async send(call: HttpCall, signal: AbortLike): Promise<HttpResponse> {
       const res = await request(call.url, {
         method: call.method,
         headers: call.headers,

@@ -2,7 +2,7 @@
  * What code that can be cancelled reads: whether and why, and a call when it happens. An
  * AbortSignal has this shape, and so does `Cancel`.
  */
-export interface CancelSignal {
+export interface AbortLike {
   readonly aborted: boolean;
   readonly reason: unknown;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
@@ -17,7 +17,7 @@ export interface CancelSignal {
  * one removed while they run is skipped, one added while they run runs too, one added afterwards
  * never runs.
  */
-export class Cancel implements CancelSignal {
+export class Cancel implements AbortLike {
   aborted = false;
   reason: unknown = undefined;
   private listeners: Array<(() => void) | null> | undefined = undefined;

@@ -1,9 +1,9 @@
-import type { CancelSignal } from './cancel.js';
+import type { AbortLike } from './cancel.js';
 
 /** A source of time: epoch milliseconds (fractional) and an abortable sleep. */
 export interface Clock {
   /** Current time in epoch milliseconds; may carry a fractional part. */
   now(): number;
   /** Resolves after `ms`; rejects with the signal's reason when `signal` aborts first. */
-  sleep(ms: number, signal?: CancelSignal): Promise<void>;
+  sleep(ms: number, signal?: AbortLike): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { CancelSignal } from '../core/cancel.js';
+import type { AbortLike } from '../core/cancel.js';
 import type { Clock } from '../core/clock.js';
 import type { HeaderMap } from '../vendors/types.js';
 import type { Reply } from './reply.js';
@@ -21,7 +21,7 @@ interface Cursor {
   tokens: number;
 }
 
-function untilAborted(signal: CancelSignal): Promise<void> {
+function untilAborted(signal: AbortLike): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
@@ -63,7 +63,7 @@ function playUntilPause(reply: Reply, sink: ReplySink, clock: Clock, at: Cursor)
   return true;
 }
 
-async function playPaused(reply: Reply, sink: ReplySink, clock: Clock, signal: CancelSignal, at: Cursor): Promise<void> {
+async function playPaused(reply: Reply, sink: ReplySink, clock: Clock, signal: AbortLike, at: Cursor): Promise<void> {
   let aborted = false;
   try {
     for (;;) {
@@ -98,7 +98,7 @@ async function playPaused(reply: Reply, sink: ReplySink, clock: Clock, signal: C
  * Replies without waits play synchronously and return undefined; others return a promise.
  * `signal` aborts when the client goes away.
  */
-export function playReply(reply: Reply, sink: ReplySink, clock: Clock, signal: CancelSignal): Promise<void> | undefined {
+export function playReply(reply: Reply, sink: ReplySink, clock: Clock, signal: AbortLike): Promise<void> | undefined {
   const at: Cursor = { i: 0, tokens: 0 };
   let done: boolean;
   try {

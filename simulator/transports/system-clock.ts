@@ -1,7 +1,7 @@
-import type { CancelSignal } from '../core/cancel.js';
+import type { AbortLike } from '../core/cancel.js';
 import type { Clock } from '../core/clock.js';
 
-function abortReason(signal: CancelSignal): unknown {
+function abortReason(signal: AbortLike): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
