@@ -7,7 +7,7 @@ export { parseRouterConfig, type ConfigIssue, type ParseConfigResult } from './c
 export { readConfigFile } from './config/read-config-file.js';
 export { RouterConfigSchema, type RouterConfig, type ProviderConfig, type StoreConfig } from './config/schema.js';
 export type { Clock } from './core/clock.js';
-export { Cancel, NEVER_CANCELLED, type AbortLike } from './core/cancel.js';
+export { Cancel, NEVER_CANCELLED, toAbortSignal, type AbortLike } from './core/cancel.js';
 export { systemClock } from './engine/system-clock.js';
 export { createFakeClock, type FakeClock } from './core/fake-clock.js';
 export { createRng, type Rng } from './core/rng.js';

@@ -72,3 +72,16 @@ export class Cancel implements AbortLike {
     else ls!.splice(i, 1);
   }
 }
+
+/**
+ * A real AbortSignal that follows `signal`, for an API that takes only that (undici, fetch): a
+ * transport is handed the attempt's `Cancel`, not an AbortSignal.
+ */
+export function toAbortSignal(signal: AbortLike): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  const ac = new AbortController();
+  if (signal.aborted) ac.abort(signal.reason);
+  // A signal handed to a transport lives no longer than its call: the listener goes with it.
+  else signal.addEventListener('abort', () => ac.abort(signal.reason), { once: true });
+  return ac.signal;
+}

@@ -20,7 +20,10 @@ export interface HttpResponse {
 
 /** The port the router sends through: undici over sockets, or anything else in tests. */
 export interface Transport {
-  /** Sends `call`; `signal` (the attempt's, an AbortSignal or the router's cheaper `Cancel`) cancels it. */
+  /**
+   * Sends `call`; `signal` cancels it. The router hands over its attempt's `Cancel`, not an
+   * AbortSignal: an API that takes only an AbortSignal gets `toAbortSignal(signal)`.
+   */
   send(call: HttpCall, signal: AbortLike): Promise<HttpResponse>;
   close(): Promise<void>;
 }

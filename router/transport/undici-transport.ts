@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import type { HttpCall } from '../adapters/adapter.js';
-import type { AbortLike } from '../core/cancel.js';
+import { toAbortSignal, type AbortLike } from '../core/cancel.js';
 import type { HttpResponse, Transport } from './transport.js';
 
 /** Pool settings for upstream connections. */
@@ -8,16 +8,6 @@ export interface UndiciTransportOptions {
   /** Connections per origin. */
   connections?: number;
   keepAliveTimeoutMs?: number;
-}
-
-/** A real AbortSignal following `signal`, for undici (the attempt's own is a plain `Cancel`). */
-function abortSignalOf(signal: AbortLike): AbortSignal {
-  if (signal instanceof AbortSignal) return signal;
-  const ac = new AbortController();
-  if (signal.aborted) ac.abort(signal.reason);
-  // The attempt's cancellation lives no longer than the call: nothing to remove afterwards.
-  else signal.addEventListener('abort', () => ac.abort(signal.reason), { once: true });
-  return ac.signal;
 }
 
 /**
@@ -37,7 +27,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         method: call.method,
         headers: call.headers,
         body: call.body,
-        signal: abortSignalOf(signal),
+        signal: toAbortSignal(signal),
         dispatcher: agent,
         headersTimeout: 0,
         bodyTimeout: 0,

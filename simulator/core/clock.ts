@@ -4,6 +4,6 @@ import type { AbortLike } from './cancel.js';
 export interface Clock {
   /** Current time in epoch milliseconds; may carry a fractional part. */
   now(): number;
-  /** Resolves after `ms`; rejects with the signal's reason when `signal` aborts first. */
+  /** Resolves after `ms`; rejects with its reason when `signal` (an AbortSignal or a `Cancel`) aborts first. */
   sleep(ms: number, signal?: AbortLike): Promise<void>;
 }

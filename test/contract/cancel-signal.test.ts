@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Cancel as RouterCancel, NEVER_CANCELLED } from '../../router/index.js';
+import { Cancel as RouterCancel, NEVER_CANCELLED, toAbortSignal } from '../../router/index.js';
 import { Cancel as SimulatorCancel } from '../../simulator/index.js';
 
 // The router's and the simulator's `Cancel` stand in for an AbortController on the per-request
@@ -110,5 +110,21 @@ describe('Cancel behaves as an AbortController', () => {
     expect(never.aborted).toBe(false);
     expect(never.reason).toBeUndefined();
     expect(Object.isFrozen(never)).toBe(true);
+  });
+
+  it('toAbortSignal gives a real AbortSignal that aborts with the Cancel, for the same reason', () => {
+    const c = new RouterCancel();
+    const signal = toAbortSignal(c);
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(signal.aborted).toBe(false);
+    const heard: unknown[] = [];
+    signal.addEventListener('abort', () => heard.push(signal.reason));
+    c.abort('gone');
+    expect(heard).toEqual(['gone']);
+    const done = new RouterCancel();
+    done.abort('before');
+    expect(toAbortSignal(done).reason).toBe('before');
+    const real = new AbortController().signal;
+    expect(toAbortSignal(real)).toBe(real);
   });
 });
