@@ -19,6 +19,7 @@ function pathOf(url: string): string {
  */
 export function createInProcessTransport(sim: Simulator): Transport {
   return {
+    takesAbortLike: true,
     send(call: HttpCall, signal: AbortLike): Promise<HttpResponse> {
       const headers: Record<string, string> = {};
       for (const k in call.headers) headers[k.toLowerCase()] = call.headers[k]!;

@@ -5,7 +5,7 @@ import { errorFrame } from '../adapters/openai-chunks.js';
 import { createSseByteReader, type SseEvent } from '../adapters/sse.js';
 import type { CapacityBook } from '../core/capacity.js';
 import { classifyResponse } from '../core/classify.js';
-import { Cancel, type AbortLike } from '../core/cancel.js';
+import { Cancel, toAbortSignal, type AbortLike } from '../core/cancel.js';
 import { startTimer, type Clock } from '../core/clock.js';
 import { attemptBudgetMs, remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
@@ -157,7 +157,8 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   });
 
   try {
-    const res = await env.transport.send(call, ac);
+    const t = env.transport;
+    const res = await (t.takesAbortLike ? t.send(call, ac) : t.send(call, toAbortSignal(ac)));
     const firstByteAt = clock.now();
     const get = headerGetter(res.headers);
     if (res.status < 200 || res.status >= 300) {

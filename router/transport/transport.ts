@@ -18,12 +18,26 @@ export interface HttpResponse {
   dispose(): void;
 }
 
-/** The port the router sends through: undici over sockets, or anything else in tests. */
-export interface Transport {
-  /**
-   * Sends `call`; `signal` cancels it. The router hands over its attempt's `Cancel`, not an
-   * AbortSignal: an API that takes only an AbortSignal gets `toAbortSignal(signal)`.
-   */
+/**
+ * The port the router sends through: undici over sockets, or anything else in tests. A transport
+ * written against AbortSignal is handed one per attempt, as before; the router's own transports
+ * set `takesAbortLike` and are handed the attempt's `Cancel` itself (no AbortSignal made per
+ * attempt: on a million attempts an EventTarget each is a tenth of the CPU).
+ */
+export type Transport = SignalTransport | AbortLikeTransport;
+
+/** A transport that is handed a real AbortSignal (any transport that does not say otherwise). */
+export interface SignalTransport {
+  readonly takesAbortLike?: false;
+  /** Sends `call`; `signal` cancels it. */
+  send(call: HttpCall, signal: AbortSignal): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+/** A transport that reads only `aborted`, `reason` and the abort listeners of its signal. */
+export interface AbortLikeTransport {
+  readonly takesAbortLike: true;
+  /** Sends `call`; `signal` (an AbortSignal, a `Cancel` or any `AbortLike`) cancels it. */
   send(call: HttpCall, signal: AbortLike): Promise<HttpResponse>;
   close(): Promise<void>;
 }

@@ -22,6 +22,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
     pipelining: 1,
   });
   return {
+    takesAbortLike: true,
     async send(call: HttpCall, signal: AbortLike): Promise<HttpResponse> {
       const res = await request(call.url, {
         method: call.method,

@@ -51,6 +51,7 @@ function respond(stream: boolean): HttpResponse {
 }
 
 const transport: Transport = {
+  takesAbortLike: true,
   send: async (call) => respond(call.body?.includes('"stream":true') ?? false),
   close: async () => {},
 };
