@@ -46,6 +46,30 @@ describe('AttemptGroups', () => {
     expect(groups.count('r-2499')).toBe(1);
   });
 
+  it("tells apart ids in and out of the run's form (numbered, zero-padded, foreign, huge) as a map would", () => {
+    const ids = [
+      'r-7',
+      'r-07',
+      'r-',
+      'r-x7',
+      'q-7',
+      'r-7',
+      '7',
+      'r-123456789',
+      'r-1234567890',
+      'r--7',
+      'r-0',
+      'r-00',
+      'r-7',
+    ];
+    const mixed = ids.map((id, seq) => row({ seq, correlationId: id }));
+    const groups = new AttemptGroups(mixed);
+    const expected = groupBy(mixed, (r) => r.correlationId ?? undefined);
+    expect([...groups.lists()]).toEqual([...expected.values()]);
+    for (const id of [...ids, 'r-8', 'r-70', 'r-1234567891', 's-7'])
+      expect(groups.get(id), id).toEqual(expected.get(id));
+  });
+
   it('is made once per rows array until forgotten', () => {
     const first = attemptsByRequest(rows);
     expect(attemptsByRequest(rows)).toBe(first);
