@@ -75,4 +75,20 @@ describe('intervals', () => {
       { seed: 12 },
     );
   });
+
+  it('merges intervals given as columns as it merges pairs, with fractions, open ends and NaN', () => {
+    const time = fc.oneof(
+      fc.double({ min: 0, max: 20, noNaN: true }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.constantFrom(Infinity, Number.NaN),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(time, time), { maxLength: 60 }), (pairs) => {
+        const starts = Float64Array.from(pairs, ([a]) => a);
+        const ends = Float64Array.from(pairs, ([, b]) => b);
+        expect(unionOfColumns(starts, ends, pairs.length)).toEqual(union(pairs.map(([a, b]) => [a, b])));
+      }),
+      { seed: 13 },
+    );
+  });
 });

@@ -103,20 +103,20 @@ export const MAX_EVIDENCE = 20;
 export type Verdict = 'pass' | 'fail' | 'skip' | 'inconclusive';
 
 /** Percentile of a sorted array (nearest rank); null when empty. */
-export function percentile(sorted: readonly number[], p: number): number | null {
+export function percentile(sorted: ArrayLike<number>, p: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 /** p50, p90, p99 and max of a list of values. */
-export function summary(values: number[]): {
+export function summary(values: readonly number[]): {
   count: number;
   p50: number | null;
   p90: number | null;
   p99: number | null;
   max: number | null;
 } {
-  const s = [...values].sort((a, b) => a - b);
+  const s = sortedNumbers(values);
   return {
     count: s.length,
     p50: percentile(s, 50),
@@ -124,6 +124,16 @@ export function summary(values: number[]): {
     p99: percentile(s, 99),
     max: s.length ? s[s.length - 1]! : null,
   };
+}
+
+/**
+ * The values in ascending order, as a copy: a typed array's own sort (no comparator called a
+ * million times for a day's latencies). With a NaN, whose place a comparator leaves to the sort,
+ * the values are sorted as before by `a - b`, so that every figure stays what it was.
+ */
+function sortedNumbers(values: readonly number[]): ArrayLike<number> {
+  for (const v of values) if (Number.isNaN(v)) return [...values].sort((a, b) => a - b);
+  return Float64Array.from(values).sort();
 }
 
 /** `1 attempt`, `2 attempts`: a count with its noun, for figures people read. */

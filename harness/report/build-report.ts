@@ -1,4 +1,4 @@
-import { summary } from '../checks/types.js';
+import { groupBy, summary } from '../checks/types.js';
 import { deriveWindows } from '../checks/windows.js';
 import type { RunData } from '../run-scenario.js';
 import { TOOL_VERSION } from '../version.js';
@@ -19,8 +19,11 @@ function histogram(values: number[]): { boundsMs: number[]; counts: number[] } {
 function timelines(data: RunData): ProviderTimeline[] {
   const t0 = data.loadStartedAt;
   const windows = deriveWindows(data.rows, 'model');
+  // The ledger read once, not once per provider (twice): a day's run has most of a million rows.
+  const byProvider = groupBy(data.rows, (r) => r.provider);
   return data.scenario.providers.map((p) => {
-    const rows = data.rows.filter((r) => r.provider === p.id && r.endpoint === 'chat');
+    const all = byProvider.get(p.id) ?? [];
+    const rows = all.filter((r) => r.endpoint === 'chat');
     const lanes: string[] = [];
     const lane = (key: string, model: string | null) => {
       const name = `${key} · ${model ?? '?'}`;
@@ -48,7 +51,7 @@ function timelines(data: RunData): ProviderTimeline[] {
             lane(w.key, w.model),
           ] as [number, number, number],
       );
-    const cache = cacheStats(data.rows.filter((r) => r.provider === p.id));
+    const cache = cacheStats(all);
     return {
       id: p.id,
       lanes,
