@@ -13,6 +13,7 @@ import { checkSingleProbe } from './single-probe.js';
 import { checkStreamIntegrity } from './stream-integrity.js';
 import { forgetServedAnswers } from './served-answers.js';
 import { forgetAttemptsByRequest } from './attempts-by-request.js';
+import { forgetAttemptsByScope } from './windows.js';
 import { longestStall, worstLag, type CheckInput, type CheckResult, type HarnessLag } from './types.js';
 import { checkUsage } from './usage.js';
 
@@ -42,6 +43,7 @@ export function runChecks(input: CheckInput & { startedAt: number }): CheckResul
   );
   // The groupings the checks shared are not needed past judging: a day's run would keep them through the report.
   forgetAttemptsByRequest(input.rows);
+  forgetAttemptsByScope(input.rows);
   forgetServedAnswers(input.outcomes);
   return results;
 }

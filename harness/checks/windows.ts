@@ -77,11 +77,58 @@ export function mergeWaits(windows: readonly WaitWindow[]): WaitPeriod[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** Chat attempts to own keys, grouped by scope, each group in arrival order. */
+const byScopeOf = new WeakMap<readonly LedgerRow[], Map<'model' | 'key', Map<string, LedgerRow[]>>>();
+
+/**
+ * Chat attempts to own keys, grouped by scope, each group in arrival order. Two checks ask for the
+ * same run's grouping: it is made once per rows array and scope (read it, never change it).
+ */
 export function attemptsByScope(rows: readonly LedgerRow[], scope: 'model' | 'key'): Map<string, LedgerRow[]> {
-  const map = groupBy(rows, (r) => (r.endpoint !== 'chat' || !isOwnKey(r.key) ? undefined : scopeOf(r, scope)));
-  for (const list of map.values()) list.sort((a, b) => a.arrivalAt - b.arrivalAt);
+  let known = byScopeOf.get(rows);
+  if (!known) byScopeOf.set(rows, (known = new Map()));
+  let map = known.get(scope);
+  if (!map) {
+    map = groupByScope(rows, scope);
+    for (const list of map.values()) list.sort((a, b) => a.arrivalAt - b.arrivalAt);
+    known.set(scope, map);
+  }
   return map;
+}
+
+/** Lets go of the groupings `attemptsByScope` made for `rows`, once the checks are done. */
+export function forgetAttemptsByScope(rows: readonly LedgerRow[]): void {
+  byScopeOf.delete(rows);
+}
+
+/**
+ * `groupBy(rows, scopeOf)` over chat attempts to own keys, found through a map per provider, key
+ * and model rather than a scope string made for every attempt of a day. Should two scopes read
+ * alike as strings (a `/` inside a name), the rows are grouped by the string itself.
+ */
+function groupByScope(rows: readonly LedgerRow[], scope: 'model' | 'key'): Map<string, LedgerRow[]> {
+  const out = new Map<string, LedgerRow[]>();
+  const byProvider = new Map<string, Map<string, Map<string | null, LedgerRow[]>>>();
+  for (const r of rows) {
+    if (r.endpoint !== 'chat') continue;
+    const key = r.key;
+    if (!isOwnKey(key)) continue;
+    const provider = r.provider;
+    let byKey = byProvider.get(provider);
+    if (!byKey) byProvider.set(provider, (byKey = new Map()));
+    let byModel = byKey.get(key);
+    if (!byModel) byKey.set(key, (byModel = new Map()));
+    const model = scope === 'model' ? r.model : null;
+    let list = byModel.get(model);
+    if (!list) {
+      const name = scopeOf(r, scope);
+      if (out.has(name))
+        return groupBy(rows, (x) => (x.endpoint !== 'chat' || !isOwnKey(x.key) ? undefined : scopeOf(x, scope)));
+      byModel.set(model, (list = []));
+      out.set(name, list);
+    }
+    list.push(r);
+  }
+  return out;
 }
 
 /** Index of the first row arriving at or after `t` (binary search over arrival-sorted rows). */
