@@ -3,7 +3,7 @@ import { input, limited, outcome, row, T0, world } from '../../test/helpers/evid
 import { runChecks, overallVerdict } from '../checks/run-checks.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './render-html.js';
-import { throughputChart } from './charts.js';
+import { distinctPoints, mergedBands, throughputChart, timelineChart } from './charts.js';
 import { coverageLines, renderJunit, renderMarkdown, renderVerdictTable } from './render-text.js';
 import { reportsOf } from './write-report.js';
 
@@ -200,6 +200,57 @@ describe('report renderers', () => {
     expect(bars).toBeGreaterThan(500);
     expect(bars).toBeLessThan(3000);
     expect(throughputChart(sampleReport())).not.toContain('average over');
+  });
+
+  it('draws waits closer than half a pixel as one band, and keeps lanes and wider gaps apart', () => {
+    const bands = mergedBands(
+      [
+        [10, 20, 0],
+        [0, 5, 0],
+        [5.4, 8, 0],
+        [19, 30, 0],
+        [31, 40, 0],
+        [0, 100, 1],
+      ],
+      0.5,
+    );
+    expect(bands).toEqual([
+      [0, 8, 0],
+      [10, 30, 0],
+      [31, 40, 0],
+      [0, 100, 1],
+    ]);
+    expect(
+      distinctPoints(
+        [
+          [0, 0, 200],
+          [0.4, 0, 200],
+          [0.6, 1, 200],
+          [1.2, 0, 200],
+        ],
+        0.5,
+      ),
+    ).toEqual([
+      [0, 0],
+      [0.6, 1],
+      [1.2, 0],
+    ]);
+  });
+
+  it("draws a day's 16 000 announced waits as a few bands, keeping the daily wall to its reset", () => {
+    // A wait of 4 s every 5 s across a day (as OpenAI's lane had), and an 8-hour wall in the other lane.
+    const windows: Array<[number, number, number]> = Array.from({ length: 16_000 }, (_, i) => [i * 5, i * 5 + 4, 0]);
+    windows.push([100, 28_800, 1]);
+    const attempts: Array<[number, number, number]> = windows.map(([from, , lane]) => [from, lane, 429]);
+    const chart = timelineChart(
+      { id: 'openai', lanes: ['k1 · m', 'k2 · m'], attempts, windows, totals: { attempts: 16_001, byStatus: {} } },
+      86_400,
+    );
+    const paths = chart.match(/<path /g)?.length ?? 0;
+    expect(paths).toBeLessThan(2_000);
+    // Each shaded band is a path filled with the wait colour: the day's merged run of waits and the wall.
+    const bands = chart.match(/fill="rgb\(217,130,43\)" fill-opacity="0\.22"/g)?.length ?? 0;
+    expect(bands).toBe(2);
   });
 
   it('reads back what it wrote, and refuses anything else', () => {
