@@ -16,7 +16,7 @@ import { Ewma } from './core/ewma.js';
 import { Wakeup } from './engine/wakeup.js';
 import { RetryBudget } from './core/retry-budget.js';
 import { createRng, type Rng } from './core/rng.js';
-import { rankCandidates, type Scored } from './core/scoring.js';
+import { rankCandidates, type CandidateFacts, type Scored } from './core/scoring.js';
 import type { AttemptOutcome, AttemptRecord, ChatRequest } from './core/types.js';
 import { runAttempt, type AttemptEnv, type AttemptResult } from './engine/attempt.js';
 import { attemptRecord } from './engine/attempt-record.js';
@@ -79,6 +79,15 @@ export interface RouteOptions {
 
 export type { RouteResult } from './engine/route-result.js';
 
+/** A target admitted through its circuits, with the probe leases it took on the way. */
+interface Pick {
+  target: TargetRuntime;
+  probes: readonly string[];
+}
+
+/** No probe taken: shared by every pick through closed circuits (never mutated; a probe makes a new array). */
+const NO_PROBES: readonly string[] = Object.freeze([]);
+
 interface RequestState {
   req: ChatRequest;
   api: 'chat' | 'embeddings';
@@ -135,6 +144,8 @@ export class Router {
   /** Where each prompt prefix was last served (cache affinity), and how requests fared by it. */
   private readonly affinity: CacheAffinity | undefined;
   private readonly affinityCounts = { warm: 0, fallback: 0, cold: 0 };
+  /** The ranking's seeded tie-break, made once rather than per request. */
+  private readonly tiebreak = () => this.rng.next();
 
   constructor(config: RouterConfig, deps: RouterDeps) {
     this.config = config;
@@ -379,42 +390,44 @@ export class Router {
   }
 
   /** Ranks the candidates that can serve now and admits the best through its circuits. */
-  private select(
-    candidates: TargetRuntime[],
-    state: RequestState,
-    now: number,
-  ): { target: TargetRuntime; probes: string[]; scored: Scored } | undefined {
+  private select(candidates: TargetRuntime[], state: RequestState, now: number): Pick | undefined {
     const usable: TargetRuntime[] = [];
     for (const t of candidates) if (this.usableNow(t, state, now)) usable.push(t);
     if (usable.length === 0) return undefined;
-    let ranked =
+    // One usable target needs no ranking: it is admitted or nothing is.
+    let ranked: readonly { target: string }[] | undefined =
       usable.length === 1
-        ? [{ target: usable[0]!.id, score: 1, parts: { cost: 1, latency: 1, reliability: 1, quality: 1, capacity: 1 } }]
+        ? undefined
         : this.rank(usable, state.inputTokens, state.req.max_completion_tokens ?? state.req.max_tokens ?? 256, now);
     if (this.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
       // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
       const warm = state.warm?.target;
       const result = warm === undefined ? 'cold' : usable.some((t) => t.id === warm) ? 'warm' : 'fallback';
       this.affinityCounts[result]++;
-      ranked = preferWarm(ranked, warm);
+      ranked = preferWarm(ranked ?? [{ target: usable[0]!.id }], warm);
     }
+    if (ranked === undefined) return this.admit(usable[0]!, now);
     for (const scored of ranked) {
       let target = usable[0]!;
       for (const t of usable) if (t.id === scored.target) target = t;
-      const probes: string[] = [];
-      let admitted = true;
-      for (const scope of target.scopes) {
-        const pass = this.circuits.pass(scope, now);
-        if (!pass) {
-          admitted = false;
-          break;
-        }
-        if (pass.probe) probes.push(scope);
-      }
-      if (admitted) return { target, probes, scored };
-      this.releaseProbes({ probes }, now);
+      const pick = this.admit(target, now);
+      if (pick) return pick;
     }
     return undefined;
+  }
+
+  /** Passes a target's circuits in order; refused by one, the probe leases taken before it go back. */
+  private admit(target: TargetRuntime, now: number): Pick | undefined {
+    let probes = NO_PROBES;
+    for (const scope of target.scopes) {
+      const pass = this.circuits.pass(scope, now);
+      if (!pass) {
+        for (const s of probes) this.circuits.release(s, now);
+        return undefined;
+      }
+      if (pass.probe) probes = [...probes, scope];
+    }
+    return { target, probes };
   }
 
   /**
@@ -438,13 +451,15 @@ export class Router {
   }
 
   private rank(usable: TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): Scored[] {
-    const candidates = usable.map((t) =>
-      candidateOf(t, inputTokens, expectedOutput, this.reliability.get(t.provider)!, this.capacity, now),
-    );
-    return rankCandidates(candidates, this.config.routing.weights, () => this.rng.next());
+    const candidates: CandidateFacts[] = [];
+    for (const t of usable)
+      candidates.push(
+        candidateOf(t, inputTokens, expectedOutput, this.reliability.get(t.provider)!, this.capacity, now),
+      );
+    return rankCandidates(candidates, this.config.routing.weights, this.tiebreak);
   }
 
-  private releaseProbes(pick: { probes: string[] }, now: number): void {
+  private releaseProbes(pick: { probes: readonly string[] }, now: number): void {
     for (const scope of pick.probes) this.circuits.release(scope, now);
   }
 
@@ -459,22 +474,20 @@ export class Router {
   }
 
   private earliestUncapped(candidates: TargetRuntime[], now: number, waiting: boolean): number {
-    const circuitAt = waiting
-      ? (scope: string) => this.circuits.waitableAt(scope, now)
-      : (scope: string) => this.circuits.availableAt(scope, now);
     let earliest = Infinity;
     for (const t of candidates) {
       if (t.disabledUntil > now + this.config.retry.maxWait) continue;
-      const at = Math.max(t.disabledUntil, ...t.scopes.map(circuitAt), this.capacity.availableAt(t.id, 0, now));
+      // As Math.max over the target's own pause, each scope's circuit and its capacity, in that order.
+      let at = t.disabledUntil;
+      for (const scope of t.scopes)
+        at = Math.max(at, waiting ? this.circuits.waitableAt(scope, now) : this.circuits.availableAt(scope, now));
+      at = Math.max(at, this.capacity.availableAt(t.id, 0, now));
       earliest = Math.min(earliest, at);
     }
     return earliest;
   }
 
-  private async attempt(
-    pick: { target: TargetRuntime; probes: string[] },
-    state: RequestState,
-  ): Promise<AttemptResult> {
+  private async attempt(pick: Pick, state: RequestState): Promise<AttemptResult> {
     const { target } = pick;
     const startedAt = this.clock.now();
     const result = await runAttempt(this.env, {

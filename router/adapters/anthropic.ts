@@ -86,14 +86,20 @@ export const anthropicAdapter: ProviderAdapter = {
       return { error: 'the provider answered 200 with a body that is not JSON' };
     }
     if (!Array.isArray(j.content)) return { error: 'the provider answered 200 without content' };
-    const out = j.content
-      .filter((b) => b.type === 'text')
-      .map((b) => b.text ?? '')
-      .join('');
+    // One pass over the blocks, no intermediate arrays: the text as `join('')` makes it (a missing
+    // text as '', anything else as its string), and the tool calls in order.
+    let out = '';
+    const calls: Array<{ id: string; name: string; arguments: string }> = [];
+    for (let i = 0; i < j.content.length; i++) {
+      const b = j.content[i]!;
+      if (b.type === 'text') out += String(b.text ?? '');
+    }
     const input = inputUsage(j.usage);
-    const calls = j.content
-      .filter((b) => b.type === 'tool_use' && typeof b.id === 'string')
-      .map((b) => ({ id: b.id!, name: b.name ?? '', arguments: JSON.stringify(b.input ?? {}) }));
+    for (let i = 0; i < j.content.length; i++) {
+      const b = j.content[i]!;
+      if (b.type === 'tool_use' && typeof b.id === 'string')
+        calls.push({ id: b.id, name: b.name ?? '', arguments: JSON.stringify(b.input ?? {}) });
+    }
     const completion = j.usage?.output_tokens ?? 0;
     return {
       body: completionBody(

@@ -48,10 +48,30 @@ export function completionBody(
   cached = 0,
   toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
 ): string {
+  const created = Math.floor(createdMs / 1000);
+  const total = prompt + completion;
+  // The common answer (text, no tool calls, plain strings and finite counts), written directly:
+  // the same text JSON.stringify makes of the object below, without building it per request.
+  // Anything else (a provider's odd id or counts) goes through the serialiser.
+  if (
+    toolCalls.length === 0 &&
+    typeof id === 'string' &&
+    typeof model === 'string' &&
+    typeof text === 'string' &&
+    typeof finishReason === 'string' &&
+    Number.isFinite(created) &&
+    Number.isFinite(prompt) &&
+    Number.isFinite(completion) &&
+    Number.isFinite(total) &&
+    Number.isFinite(cached)
+  ) {
+    const details = cached > 0 ? `,"prompt_tokens_details":{"cached_tokens":${cached}}` : '';
+    return `{"id":${JSON.stringify(id)},"object":"chat.completion","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":${JSON.stringify(text)},"refusal":null},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}],"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${total}${details}}}`;
+  }
   return JSON.stringify({
     id,
     object: 'chat.completion',
-    created: Math.floor(createdMs / 1000),
+    created,
     model,
     choices: [
       {
@@ -77,7 +97,7 @@ export function completionBody(
     usage: {
       prompt_tokens: prompt,
       completion_tokens: completion,
-      total_tokens: prompt + completion,
+      total_tokens: total,
       // Prompt-cache hits in OpenAI's place for them, whichever vendor served.
       ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
     },

@@ -70,6 +70,12 @@ function estimate(l: Limit, refill: Signals['refill'], now: number): number {
   return Math.min(l.limit, l.remaining + ((now - l.observedAt) * rate) / REFILL_SAFETY);
 }
 
+// A limit's share left once `held` is taken, in [0, 1]; 1 (no bound) when the limit is unknown.
+function share(l: Limit | undefined, refill: Signals['refill'], held: number, now: number): number {
+  if (!l || l.limit === undefined || l.limit <= 0) return 1;
+  return Math.max(0, (estimate(l, refill, now) - held) / l.limit);
+}
+
 function whenAvailable(l: Limit, refill: Signals['refill'], need: number, now: number): number {
   if (estimate(l, refill, now) >= need) return now;
   if (refill !== 'continuous' || l.limit === undefined || l.resetAt <= l.observedAt) return l.resetAt;
@@ -203,15 +209,9 @@ export class CapacityBook {
   headroom(target: string, now: number): number {
     const e = this.entries.get(target);
     if (!e) return 1;
-    let h = 1;
-    for (const [l, held] of [
-      [e.requests, e.inFlight + e.remoteInFlight],
-      [e.tokens, e.reservedTokens + e.remoteTokens],
-    ] as const) {
-      if (!l || l.limit === undefined || l.limit <= 0) continue;
-      h = Math.min(h, Math.max(0, (estimate(l, e.refill, now) - held) / l.limit));
-    }
-    return h;
+    // Runs for every candidate of every request: no pairs built to loop over.
+    const h = Math.min(1, share(e.requests, e.refill, e.inFlight + e.remoteInFlight, now));
+    return Math.min(h, share(e.tokens, e.refill, e.reservedTokens + e.remoteTokens, now));
   }
 
   view(target: string, now: number): CapacityView {

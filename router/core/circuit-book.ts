@@ -24,6 +24,8 @@ export interface ProbeLease {
  */
 const CLAIM_MS = 1000;
 
+const NO_PROBE: { readonly probe: false } = Object.freeze({ probe: false });
+
 /**
  * The circuits of all scopes (`provider:<id>` for overload and failures, `key:<provider>/<key>`
  * for quota walls and rejected keys, `limit:<provider>/<key>/<model>` for rate limits; see
@@ -86,7 +88,7 @@ export class CircuitBook {
    * Admits a request through `key`; `probe` when it takes the lease of a circuit whose window
    * ended. Undefined when refused, or while the fleet decides who probes.
    */
-  pass(key: string, now: number): { probe: boolean } | undefined {
+  pass(key: string, now: number): { readonly probe: boolean } | undefined {
     const s = this.get(key);
     const won = this.won.get(key);
     if (won !== undefined) {
@@ -94,6 +96,8 @@ export class CircuitBook {
       if (s.state === 'half-open' && s.lease === won) return this.take(key, won, now);
     }
     if (this.claiming.has(key)) return undefined;
+    // A closed circuit admits without a probe (as `admit` rules): one shared answer, nothing built per request.
+    if (s.state === 'closed') return NO_PROBE;
     const decision = admit(s, now, this.options);
     if (!decision.allowed) return undefined;
     if (!decision.probe) return { probe: false };

@@ -32,9 +32,7 @@ export interface Scored {
 }
 
 // Lower is better: the cheapest (or fastest) scores 1 and the dearest 0, relative to the field.
-function inverseRank(values: number[], v: number): number {
-  const min = Math.min(...values);
-  const max = Math.max(...values);
+function inverseRank(min: number, max: number, v: number): number {
   return max === min ? 1 : (max - v) / (max - min);
 }
 
@@ -44,27 +42,40 @@ function inverseRank(values: number[], v: number): number {
  * `tiebreak` (a seeded draw), so equal candidates share the load.
  */
 export function rankCandidates(facts: readonly CandidateFacts[], w: ScoreWeights, tiebreak: () => number): Scored[] {
-  const costs = facts.map((f) => f.costUsd);
-  const latencies = facts.map((f) => f.ttftMs + f.latencyMs);
+  // Runs for every request: the field's extremes are found once, in loops rather than spread
+  // arrays (Math.min over the same values in the same order: NaN and -0 come out as before).
+  let costMin = Infinity;
+  let costMax = -Infinity;
+  let latencyMin = Infinity;
+  let latencyMax = -Infinity;
+  for (const f of facts) {
+    costMin = Math.min(costMin, f.costUsd);
+    costMax = Math.max(costMax, f.costUsd);
+    const latency = f.ttftMs + f.latencyMs;
+    latencyMin = Math.min(latencyMin, latency);
+    latencyMax = Math.max(latencyMax, latency);
+  }
   const total = w.cost + w.latency + w.reliability + w.quality + w.capacity || 1;
-  return facts
-    .map((f) => {
-      const parts = {
-        cost: inverseRank(costs, f.costUsd),
-        latency: inverseRank(latencies, f.ttftMs + f.latencyMs),
-        reliability: f.reliability,
-        quality: f.quality,
-        capacity: f.headroom,
-      };
-      const score =
-        (w.cost * parts.cost +
-          w.latency * parts.latency +
-          w.reliability * parts.reliability +
-          w.quality * parts.quality +
-          w.capacity * parts.capacity) /
-        total;
-      return { target: f.target, score, parts, t: tiebreak() };
-    })
-    .sort((a, b) => b.score - a.score || a.t - b.t)
-    .map(({ target, score, parts }) => ({ target, score, parts }));
+  const drawn: Array<{ scored: Scored; t: number }> = [];
+  for (const f of facts) {
+    const parts = {
+      cost: inverseRank(costMin, costMax, f.costUsd),
+      latency: inverseRank(latencyMin, latencyMax, f.ttftMs + f.latencyMs),
+      reliability: f.reliability,
+      quality: f.quality,
+      capacity: f.headroom,
+    };
+    const score =
+      (w.cost * parts.cost +
+        w.latency * parts.latency +
+        w.reliability * parts.reliability +
+        w.quality * parts.quality +
+        w.capacity * parts.capacity) /
+      total;
+    drawn.push({ scored: { target: f.target, score, parts }, t: tiebreak() });
+  }
+  drawn.sort((a, b) => b.scored.score - a.scored.score || a.t - b.t);
+  const out: Scored[] = [];
+  for (const d of drawn) out.push(d.scored);
+  return out;
 }

@@ -16,7 +16,7 @@ export interface LearnContext {
 
 function decide(
   ctx: LearnContext,
-  pick: { target: TargetRuntime; probes: string[] },
+  pick: { target: TargetRuntime; probes: readonly string[] },
   outcome: PolicyOutcome,
   at: number,
 ) {
@@ -37,7 +37,7 @@ function decide(
  */
 export function learnFromAttempt(
   ctx: LearnContext,
-  pick: { target: TargetRuntime; probes: string[] },
+  pick: { target: TargetRuntime; probes: readonly string[] },
   outcome: AttemptOutcome,
   result: AttemptResult,
   startedAt: number,

@@ -5,6 +5,22 @@ const MAX_TOKENS_PER_ATTEMPT = 100_000_000;
 
 const tokenCount = (n: number) => (Number.isSafeInteger(n) && n >= 0 && n <= MAX_TOKENS_PER_ATTEMPT ? n : 0);
 
+// The fleet counter of each outcome, spelled once rather than built per attempt.
+const ATTEMPT_FIELDS: Record<AttemptOutcome['kind'], string> = {
+  ok: 'attempts.ok',
+  rate_limited: 'attempts.rate_limited',
+  quota_exhausted: 'attempts.quota_exhausted',
+  overloaded: 'attempts.overloaded',
+  server_error: 'attempts.server_error',
+  timeout: 'attempts.timeout',
+  network_error: 'attempts.network_error',
+  auth_error: 'attempts.auth_error',
+  not_found: 'attempts.not_found',
+  client_error: 'attempts.client_error',
+  stream_error: 'attempts.stream_error',
+  aborted: 'attempts.aborted',
+};
+
 /** Counters for one target. */
 export interface TargetUsage {
   attempts: Partial<Record<AttemptOutcome['kind'], number>>;
@@ -59,7 +75,7 @@ export class Meter {
   attempt(target: string, outcome: AttemptOutcome['kind'], usage?: Usage): void {
     const u = this.get(target);
     u.attempts[outcome] = (u.attempts[outcome] ?? 0) + 1;
-    this.count(target, `attempts.${outcome}`, 1);
+    this.count(target, ATTEMPT_FIELDS[outcome] ?? `attempts.${outcome}`, 1);
     if (usage) {
       // A provider's usage is its word: negative, fractional or absurd counts (1e308) would
       // poison counters that only ever go up (here and in the fleet's shared totals), so they are not counted at all.

@@ -46,17 +46,18 @@ export function answered(
   result: Extract<AttemptResult, { kind: 'json' | 'stream' }>,
   attempts: AttemptRecord[],
 ): RouteResult {
-  const headers: Record<string, string> = {
-    'x-throttlelab-provider': target.provider,
-    'x-throttlelab-model': target.model,
-    'x-throttlelab-attempts': String(attempts.length),
-  };
+  // Each answer's headers as one literal (same names, same order): no object spread per request.
   if (result.kind === 'json') {
-    const length = String(Buffer.byteLength(result.body));
     return {
       kind: 'response',
       status: 200,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': length },
+      headers: {
+        'x-throttlelab-provider': target.provider,
+        'x-throttlelab-model': target.model,
+        'x-throttlelab-attempts': String(attempts.length),
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(result.body)),
+      },
       body: result.body,
       attempts,
     };
@@ -64,7 +65,13 @@ export function answered(
   return {
     kind: 'stream',
     status: 200,
-    headers: { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+    headers: {
+      'x-throttlelab-provider': target.provider,
+      'x-throttlelab-model': target.model,
+      'x-throttlelab-attempts': String(attempts.length),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+    },
     first: result.first,
     rest: result.rest,
     attempts,

@@ -24,10 +24,19 @@ const errorAnswer = (status: number, message: string, type: string, code: string
 
 /** The deadline a client asked for: our header in ms, or the OpenAI SDK's `x-stainless-timeout` in seconds. */
 function clientDeadlineMs(headers: Readonly<Record<string, string>>, header: string): number | undefined {
-  const ours = Number(headers[header.toLowerCase()]);
+  const ours = Number(headers[header]);
   const sdk = Number(headers['x-stainless-timeout']) * 1000;
-  const values = [ours, sdk].filter((v) => Number.isFinite(v) && v > 0);
-  return values.length > 0 ? Math.min(...values) : undefined;
+  // The smaller of the two that are positive numbers, without an array per request.
+  const a = Number.isFinite(ours) && ours > 0 ? ours : undefined;
+  const b = Number.isFinite(sdk) && sdk > 0 ? sdk : undefined;
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
+// Whether a text is over `max` bytes as UTF-8. A UTF-16 unit is 1 to 3 bytes (a surrogate pair 4
+// for two), so the length alone settles it unless it lies between a third of `max` and `max`.
+function overBytes(text: string, max: number): boolean {
+  if (text.length > max) return true;
+  return text.length * 3 > max && Buffer.byteLength(text) > max;
 }
 
 /**
@@ -37,9 +46,10 @@ function clientDeadlineMs(headers: Readonly<Record<string, string>>, header: str
  */
 export function routerDirectHandler(router: Router): (call: DirectCall) => Promise<DirectAnswer> {
   const forward = router.config.forwardHeaders.map((h) => h.toLowerCase());
+  const deadlineHeader = router.config.deadline.header.toLowerCase();
   const max = router.config.server.maxBodyBytes;
   return async (call) => {
-    if (Buffer.byteLength(call.body) > max)
+    if (overBytes(call.body, max))
       return errorAnswer(
         413,
         `Request body is larger than ${max} bytes.`,
@@ -61,8 +71,11 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
     for (const h of forward) if (call.headers[h] !== undefined) fwd[h] = call.headers[h]!;
     const result = await router.route(body, {
       signal: call.signal,
-      deadlineMs: clientDeadlineMs(call.headers, router.config.deadline.header),
+      deadlineMs: clientDeadlineMs(call.headers, deadlineHeader),
       forward: fwd,
+      // The body is the request as it came, as the HTTP server passes it: an OpenAI-style
+      // adapter edits its top-level members rather than serialising the parsed request again.
+      raw: call.body,
     });
     if (result.kind === 'response') return { status: result.status, headers: result.headers, body: result.body };
     const { first, rest } = result;

@@ -1,12 +1,41 @@
 import { parseRfc3339 } from './durations.js';
 import type { HeaderGetter, LimitSignal } from '../core/signals.js';
 
-function family(get: HeaderGetter, name: string): LimitSignal | undefined {
-  const limit = get(`anthropic-ratelimit-${name}-limit`);
-  const remaining = get(`anthropic-ratelimit-${name}-remaining`);
-  const reset = get(`anthropic-ratelimit-${name}-reset`);
+type Family = 'requests' | 'input-tokens' | 'output-tokens' | 'tokens';
+
+// Each family's header names, written out: looked up on every response, a name built per call
+// would be a new string to hash each time.
+const NAMES: Record<Family, { limit: string; remaining: string; reset: string }> = {
+  requests: {
+    limit: 'anthropic-ratelimit-requests-limit',
+    remaining: 'anthropic-ratelimit-requests-remaining',
+    reset: 'anthropic-ratelimit-requests-reset',
+  },
+  'input-tokens': {
+    limit: 'anthropic-ratelimit-input-tokens-limit',
+    remaining: 'anthropic-ratelimit-input-tokens-remaining',
+    reset: 'anthropic-ratelimit-input-tokens-reset',
+  },
+  'output-tokens': {
+    limit: 'anthropic-ratelimit-output-tokens-limit',
+    remaining: 'anthropic-ratelimit-output-tokens-remaining',
+    reset: 'anthropic-ratelimit-output-tokens-reset',
+  },
+  tokens: {
+    limit: 'anthropic-ratelimit-tokens-limit',
+    remaining: 'anthropic-ratelimit-tokens-remaining',
+    reset: 'anthropic-ratelimit-tokens-reset',
+  },
+};
+
+const num = (t: string | undefined) => (t !== undefined && /^\d+$/.test(t.trim()) ? Number(t) : undefined);
+
+function family(get: HeaderGetter, name: Family): LimitSignal | undefined {
+  const n = NAMES[name];
+  const limit = get(n.limit);
+  const remaining = get(n.remaining);
+  const reset = get(n.reset);
   if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
-  const num = (t: string | undefined) => (t !== undefined && /^\d+$/.test(t.trim()) ? Number(t) : undefined);
   return {
     limit: num(limit),
     remaining: num(remaining),

@@ -54,11 +54,22 @@ export function parseHttpDate(text: string): number | undefined {
   return Number.isNaN(at) ? undefined : at;
 }
 
+// The last timestamp read and its value: one response repeats its reset in several families, and
+// consecutive responses often name the same second.
+let lastRfc3339: string | undefined;
+let lastRfc3339At: number | undefined;
+
 /** Reads an RFC 3339 timestamp (Anthropic's resets) as epoch ms. */
 export function parseRfc3339(text: string): number | undefined {
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(text.trim())) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : at;
+  if (text === lastRfc3339) return lastRfc3339At;
+  let at: number | undefined;
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(text.trim())) {
+    at = Date.parse(text);
+    if (Number.isNaN(at)) at = undefined;
+  }
+  lastRfc3339 = text;
+  lastRfc3339At = at;
+  return at;
 }
 
 /** Reads a protobuf JSON Duration (`"47s"`, `"1.5s"`) as ms. */

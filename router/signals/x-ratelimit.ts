@@ -13,10 +13,28 @@ function reset(text: string | undefined, now: number): number | undefined {
   return ms === undefined ? undefined : now + ms;
 }
 
+// Each unit's header names, written out: looked up on every response, a name built per call would
+// be a new string to hash each time.
+const NAMES = {
+  requests: {
+    limit: 'x-ratelimit-limit-requests',
+    remaining: 'x-ratelimit-remaining-requests',
+    reset: 'x-ratelimit-reset-requests',
+    resetAlt: 'x-rate-limit-reset-requests',
+  },
+  tokens: {
+    limit: 'x-ratelimit-limit-tokens',
+    remaining: 'x-ratelimit-remaining-tokens',
+    reset: 'x-ratelimit-reset-tokens',
+    resetAlt: 'x-rate-limit-reset-tokens',
+  },
+};
+
 function family(get: HeaderGetter, unit: 'requests' | 'tokens', now: number): LimitSignal | undefined {
-  const limit = int(get(`x-ratelimit-limit-${unit}`));
-  const remaining = int(get(`x-ratelimit-remaining-${unit}`));
-  const resetAt = reset(get(`x-ratelimit-reset-${unit}`) ?? get(`x-rate-limit-reset-${unit}`), now);
+  const n = NAMES[unit];
+  const limit = int(get(n.limit));
+  const remaining = int(get(n.remaining));
+  const resetAt = reset(get(n.reset) ?? get(n.resetAlt), now);
   if (limit === undefined && remaining === undefined && resetAt === undefined) return undefined;
   return { limit, remaining, resetAt };
 }
