@@ -85,6 +85,9 @@ interface Pick {
   probes: readonly string[];
 }
 
+/** No prefixes (no cache affinity, or a short prompt): shared, never mutated. */
+const NO_PREFIXES: readonly Prefix[] = Object.freeze([]);
+
 /** No probe taken: shared by every pick through closed circuits (never mutated; a probe makes a new array). */
 const NO_PROBES: readonly string[] = Object.freeze([]);
 
@@ -98,10 +101,10 @@ interface RequestState {
   raw?: string;
   inputTokens: number;
   attempts: AttemptRecord[];
-  /** Targets that failed since the last wait, without a window of their own. */
-  excluded: Set<string>;
+  /** Targets that failed since the last wait, without a window of their own (made at the first). */
+  excluded?: Set<string>;
   /** The request's cacheable prompt prefixes, longest first (empty without cache affinity). */
-  prefixes: Prefix[];
+  prefixes: readonly Prefix[];
   /** Where its prefix is warm, looked up when it arrived. */
   warm?: WarmPrefix;
 }
@@ -266,8 +269,7 @@ export class Router {
       raw: options.raw,
       inputTokens: estimateInputTokens(req),
       attempts: [],
-      excluded: new Set(),
-      prefixes: [],
+      prefixes: NO_PREFIXES,
     };
     const minTokens = this.config.cacheAffinity.minTokens;
     if (this.affinity && state.inputTokens >= minTokens) {
@@ -310,7 +312,7 @@ export class Router {
           );
         }
         if (result.outcome.kind === 'aborted') continue;
-        state.excluded.add(pick.target.id);
+        (state.excluded ??= new Set()).add(pick.target.id);
         continue;
       }
       // Nothing can serve now: wait for the earliest candidate, and after failed attempts never
@@ -337,7 +339,7 @@ export class Router {
         if (left === 0) this.waitingFor.delete(model);
         else this.waitingFor.set(model, left);
       }
-      if (elapsed) state.excluded.clear();
+      if (elapsed) state.excluded?.clear();
     }
   }
 
@@ -445,7 +447,7 @@ export class Router {
 
   /** Whether a target can take this request now: not failed in it, not disabled, circuits passable, capacity free. */
   private usableNow(t: TargetRuntime, state: RequestState, now: number): boolean {
-    if (state.excluded.has(t.id) || t.disabledUntil > now) return false;
+    if (state.excluded?.has(t.id) || t.disabledUntil > now) return false;
     for (const scope of t.scopes) if (!this.circuits.isPassable(scope, now)) return false;
     return this.capacity.availableAt(t.id, this.admissionTokens(t, state), now) <= now;
   }

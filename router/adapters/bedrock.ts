@@ -2,6 +2,7 @@ import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslato
 import { createAwsEventStreamReader } from './aws-event-stream.js';
 import { toConverse } from './bedrock-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';
+import { withForward } from './with-forward.js';
 
 const STOP: Record<string, string> = {
   end_turn: 'stop',
@@ -75,11 +76,10 @@ export const bedrockAdapter: ProviderAdapter = {
     const call: HttpCall = {
       method: 'POST',
       url: `${ctx.baseUrl}/model/${encodeURIComponent(ctx.model)}/${stream ? 'converse-stream' : 'converse'}`,
-      headers: {
-        ...ctx.forward,
+      headers: withForward(ctx.forward, {
         'content-type': 'application/json',
         accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json',
-      },
+      }),
       body: JSON.stringify(toConverse(req, req.max_completion_tokens ?? req.max_tokens ?? ctx.defaultMaxTokens)),
     };
     return authorize(call, ctx);

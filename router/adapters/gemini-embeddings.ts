@@ -1,5 +1,6 @@
 import type { ChatRequest } from '../core/types.js';
 import type { CallContext, Completed, EmbeddingsAdapter, HttpCall } from './adapter.js';
+import { withForward } from './with-forward.js';
 
 /** The inputs of an OpenAI embeddings body as texts; token lists cannot be sent to Gemini. */
 function texts(input: unknown): string[] {
@@ -26,7 +27,7 @@ export const geminiEmbeddings: EmbeddingsAdapter = {
     return {
       method: 'POST',
       url: `${ctx.baseUrl}/v1beta/models/${encodeURIComponent(ctx.model)}:batchEmbedContents`,
-      headers: { ...ctx.forward, 'content-type': 'application/json', 'x-goog-api-key': ctx.apiKey },
+      headers: withForward(ctx.forward, { 'content-type': 'application/json', 'x-goog-api-key': ctx.apiKey }),
       body: JSON.stringify({
         requests: texts(req.input).map((text) => ({ model, content: { parts: [{ text }] }, ...dims })),
       }),

@@ -2,6 +2,7 @@ import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslato
 import { geminiEmbeddings } from './gemini-embeddings.js';
 import { toGemini } from './gemini-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';
+import { withForward } from './with-forward.js';
 
 export { toGemini };
 
@@ -55,7 +56,7 @@ export const geminiAdapter: ProviderAdapter = {
     return {
       method: 'POST',
       url: `${ctx.baseUrl}/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
-      headers: { ...ctx.forward, 'content-type': 'application/json', 'x-goog-api-key': ctx.apiKey },
+      headers: withForward(ctx.forward, { 'content-type': 'application/json', 'x-goog-api-key': ctx.apiKey }),
       body: JSON.stringify(toGemini(req, req.max_completion_tokens ?? req.max_tokens ?? undefined)),
     };
   },

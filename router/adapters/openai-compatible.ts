@@ -5,6 +5,7 @@ import { contentChunkToken } from './content-chunk.js';
 import { createOpenAIEmbeddings } from './openai-embeddings.js';
 import { spliceMembers } from './splice-members.js';
 import { topLevelMembers } from './top-level-members.js';
+import { withForward } from './with-forward.js';
 
 interface OpenAIChunk {
   choices?: Array<{ delta?: { content?: string | null; role?: string }; finish_reason?: string | null }>;
@@ -78,18 +79,14 @@ export function createOpenAICompatibleAdapter(vendor: VendorKind): ProviderAdapt
       const url = azure
         ? `${ctx.baseUrl}/openai/deployments/${encodeURIComponent(ctx.model)}/chat/completions?api-version=${encodeURIComponent(ctx.apiVersion ?? '2024-10-21')}`
         : `${ctx.baseUrl}/chat/completions`;
-      const auth: Record<string, string> = azure
-        ? { 'api-key': ctx.apiKey }
-        : { authorization: `Bearer ${ctx.apiKey}` };
+      const accept = stream ? 'text/event-stream' : 'application/json';
+      const own: Record<string, string> = azure
+        ? { 'content-type': 'application/json', accept, 'api-key': ctx.apiKey }
+        : { 'content-type': 'application/json', accept, authorization: `Bearer ${ctx.apiKey}` };
       return {
         method: 'POST',
         url,
-        headers: {
-          ...ctx.forward,
-          'content-type': 'application/json',
-          accept: stream ? 'text/event-stream' : 'application/json',
-          ...auth,
-        },
+        headers: withForward(ctx.forward, own),
         body: text,
       };
     },

@@ -1,6 +1,7 @@
 import type { VendorKind } from '../core/types.js';
 import type { CallContext, Completed, EmbeddingsAdapter, HttpCall } from './adapter.js';
 import { spliceMembers } from './splice-members.js';
+import { withForward } from './with-forward.js';
 
 /**
  * Embeddings on an OpenAI-compatible vendor: the client's body passes through with the target's
@@ -14,13 +15,13 @@ export function createOpenAIEmbeddings(vendor: VendorKind): EmbeddingsAdapter {
       const url = azure
         ? `${ctx.baseUrl}/openai/deployments/${encodeURIComponent(ctx.model)}/embeddings?api-version=${encodeURIComponent(ctx.apiVersion ?? '2024-10-21')}`
         : `${ctx.baseUrl}/embeddings`;
-      const auth: Record<string, string> = azure
-        ? { 'api-key': ctx.apiKey }
-        : { authorization: `Bearer ${ctx.apiKey}` };
+      const own: Record<string, string> = azure
+        ? { 'content-type': 'application/json', accept: 'application/json', 'api-key': ctx.apiKey }
+        : { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${ctx.apiKey}` };
       return {
         method: 'POST',
         url,
-        headers: { ...ctx.forward, 'content-type': 'application/json', accept: 'application/json', ...auth },
+        headers: withForward(ctx.forward, own),
         body:
           (ctx.raw !== undefined ? spliceMembers(ctx.raw, { model: JSON.stringify(ctx.model) }) : undefined) ??
           JSON.stringify({ ...req, model: ctx.model }),

@@ -1,5 +1,6 @@
 import type { HttpCall, ProviderAdapter } from './adapter.js';
 import { geminiAdapter, toGemini } from './gemini.js';
+import { withForward } from './with-forward.js';
 
 /**
  * Gemini on Vertex AI: the base URL runs to the location
@@ -17,7 +18,7 @@ export const vertexAIAdapter: ProviderAdapter = {
     return {
       method: 'POST',
       url: `${ctx.baseUrl}/publishers/google/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
-      headers: { ...ctx.forward, 'content-type': 'application/json', authorization: `Bearer ${ctx.apiKey}` },
+      headers: withForward(ctx.forward, { 'content-type': 'application/json', authorization: `Bearer ${ctx.apiKey}` }),
       body: JSON.stringify(toGemini(req, req.max_completion_tokens ?? req.max_tokens ?? undefined)),
     };
   },

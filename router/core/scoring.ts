@@ -56,7 +56,9 @@ export function rankCandidates(facts: readonly CandidateFacts[], w: ScoreWeights
     latencyMax = Math.max(latencyMax, latency);
   }
   const total = w.cost + w.latency + w.reliability + w.quality + w.capacity || 1;
-  const drawn: Array<{ scored: Scored; t: number }> = [];
+  const out: Scored[] = [];
+  const draws: number[] = [];
+  let finite = true;
   for (const f of facts) {
     const parts = {
       cost: inverseRank(costMin, costMax, f.costUsd),
@@ -72,10 +74,31 @@ export function rankCandidates(facts: readonly CandidateFacts[], w: ScoreWeights
         w.quality * parts.quality +
         w.capacity * parts.capacity) /
       total;
-    drawn.push({ scored: { target: f.target, score, parts }, t: tiebreak() });
+    const t = tiebreak();
+    if (!Number.isFinite(score) || !Number.isFinite(t)) finite = false;
+    out.push({ target: f.target, score, parts });
+    draws.push(t);
   }
+  if (finite) {
+    // Best score first, ties by draw: over finite numbers this order is total and the sort
+    // stable, so an insertion sort gives exactly what Array.prototype.sort would, without the
+    // work arrays it allocates on every call.
+    for (let i = 1; i < out.length; i++) {
+      const s = out[i]!;
+      const t = draws[i]!;
+      let j = i - 1;
+      while (j >= 0 && (out[j]!.score < s.score || (out[j]!.score === s.score && draws[j]! > t))) {
+        out[j + 1] = out[j]!;
+        draws[j + 1] = draws[j]!;
+        j--;
+      }
+      out[j + 1] = s;
+      draws[j + 1] = t;
+    }
+    return out;
+  }
+  // NaN or infinite scores make the comparison below inconsistent: left to the engine's sort, as ever.
+  const drawn = out.map((scored, i) => ({ scored, t: draws[i]! }));
   drawn.sort((a, b) => b.scored.score - a.scored.score || a.t - b.t);
-  const out: Scored[] = [];
-  for (const d of drawn) out.push(d.scored);
-  return out;
+  return drawn.map((d) => d.scored);
 }

@@ -162,4 +162,57 @@ describe('rankCandidates', () => {
     );
     expect(ranked.map((r) => r.target)).toEqual(['y', 'x']);
   });
+
+  it('orders as the engine sort of the comparator does, ties, NaN and infinities included', () => {
+    // The ranking before it skipped Array.prototype.sort: every field scored, then sorted.
+    const reference = (facts: CandidateFacts[], w: Parameters<typeof rankCandidates>[1], draws: number[]) => {
+      const inverse = (values: number[], v: number) => {
+        const min = Math.min(...values);
+        const max = Math.max(...values);
+        return max === min ? 1 : (max - v) / (max - min);
+      };
+      const costs = facts.map((f) => f.costUsd);
+      const latencies = facts.map((f) => f.ttftMs + f.latencyMs);
+      const total = w.cost + w.latency + w.reliability + w.quality + w.capacity || 1;
+      return facts
+        .map((f, i) => {
+          const parts = {
+            cost: inverse(costs, f.costUsd),
+            latency: inverse(latencies, f.ttftMs + f.latencyMs),
+            reliability: f.reliability,
+            quality: f.quality,
+            capacity: f.headroom,
+          };
+          const score =
+            (w.cost * parts.cost +
+              w.latency * parts.latency +
+              w.reliability * parts.reliability +
+              w.quality * parts.quality +
+              w.capacity * parts.capacity) /
+            total;
+          return { target: f.target, score, parts, t: draws[i]! };
+        })
+        .sort((a, b) => b.score - a.score || a.t - b.t)
+        .map(({ target, score, parts }) => ({ target, score, parts }));
+    };
+    const rng = createRng(7);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rng.next() * xs.length)]!;
+    for (let round = 0; round < 3000; round++) {
+      const n = 1 + Math.floor(rng.next() * 6);
+      const odd = round % 5 === 0;
+      const facts: CandidateFacts[] = Array.from({ length: n }, (_, i) => ({
+        target: `t${i}`,
+        costUsd: pick([1, 2, 2, 3, ...(odd ? [NaN, Infinity] : [])]),
+        ttftMs: pick([100, 200, 200]),
+        latencyMs: pick([1000, 1000, 2000]),
+        reliability: pick([1, 0.5, 0.5, ...(odd ? [NaN] : [])]),
+        quality: pick([0.5, 0.9]),
+        headroom: pick([0, 0.5, 1]),
+      }));
+      const draws = Array.from({ length: n }, () => pick([0.1, 0.5, 0.5, 0.9]));
+      const w = { cost: pick([0, 1]), latency: pick([0, 1]), reliability: 1, quality: pick([0, 1]), capacity: 2 };
+      let d = 0;
+      expect(rankCandidates(facts, w, () => draws[d++]!)).toEqual(reference(facts, w, draws));
+    }
+  });
 });

@@ -11,7 +11,9 @@ export function attemptRecord(
 ): AttemptRecord {
   const endedAt = result.kind === 'stream' ? result.firstContentAt : result.endedAt;
   const waitMs = 'waitMs' in outcome ? outcome.waitMs : undefined;
-  return {
+  // Members in the order clients see them; the optional ones set when present, with no object
+  // spread per attempt.
+  const record: AttemptRecord = {
     target: target.id,
     provider: target.provider,
     key: target.key,
@@ -19,7 +21,8 @@ export function attemptRecord(
     startedAt,
     endedAt,
     outcome: outcome.kind,
-    ...('status' in outcome ? { status: outcome.status } : {}),
-    ...(waitMs !== undefined ? { waitMs } : {}),
   };
+  if ('status' in outcome) record.status = outcome.status;
+  if (waitMs !== undefined) record.waitMs = waitMs;
+  return record;
 }
