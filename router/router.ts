@@ -16,7 +16,7 @@ import { Ewma } from './core/ewma.js';
 import { Wakeup } from './engine/wakeup.js';
 import { RetryBudget } from './core/retry-budget.js';
 import { createRng, type Rng } from './core/rng.js';
-import { rankCandidates, type CandidateFacts, type Scored } from './core/scoring.js';
+import { rankCandidates, rankOrder, type CandidateFacts, type Scored } from './core/scoring.js';
 import type { AttemptOutcome, AttemptRecord, ChatRequest } from './core/types.js';
 import { runAttempt, type AttemptEnv, type AttemptResult } from './engine/attempt.js';
 import { attemptRecord } from './engine/attempt-record.js';
@@ -85,6 +85,16 @@ interface Pick {
   probes: readonly string[];
 }
 
+const EMPTY_FACTS: CandidateFacts = {
+  target: '',
+  costUsd: 0,
+  ttftMs: 0,
+  latencyMs: 0,
+  reliability: 0,
+  quality: 0,
+  headroom: 0,
+};
+
 /** No prefixes (no cache affinity, or a short prompt): shared, never mutated. */
 const NO_PREFIXES: readonly Prefix[] = Object.freeze([]);
 
@@ -147,6 +157,9 @@ export class Router {
   /** Where each prompt prefix was last served (cache affinity), and how requests fared by it. */
   private readonly affinity: CacheAffinity | undefined;
   private readonly affinityCounts = { warm: 0, fallback: 0, cold: 0 };
+  /** Candidate facts reused by every ranking (see `rankTargets`). */
+  private readonly factsPool: CandidateFacts[] = [];
+  private readonly factsScratch: CandidateFacts[] = [];
   /** The ranking's seeded tie-break, made once rather than per request. */
   private readonly tiebreak = () => this.rng.next();
 
@@ -397,21 +410,26 @@ export class Router {
     for (const t of candidates) if (this.usableNow(t, state, now)) usable.push(t);
     if (usable.length === 0) return undefined;
     // One usable target needs no ranking: it is admitted or nothing is.
-    let ranked: readonly { target: string }[] | undefined =
+    let ranked =
       usable.length === 1
-        ? undefined
-        : this.rank(usable, state.inputTokens, state.req.max_completion_tokens ?? state.req.max_tokens ?? 256, now);
+        ? usable
+        : this.rankTargets(
+            usable,
+            state.inputTokens,
+            state.req.max_completion_tokens ?? state.req.max_tokens ?? 256,
+            now,
+          );
     if (this.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
       // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
       const warm = state.warm?.target;
       const result = warm === undefined ? 'cold' : usable.some((t) => t.id === warm) ? 'warm' : 'fallback';
       this.affinityCounts[result]++;
-      ranked = preferWarm(ranked ?? [{ target: usable[0]!.id }], warm);
+      ranked = preferWarm(
+        ranked.map((t) => ({ target: t.id, t })),
+        warm,
+      ).map((r) => r.t);
     }
-    if (ranked === undefined) return this.admit(usable[0]!, now);
-    for (const scored of ranked) {
-      let target = usable[0]!;
-      for (const t of usable) if (t.id === scored.target) target = t;
+    for (const target of ranked) {
       const pick = this.admit(target, now);
       if (pick) return pick;
     }
@@ -450,6 +468,34 @@ export class Router {
     if (state.excluded?.has(t.id) || t.disabledUntil > now) return false;
     for (const scope of t.scopes) if (!this.circuits.isPassable(scope, now)) return false;
     return this.capacity.availableAt(t.id, this.admissionTokens(t, state), now) <= now;
+  }
+
+  /** The usable targets best first, as `rank` orders them (same scores, same draws), with nothing explained. */
+  private rankTargets(
+    usable: TargetRuntime[],
+    inputTokens: number,
+    expectedOutput: number,
+    now: number,
+  ): TargetRuntime[] {
+    // Facts objects reused from request to request: ranking is synchronous, and they are only read here.
+    const facts = this.factsScratch;
+    facts.length = usable.length;
+    for (let i = 0; i < usable.length; i++) {
+      const t = usable[i]!;
+      facts[i] = candidateOf(
+        t,
+        inputTokens,
+        expectedOutput,
+        this.reliability.get(t.provider)!,
+        this.capacity,
+        now,
+        (this.factsPool[i] ??= { ...EMPTY_FACTS }),
+      );
+    }
+    const order = rankOrder(facts, this.config.routing.weights, this.tiebreak);
+    const out: TargetRuntime[] = [];
+    for (const i of order) out.push(usable[i]!);
+    return out;
   }
 
   private rank(usable: TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): Scored[] {

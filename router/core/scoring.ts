@@ -37,13 +37,19 @@ function inverseRank(min: number, max: number, v: number): number {
 }
 
 /**
- * Ranks candidates on cost, latency, reliability, quality and capacity with configurable weights.
- * Cost and latency are normalised across the field; the others are absolute. Ties are broken by
- * `tiebreak` (a seeded draw), so equal candidates share the load.
+ * Scores every candidate into `scores` and draws its tie-break into `draws`, in order (the explained
+ * parts into `parts` when asked); whether every score and draw is finite. The field's extremes are
+ * found once, in loops rather than spread arrays (Math.min over the same values in the same
+ * order: NaN and -0 come out as they did).
  */
-export function rankCandidates(facts: readonly CandidateFacts[], w: ScoreWeights, tiebreak: () => number): Scored[] {
-  // Runs for every request: the field's extremes are found once, in loops rather than spread
-  // arrays (Math.min over the same values in the same order: NaN and -0 come out as before).
+function scoreAll(
+  facts: readonly CandidateFacts[],
+  w: ScoreWeights,
+  tiebreak: () => number,
+  scores: number[],
+  draws: number[],
+  parts?: Array<Scored['parts']>,
+): boolean {
   let costMin = Infinity;
   let costMax = -Infinity;
   let latencyMin = Infinity;
@@ -56,49 +62,69 @@ export function rankCandidates(facts: readonly CandidateFacts[], w: ScoreWeights
     latencyMax = Math.max(latencyMax, latency);
   }
   const total = w.cost + w.latency + w.reliability + w.quality + w.capacity || 1;
-  const out: Scored[] = [];
-  const draws: number[] = [];
   let finite = true;
   for (const f of facts) {
-    const parts = {
-      cost: inverseRank(costMin, costMax, f.costUsd),
-      latency: inverseRank(latencyMin, latencyMax, f.ttftMs + f.latencyMs),
-      reliability: f.reliability,
-      quality: f.quality,
-      capacity: f.headroom,
-    };
+    const cost = inverseRank(costMin, costMax, f.costUsd);
+    const latency = inverseRank(latencyMin, latencyMax, f.ttftMs + f.latencyMs);
     const score =
-      (w.cost * parts.cost +
-        w.latency * parts.latency +
-        w.reliability * parts.reliability +
-        w.quality * parts.quality +
-        w.capacity * parts.capacity) /
+      (w.cost * cost +
+        w.latency * latency +
+        w.reliability * f.reliability +
+        w.quality * f.quality +
+        w.capacity * f.headroom) /
       total;
     const t = tiebreak();
     if (!Number.isFinite(score) || !Number.isFinite(t)) finite = false;
-    out.push({ target: f.target, score, parts });
+    scores.push(score);
     draws.push(t);
+    parts?.push({ cost, latency, reliability: f.reliability, quality: f.quality, capacity: f.headroom });
   }
-  if (finite) {
-    // Best score first, ties by draw: over finite numbers this order is total and the sort
-    // stable, so an insertion sort gives exactly what Array.prototype.sort would, without the
-    // work arrays it allocates on every call.
-    for (let i = 1; i < out.length; i++) {
-      const s = out[i]!;
-      const t = draws[i]!;
-      let j = i - 1;
-      while (j >= 0 && (out[j]!.score < s.score || (out[j]!.score === s.score && draws[j]! > t))) {
-        out[j + 1] = out[j]!;
-        draws[j + 1] = draws[j]!;
-        j--;
-      }
-      out[j + 1] = s;
-      draws[j + 1] = t;
+  return finite;
+}
+
+/**
+ * Indexes by score, best first, ties by draw, as sorting by `b.score - a.score || a.t - b.t` puts
+ * them. Over finite numbers that order is total and the sort stable, so an insertion sort gives
+ * exactly what Array.prototype.sort would, without the work arrays it allocates on every call;
+ * NaN or infinite scores make the comparison inconsistent, and are left to the engine's sort.
+ */
+function order(scores: readonly number[], draws: readonly number[], finite: boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < scores.length; i++) out.push(i);
+  if (!finite) return out.sort((a, b) => scores[b]! - scores[a]! || draws[a]! - draws[b]!);
+  for (let i = 1; i < out.length; i++) {
+    const s = scores[i]!;
+    const t = draws[i]!;
+    let j = i - 1;
+    while (j >= 0 && (scores[out[j]!]! < s || (scores[out[j]!]! === s && draws[out[j]!]! > t))) {
+      out[j + 1] = out[j]!;
+      j--;
     }
-    return out;
+    out[j + 1] = i;
   }
-  // NaN or infinite scores make the comparison below inconsistent: left to the engine's sort, as ever.
-  const drawn = out.map((scored, i) => ({ scored, t: draws[i]! }));
-  drawn.sort((a, b) => b.scored.score - a.scored.score || a.t - b.t);
-  return drawn.map((d) => d.scored);
+  return out;
+}
+
+/**
+ * Ranks candidates on cost, latency, reliability, quality and capacity with configurable weights.
+ * Cost and latency are normalised across the field; the others are absolute. Ties are broken by
+ * `tiebreak` (a seeded draw), so equal candidates share the load.
+ */
+export function rankCandidates(facts: readonly CandidateFacts[], w: ScoreWeights, tiebreak: () => number): Scored[] {
+  const scores: number[] = [];
+  const draws: number[] = [];
+  const parts: Array<Scored['parts']> = [];
+  const finite = scoreAll(facts, w, tiebreak, scores, draws, parts);
+  return order(scores, draws, finite).map((i) => ({ target: facts[i]!.target, score: scores[i]!, parts: parts[i]! }));
+}
+
+/**
+ * The order `rankCandidates` puts the candidates in, as indexes into `facts`, without the scores
+ * explained: the same arithmetic and draws, for the router's every request, where only the order
+ * counts.
+ */
+export function rankOrder(facts: readonly CandidateFacts[], w: ScoreWeights, tiebreak: () => number): number[] {
+  const scores: number[] = [];
+  const draws: number[] = [];
+  return order(scores, draws, scoreAll(facts, w, tiebreak, scores, draws));
 }

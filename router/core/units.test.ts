@@ -5,7 +5,7 @@ import { classifyResponse } from './classify.js';
 import { attemptBudgetMs, createDeadline, remainingMs, waitFits } from './deadline.js';
 import { RetryBudget } from './retry-budget.js';
 import { createRng } from './rng.js';
-import { rankCandidates, type CandidateFacts } from './scoring.js';
+import { rankCandidates, rankOrder, type CandidateFacts } from './scoring.js';
 
 describe('backoffMs', () => {
   it('grows exponentially with full jitter between half and the ceiling, capped', () => {
@@ -212,7 +212,12 @@ describe('rankCandidates', () => {
       const draws = Array.from({ length: n }, () => pick([0.1, 0.5, 0.5, 0.9]));
       const w = { cost: pick([0, 1]), latency: pick([0, 1]), reliability: 1, quality: pick([0, 1]), capacity: 2 };
       let d = 0;
-      expect(rankCandidates(facts, w, () => draws[d++]!)).toEqual(reference(facts, w, draws));
+      const expected = reference(facts, w, draws);
+      expect(rankCandidates(facts, w, () => draws[d++]!)).toEqual(expected);
+      d = 0;
+      expect(rankOrder(facts, w, () => draws[d++]!).map((i) => facts[i]!.target)).toEqual(
+        expected.map((r) => r.target),
+      );
     }
   });
 });
