@@ -14,17 +14,30 @@ export function depthOver(value: unknown, max: number): boolean {
     const depth = depths.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth > max) return true;
-    const children = Array.isArray(v) ? v : Object.values(v);
-    for (let i = 0; i < children.length; i++) {
-      const child: unknown = children[i];
-      if (child !== null && typeof child === 'object') {
-        values.push(child);
-        depths.push(depth + 1);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      // Own enumerable members, as Object.values gives them, without an array per object.
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        const child: unknown = (v as Record<string, unknown>)[k];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth + 1);
+        }
       }
     }
   }
   return false;
 }
+
+const TOKEN_LIMITS = ['max_tokens', 'max_completion_tokens'] as const;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -70,7 +83,7 @@ export function validateChatRequest(
     };
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
     return { ok: false, message: "Invalid type for 'stream': expected a boolean.", param: 'stream' };
-  for (const p of ['max_tokens', 'max_completion_tokens'] as const) {
+  for (const p of TOKEN_LIMITS) {
     const v = body[p];
     if (v !== undefined && v !== null && (!Number.isInteger(v) || (v as number) < 1))
       return { ok: false, message: `Invalid '${p}': expected an integer >= 1.`, param: p };
