@@ -85,7 +85,7 @@ describe('withForward', () => {
 });
 
 describe('parseRfc3339', () => {
-  it('reads each text as it would without its memo of the last one', () => {
+  it("reads each text as it would without its memo of recent ones, past the memo's bound too", () => {
     const texts = [
       '2026-01-01T00:00:01Z',
       '2026-01-01T00:00:01Z',
@@ -102,5 +102,7 @@ describe('parseRfc3339', () => {
         ? Date.parse(t)
         : undefined;
     for (const t of texts) expect(parseRfc3339(t)).toBe(expected(t));
+    const seconds = Array.from({ length: 40 }, (_, i) => `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`);
+    for (const t of [...seconds, ...seconds.reverse(), ...texts]) expect(parseRfc3339(t)).toBe(expected(t));
   });
 });

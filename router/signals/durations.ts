@@ -54,21 +54,22 @@ export function parseHttpDate(text: string): number | undefined {
   return Number.isNaN(at) ? undefined : at;
 }
 
-// The last timestamp read and its value: one response repeats its reset in several families, and
-// consecutive responses often name the same second.
-let lastRfc3339: string | undefined;
-let lastRfc3339At: number | undefined;
+// Timestamps read lately and their values (a pure function of the text): a response names a reset
+// per limit family, and the responses of the same second name the same ones. Bounded: emptied
+// when full.
+const rfc3339Seen = new Map<string, number | undefined>();
+const RFC3339_SEEN_MAX = 16;
 
 /** Reads an RFC 3339 timestamp (Anthropic's resets) as epoch ms. */
 export function parseRfc3339(text: string): number | undefined {
-  if (text === lastRfc3339) return lastRfc3339At;
+  if (rfc3339Seen.has(text)) return rfc3339Seen.get(text);
   let at: number | undefined;
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(text.trim())) {
     at = Date.parse(text);
     if (Number.isNaN(at)) at = undefined;
   }
-  lastRfc3339 = text;
-  lastRfc3339At = at;
+  if (rfc3339Seen.size >= RFC3339_SEEN_MAX) rfc3339Seen.clear();
+  rfc3339Seen.set(text, at);
   return at;
 }
 
