@@ -20,20 +20,34 @@ function fakeRedis() {
   const replicas: SharedCircuits[] = [];
   let seq = 0;
   let down = false;
+  /** Writes and messages still on their way: `settle` waits for none. */
+  let inflight = 0;
   const backend: CircuitBackend = {
     async cas(scope, expected, state) {
-      await new Promise((r) => setTimeout(r, 1));
-      if (down) throw new Error('connect ECONNREFUSED');
-      const current = values.get(scope) ?? '';
-      if (current !== expected) return { ok: false, value: current };
-      const value = `${++seq}|${state}`;
-      values.set(scope, value);
-      setTimeout(() => replicas.forEach((r) => r.onMessage(scope, value)), 1);
-      return { ok: true, value };
+      inflight++;
+      try {
+        await new Promise((r) => setTimeout(r, 1));
+        if (down) throw new Error('connect ECONNREFUSED');
+        const current = values.get(scope) ?? '';
+        if (current !== expected) return { ok: false, value: current };
+        const value = `${++seq}|${state}`;
+        values.set(scope, value);
+        inflight++;
+        setTimeout(() => {
+          inflight--;
+          replicas.forEach((r) => r.onMessage(scope, value));
+        }, 1);
+        return { ok: true, value };
+      } finally {
+        inflight--;
+      }
     },
   };
   return {
     values,
+    get inflight() {
+      return inflight;
+    },
     set down(v: boolean) {
       down = v;
     },
@@ -56,7 +70,17 @@ function fakeRedis() {
   };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/**
+ * Until every write and message of the fake Redis has landed (and what they set off), however
+ * slow the machine: a fixed sleep lost the race to a chain of 1 ms hops on a loaded one.
+ */
+async function settle(redis: { readonly inflight: number }): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    if (redis.inflight === 0) return;
+  }
+  throw new Error('the fake Redis did not settle in 2 s');
+}
 
 describe('SharedCircuits', () => {
   it('applies a change at once and writes it for the fleet in the background', async () => {
@@ -65,7 +89,7 @@ describe('SharedCircuits', () => {
     a.update('s', open(5000));
     expect(a.get('s')).toMatchObject({ until: 5000 });
     expect(b.get('s')).toBeUndefined();
-    await settle();
+    await settle(redis);
     expect(b.get('s')).toMatchObject({ until: 5000 });
     expect(b.events.changed).toEqual(['s']);
     expect(redis.values.get('s')).toMatch(/^1\|\{"state":"open"/);
@@ -76,7 +100,7 @@ describe('SharedCircuits', () => {
     const [a, b] = [redis.replica(), redis.replica()];
     a.update('s', fail);
     b.update('s', fail);
-    await settle();
+    await settle(redis);
     expect(a.get('s')).toEqual({ state: 'closed', failures: 2 });
     expect(b.get('s')).toEqual({ state: 'closed', failures: 2 });
     expect(a.pendingWrites() + b.pendingWrites()).toBe(0);
@@ -95,7 +119,7 @@ describe('SharedCircuits', () => {
     const a = redis.replica();
     redis.down = true;
     a.update('s', open(1000));
-    await settle();
+    await settle(redis);
     expect(a.events.failures).toHaveLength(1);
     a.update('t', open(2000));
     expect(a.get('t')).toMatchObject({ until: 2000 });
@@ -112,14 +136,14 @@ describe('SharedCircuits', () => {
     a.update('later', open(8000));
     a.update('expired', open(50));
     a.update('fleet-knows-more', open(3000));
-    await settle();
+    await settle(redis);
     redis.down = false;
     const newer = `7|${JSON.stringify({ state: 'open', until: 6000, reason: 'y', opens: 1 })}`;
     const pushed = a.rejoin(new Map([['fleet-knows-more', newer]]));
     expect(pushed).toBe(1);
     expect(a.get('fleet-knows-more')).toMatchObject({ until: 6000 });
     expect(a.get('expired')).toBeUndefined();
-    await settle();
+    await settle(redis);
     expect(redis.values.get('later')).toMatch(/"until":8000/);
     expect(redis.values.has('expired')).toBe(false);
   });
@@ -129,7 +153,7 @@ describe('SharedCircuits', () => {
     const a = redis.replica();
     a.update('s', open(5000));
     a.leave();
-    await settle();
+    await settle(redis);
     expect(a.pendingWrites()).toBe(0);
     expect(a.get('s')).toMatchObject({ until: 5000 });
   });
@@ -153,19 +177,19 @@ describe('SharedCircuits', () => {
     const a = redis.replica(() => 2000, 'a');
     const b = redis.replica(() => 2000, 'b');
     a.update('s', open(1000));
-    await settle();
+    await settle(redis);
     const won = a.lease('s', (s) =>
       s.state === 'open' ? { ...s, state: 'half-open' as const, leaseUntil: 60_000, lease: 'a#1' } : undefined,
     );
     expect(await won).toBe(true);
-    await settle();
+    await settle(redis);
     expect(b.get('s')).toMatchObject({ state: 'half-open', lease: 'a#1' });
     redis.down = true;
     a.leave();
     a.update('s', () => CLOSED); // the probe succeeded while the fleet was away
     redis.down = false;
     expect(a.rejoin(new Map(redis.values))).toBe(1);
-    await settle();
+    await settle(redis);
     expect(a.get('s')).toEqual(CLOSED);
     expect(b.get('s')).toEqual(CLOSED);
   });
@@ -175,7 +199,7 @@ describe('SharedCircuits', () => {
     const a = redis.replica(() => 2000, 'a');
     const b = redis.replica(() => 2000, 'b');
     a.update('s', open(1000));
-    await settle();
+    await settle(redis);
     // As the circuit book asks: a lease only where `admit` would let a probe through.
     const lease = (name: string) => (s: CircuitState) => {
       const d = admit(s, 2000, o);
@@ -184,7 +208,7 @@ describe('SharedCircuits', () => {
         : undefined;
     };
     expect(await a.lease('s', lease('a#1'))).toBe(true);
-    await settle();
+    await settle(redis);
     expect(b.get('s')).toMatchObject({ state: 'half-open', lease: 'a#1' });
     expect(b.lease('s', lease('b#1'))).toBe(false);
     redis.down = true;
