@@ -1,5 +1,7 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { CountMemo, hashChars } from './count-memo.js';
+import { isAscii, o200kAsciiPieceEnd } from './o200k-ascii-split.js';
 
 /**
  * How a vendor meters prompt tokens, as the simulator counts them (docs/decisions/token-counting.md):
@@ -45,61 +47,56 @@ export function tokenRuleFor(vendor: string): TokenRule {
 // (its one lookahead, `\s+(?!\S)`, follows whitespace, which no segment ends with). So a text's
 // count is the sum of its segments' counts, each segment counted by the pattern once and
 // memoised: in a prompt, a segment is mostly one word with its leading space, a piece already.
-// Segments are memoised in a table read in place, by a hash of their characters, so that a
-// segment seen before costs no substring, no string hash and no pattern.
+// Segments are memoised by their characters, read in place (CountMemo), and so are pieces: a
+// segment or piece seen before costs no substring, no string hash and no pattern. A segment not
+// yet known (in a prompt, mostly the correlation marker, new in every request) is cut into
+// pieces without the pattern where it is ASCII (o200k-ascii-split.ts), by the pattern elsewhere.
 const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
 const WHITESPACE = /\s/;
-const PIECES_MAX = 200_000;
-const pieces = new Map<string, number>();
-const SLOTS = 1 << 16;
-const SEGMENT_MAX_CHARS = 64;
-let segments: Array<string | undefined> = new Array<string | undefined>(SLOTS);
-const segmentCounts = new Int32Array(SLOTS);
-let segmentsUsed = 0;
+const MEMO_MAX_CHARS = 64;
+const segments = new CountMemo();
+const pieces = new CountMemo();
 
 function isWhitespace(code: number): boolean {
   if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
   return code >= 0x80 && WHITESPACE.test(String.fromCharCode(code));
 }
 
-// The pieces of a segment through the split pattern, each piece's count memoised.
-function countPieces(segment: string): number {
-  let n = 0;
-  for (const m of segment.matchAll(SPLIT)) {
-    const piece = m[0];
-    let c = pieces.get(piece);
-    if (c === undefined) {
-      c = countO200k(piece);
-      if (pieces.size >= PIECES_MAX) pieces.clear();
-      if (piece.length <= SEGMENT_MAX_CHARS) pieces.set(piece, c);
-    }
-    n += c;
-  }
+// The count of text[start, end), one piece, memoised.
+function countPiece(text: string, start: number, end: number): number {
+  if (end - start > MEMO_MAX_CHARS) return countO200k(text.slice(start, end));
+  const h = hashChars(text, start, end);
+  const known = pieces.get(text, start, end, h);
+  if (known >= 0) return known;
+  const piece = text.slice(start, end);
+  const n = countO200k(piece);
+  if (pieces.admits(h)) pieces.set(piece, h, n);
   return n;
 }
 
-// The count of text[start, end), a segment, from the table or counted and remembered.
+// The count of text[start, end), a segment, piece by piece.
+function countPieces(text: string, start: number, end: number): number {
+  let n = 0;
+  if (isAscii(text, start, end)) {
+    for (let i = start; i < end;) {
+      const j = o200kAsciiPieceEnd(text, i, end);
+      n += countPiece(text, i, j);
+      i = j;
+    }
+    return n;
+  }
+  for (const m of text.slice(start, end).matchAll(SPLIT)) n += countPiece(m[0], 0, m[0].length);
+  return n;
+}
+
+// The count of text[start, end), a segment, memoised.
 function countSegment(text: string, start: number, end: number): number {
-  const length = end - start;
-  if (length > SEGMENT_MAX_CHARS) return countPieces(text.slice(start, end));
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  let slot = h & (SLOTS - 1);
-  for (let k = segments[slot]; k !== undefined; k = segments[slot]) {
-    if (k.length === length && text.startsWith(k, start)) return segmentCounts[slot]!;
-    slot = (slot + 1) & (SLOTS - 1);
-  }
-  const segment = text.slice(start, end);
-  const n = countPieces(segment);
-  if (segmentsUsed >= (SLOTS * 3) / 4) {
-    // Full enough to probe long: start afresh (correlation markers, unique per request, fill it).
-    segments = new Array<string | undefined>(SLOTS);
-    segmentsUsed = 0;
-    slot = h & (SLOTS - 1);
-  }
-  segments[slot] = segment;
-  segmentCounts[slot] = n;
-  segmentsUsed++;
+  if (end - start > MEMO_MAX_CHARS) return countPieces(text, start, end);
+  const h = hashChars(text, start, end);
+  const known = segments.get(text, start, end, h);
+  if (known >= 0) return known;
+  const n = countPieces(text, start, end);
+  if (segments.admits(h)) segments.set(text.slice(start, end), h, n);
   return n;
 }
 
