@@ -38,37 +38,68 @@ export function createVocabulary(seed: number, size = 2048): Vocabulary {
  * capitalised and closed with a period, so that usage counts equal the tokens streamed.
  */
 export function generateTokens(vocabulary: Vocabulary, rng: Rng, count: number): string[] {
-  const out: string[] = new Array(count);
-  const draw = wordDraw(vocabulary, rng, count);
-  for (let i = 0; i < count; i++) out[i] = i === 0 ? draw(i) : ` ${draw(i)}`;
-  return out;
+  return drawWords(vocabulary, rng, count, new Array<string>(count));
 }
+
+const scratch: string[] = [];
 
 /**
  * The text of {@link generateTokens} (the same draws from `rng`, the same words), built as one
  * string: for prompts, which are only ever used whole.
  */
 export function generateText(vocabulary: Vocabulary, rng: Rng, count: number): string {
-  let out = '';
-  const draw = wordDraw(vocabulary, rng, count);
-  for (let i = 0; i < count; i++) out += i === 0 ? draw(i) : ` ${draw(i)}`;
-  return out;
+  scratch.length = count;
+  return drawWords(vocabulary, rng, count, scratch).join('');
 }
 
-/** The `i`-th of `count` words, drawn in order: sentences of 6 to 14 words, capitalised and closed with a period. */
-function wordDraw(vocabulary: Vocabulary, rng: Rng, count: number): (i: number) => string {
-  const words = vocabulary.words;
+// Fills out[0, count) with words drawn in order.
+function drawWords(vocabulary: Vocabulary, rng: Rng, count: number, out: string[]): string[] {
+  const forms = formsOf(vocabulary);
   let sentenceLeft = 0;
-  return (i) => {
-    let word = words[(rng.next() * words.length) | 0]!;
+  for (let i = 0; i < count; i++) {
+    const word = (rng.next() * forms.size) | 0;
+    let form = 0;
     if (sentenceLeft === 0) {
-      word = word[0]!.toUpperCase() + word.slice(1);
+      form = CAPITALISED;
       sentenceLeft = randomInt(rng, 6, 14);
     }
     sentenceLeft--;
-    if (sentenceLeft === 0 || i === count - 1) word += '.';
-    return word;
-  };
+    if (sentenceLeft === 0 || i === count - 1) form |= CLOSED;
+    out[i] = (i === 0 ? forms.first : forms.spaced)[form]![word]!;
+  }
+  return out;
+}
+
+// Sentences of 6 to 14 words: a sentence's first word capitalised, its last closed with a
+// period. Each word's four forms, with and without its leading space, are made once per
+// vocabulary rather than per word drawn (a capital, a period and a space are three strings).
+const CAPITALISED = 1;
+const CLOSED = 2;
+
+interface Forms {
+  size: number;
+  /** By form (CAPITALISED | CLOSED), by word: the text a first token is. */
+  first: string[][];
+  /** The same with the leading space every later token has. */
+  spaced: string[][];
+}
+
+const formsByVocabulary = new WeakMap<Vocabulary, Forms>();
+
+function formsOf(vocabulary: Vocabulary): Forms {
+  let forms = formsByVocabulary.get(vocabulary);
+  if (forms) return forms;
+  const first: string[][] = [];
+  for (let form = 0; form < 4; form++)
+    first.push(
+      vocabulary.words.map((w) => {
+        const word = form & CAPITALISED ? w[0]!.toUpperCase() + w.slice(1) : w;
+        return form & CLOSED ? `${word}.` : word;
+      }),
+    );
+  forms = { size: vocabulary.words.length, first, spaced: first.map((words) => words.map((w) => ` ${w}`)) };
+  formsByVocabulary.set(vocabulary, forms);
+  return forms;
 }
 
 /** The text of `tokens` as a JSON string literal, skipping the escape scan when it cannot matter. */
