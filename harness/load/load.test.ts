@@ -77,6 +77,25 @@ describe('createRequestPlanner', () => {
     if (body.stream) expect(body.stream_options).toEqual({ include_usage: true });
   });
 
+  it('writes bodies exactly as JSON.stringify writes them, keys in order, with and without conversations', () => {
+    const withConversations = loadOf(
+      `{ duration: 1s, rate: 1, requests: { models: [auto, { model: 'a"b', weight: 2 }], stream: 0.5, maxTokens: 32, conversations: { count: 2, systemTokens: 12, promptCacheKey: true } } }`,
+    );
+    const withoutMax = loadOf(
+      '{ duration: 1s, rate: 1, requests: { stream: 0.5, conversations: { count: 2, systemTokens: 12, cacheControl: false } } }',
+    );
+    for (const l of [load, withConversations, withoutMax]) {
+      const plan = createRequestPlanner(l, 7, 'r');
+      for (let n = 0; n < 40; n++) {
+        const body = plan(n).body;
+        const parsed = JSON.parse(body) as Record<string, unknown>;
+        expect(JSON.stringify(parsed)).toBe(body);
+        const order = ['model', 'messages', 'stream', 'prompt_cache_key', 'stream_options', 'max_tokens'];
+        expect(Object.keys(parsed)).toEqual(order.filter((k) => k in parsed));
+      }
+    }
+  });
+
   it('mixes models by weight and streams by share', () => {
     const plan = createRequestPlanner(load, 7, 'r');
     const all = Array.from({ length: 400 }, (_, n) => plan(n));

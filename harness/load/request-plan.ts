@@ -37,21 +37,34 @@ export function createRequestPlanner(
   const models = load.requests.models;
   const totalWeight = models.reduce((a, m) => a + m.weight, 0);
   const conversations = load.requests.conversations;
+  // The body is written as JSON.stringify writes {model, messages, stream, prompt_cache_key?,
+  // stream_options?, max_tokens?}, from parts made once: a million requests, one string each.
+  const heads = new Map(models.map((m) => [m.model, `{"model":${JSON.stringify(m.model)},"messages":[`]));
+  const maxTokens = load.requests.maxTokens !== undefined ? `,"max_tokens":${load.requests.maxTokens}` : '';
+  // By `stream`: what comes before a prompt cache key, and after it.
+  const streamJson = ['],"stream":false', '],"stream":true'];
+  const endJson = [`${maxTokens}}`, `,"stream_options":{"include_usage":true}${maxTokens}}`];
+  const deadline = String(load.requests.deadline);
+  const authorization = load.routerToken ? `Bearer ${load.routerToken}` : undefined;
+  // A conversation's system message as JSON: the same text for every request of it, in every run with the seed.
   const systems = new Map<number, string>();
-  // A conversation's system prompt: the same text for every request of it, in every run with the seed.
   const systemOf = (c: number, tokens: number) => {
-    let text = systems.get(c);
-    if (text === undefined) {
+    let json = systems.get(c);
+    if (json === undefined) {
       const words = generateText(
         vocabulary,
         createRng(deriveSeed(seed, 11, c)),
         Math.max(1, Math.round(tokens * 0.75)),
       );
       // Cut to four characters a token: the size the simulator (and most estimators) will count.
-      text = `You are assistant ${c}.${words}`.slice(0, tokens * 4);
-      systems.set(c, text);
+      const text = `You are assistant ${c}.${words}`.slice(0, tokens * 4);
+      json = JSON.stringify({
+        role: 'system',
+        content: conversations!.cacheControl ? [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] : text,
+      });
+      systems.set(c, json);
     }
-    return text;
+    return json;
   };
   return (n: number): PlannedRequest => {
     const rng = createRng(deriveSeed(seed, 3, n));
@@ -62,27 +75,21 @@ export function createRequestPlanner(
     const tokens = Math.min(MAX_PROMPT_TOKENS, Math.max(1, Math.round(sample(load.requests.promptTokens, rng))));
     const id = `${runId}-${n}`;
     const words = generateText(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75)));
-    const prompt = `${formatCorrelationMarker(id)} ${words}`;
-    const messages: Array<Record<string, unknown>> = [{ role: 'user', content: prompt }];
-    const body: Record<string, unknown> = { model, messages, stream };
+    const user = `{"role":"user","content":${JSON.stringify(`${formatCorrelationMarker(id)} ${words}`)}}`;
+    const s = +stream;
+    let body: string;
     if (conversations) {
       const c = Math.floor(rng.next() * conversations.count);
-      const text = systemOf(c, conversations.systemTokens);
-      messages.unshift({
-        role: 'system',
-        content: conversations.cacheControl ? [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] : text,
-      });
-      if (conversations.promptCacheKey) body.prompt_cache_key = `conversation-${c}`;
-    }
-    if (stream) body.stream_options = { include_usage: true };
-    if (load.requests.maxTokens !== undefined) body.max_tokens = load.requests.maxTokens;
+      const key = conversations.promptCacheKey ? `,"prompt_cache_key":"conversation-${c}"` : '';
+      body = `${heads.get(model)!}${systemOf(c, conversations.systemTokens)},${user}${streamJson[s]!}${key}${endJson[s]!}`;
+    } else body = `${heads.get(model)!}${user}${streamJson[s]!}${endJson[s]!}`;
     const headers: Record<string, string> = {
       ...extra,
       'content-type': 'application/json',
       [CORRELATION_HEADER]: id,
-      'x-throttlelab-deadline-ms': String(load.requests.deadline),
+      'x-throttlelab-deadline-ms': deadline,
     };
-    if (load.routerToken) headers.authorization = `Bearer ${load.routerToken}`;
-    return { id, model, stream, deadlineMs: load.requests.deadline, headers, body: JSON.stringify(body) };
+    if (authorization) headers.authorization = authorization;
+    return { id, model, stream, deadlineMs: load.requests.deadline, headers, body };
   };
 }
