@@ -16,7 +16,7 @@ import type {
   Route,
   VendorProfile,
 } from './types.js';
-import { formatRfc3339, randomAlnum, stableHex, uuidFrom } from './wire-format.js';
+import { formatRfc3339, randomAlnum, stableUuid } from './wire-format.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -97,11 +97,21 @@ function cacheUsage(c: Completion): string {
   return `"input_tokens":${Math.max(0, c.inputTokens - read - write)},"cache_creation_input_tokens":${write},"cache_read_input_tokens":${read}`;
 }
 
-function setFamily(headers: HeaderMap, name: string, v: LimitView | undefined, now: number): void {
+const TOKEN_METRICS: Metric[] = ['tokens', 'input-tokens', 'output-tokens'];
+
+// A family's three header names, made once rather than in every answer.
+const familyNames = (name: string) =>
+  ['limit', 'remaining', 'reset'].map((part) => `anthropic-ratelimit-${name}-${part}`) as [string, string, string];
+const REQUESTS = familyNames('requests');
+const TOKENS = familyNames('tokens');
+const INPUT_TOKENS = familyNames('input-tokens');
+const OUTPUT_TOKENS = familyNames('output-tokens');
+
+function setFamily(headers: HeaderMap, names: [string, string, string], v: LimitView | undefined, now: number): void {
   if (!v) return;
-  headers[`anthropic-ratelimit-${name}-limit`] = String(v.limit);
-  headers[`anthropic-ratelimit-${name}-remaining`] = String(v.remaining);
-  headers[`anthropic-ratelimit-${name}-reset`] = v.rawReset ?? formatRfc3339(now + v.resetInMs);
+  headers[names[0]] = String(v.limit);
+  headers[names[1]] = String(v.remaining);
+  headers[names[2]] = v.rawReset ?? formatRfc3339(now + v.resetInMs);
 }
 
 /**
@@ -110,10 +120,10 @@ function setFamily(headers: HeaderMap, name: string, v: LimitView | undefined, n
  * @see https://docs.anthropic.com/en/api/rate-limits#response-headers
  */
 function anthropicRateLimitHeaders(views: LimitView[], headers: HeaderMap, now: number): HeaderMap {
-  setFamily(headers, 'requests', pickView(views, 'requests'), now);
-  setFamily(headers, 'tokens', tightestView(views, ['tokens', 'input-tokens', 'output-tokens']), now);
-  setFamily(headers, 'input-tokens', pickView(views, 'input-tokens'), now);
-  setFamily(headers, 'output-tokens', pickView(views, 'output-tokens'), now);
+  setFamily(headers, REQUESTS, pickView(views, 'requests'), now);
+  setFamily(headers, TOKENS, tightestView(views, TOKEN_METRICS), now);
+  setFamily(headers, INPUT_TOKENS, pickView(views, 'input-tokens'), now);
+  setFamily(headers, OUTPUT_TOKENS, pickView(views, 'output-tokens'), now);
   return headers;
 }
 
@@ -126,7 +136,7 @@ function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
     !v || v.metric === 'requests'
       ? `${v?.limit ?? 50} requests per minute`
       : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} per minute`;
-  return `This request would exceed the rate limit for your organization (${uuidFrom(stableHex(ctx.org, 32))}) of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
+  return `This request would exceed the rate limit for your organization (${stableUuid(ctx.org)}) of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
 }
 
 /**
@@ -403,7 +413,7 @@ export const anthropicProfile: VendorProfile = {
   rateLimitHeaders: (views, ctx) => anthropicRateLimitHeaders(views, {}, ctx.now),
   commonHeaders: (ctx) => ({
     'request-id': requestId(ctx),
-    'anthropic-organization-id': uuidFrom(stableHex(ctx.org, 32)),
+    'anthropic-organization-id': stableUuid(ctx.org),
   }),
   keepAlive: (stream) => (stream ? ': keep-alive\n\n' : '\n'),
 };

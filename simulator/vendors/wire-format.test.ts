@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGoDuration, formatHttpDate, formatRfc3339 } from './wire-format.js';
+import { formatGoDuration, formatHttpDate, formatRfc3339, stableHex, stableUuid, uuidFrom } from './wire-format.js';
 
 describe('formatGoDuration', () => {
   // Values from OpenAI's and Groq's documentation and captured responses.
@@ -38,5 +38,25 @@ describe('formatHttpDate', () => {
 describe('formatRfc3339', () => {
   it('writes second precision as Anthropic does', () => {
     expect(formatRfc3339(Date.UTC(2025, 7, 21, 12, 40, 58, 1))).toBe('2025-08-21T12:40:59Z');
+  });
+  it('writes each instant right, whatever instants came before (seconds remembered)', () => {
+    const start = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 5000; i++) {
+      // Back and forth over a minute, and now and then a day away: slots reused and replaced.
+      const at = start + ((i * 7919) % 60_000) + (i % 97 === 0 ? 86_400_000 : 0) - 1;
+      const expected = new Date(Math.ceil(at / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+      expect(formatRfc3339(at)).toBe(expected);
+    }
+  });
+});
+
+describe('stableHex', () => {
+  it('derives the same characters for the same text, asked again or at another length', () => {
+    const a = stableHex('org-main', 32);
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(stableHex('org-main', 32)).toBe(a);
+    expect(stableHex('org-main', 10)).toBe(a.slice(0, 10));
+    expect(stableHex('org-other', 32)).not.toBe(a);
+    expect(stableUuid('org-main')).toBe(uuidFrom(a));
   });
 });

@@ -42,8 +42,19 @@ export function formatHttpDate(at: number): string {
  * @see https://docs.anthropic.com/en/api/rate-limits#response-headers
  */
 export function formatRfc3339(at: number): string {
-  return new Date(Math.ceil(at / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.ceil(at / 1000);
+  // Every answer writes a few resets, mostly within the same seconds: remember the last few.
+  const slot = second & (RFC3339_SLOTS - 1);
+  if (rfc3339Seconds[slot] === second) return rfc3339Texts[slot]!;
+  const text = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  rfc3339Seconds[slot] = second;
+  rfc3339Texts[slot] = text;
+  return text;
 }
+
+const RFC3339_SLOTS = 8;
+const rfc3339Seconds = new Float64Array(RFC3339_SLOTS).fill(Number.NaN);
+const rfc3339Texts = new Array<string>(RFC3339_SLOTS);
 
 /** Whole seconds, rounded up, as `Retry-After` delta-seconds are written. */
 export function ceilSeconds(ms: number): number {
@@ -78,6 +89,20 @@ export function randomAlnum(rng: Rng, length: number): string {
 
 /** Hex characters derived from `text` (FNV-1a, then mixed): stable ids for orgs and deployments. */
 export function stableHex(text: string, length: number): string {
+  // Asked of the same few orgs and models in every answer: remembered by length and text.
+  const memo = (stableHexes[length] ??= new Map<string, string>());
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const hex = deriveHex(text, length);
+  if (memo.size >= STABLE_HEX_MAX) memo.clear();
+  memo.set(text, hex);
+  return hex;
+}
+
+const STABLE_HEX_MAX = 4096;
+const stableHexes: Array<Map<string, string> | undefined> = [];
+
+function deriveHex(text: string, length: number): string {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   let out = '';
@@ -93,4 +118,17 @@ export function stableHex(text: string, length: number): string {
 export function uuidFrom(hex: string): string {
   const h = hex.padEnd(32, '0');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+const stableUuids = new Map<string, string>();
+
+/** {@link uuidFrom} of the 32 {@link stableHex} characters of `text`: an org's id, remembered. */
+export function stableUuid(text: string): string {
+  let uuid = stableUuids.get(text);
+  if (uuid === undefined) {
+    uuid = uuidFrom(stableHex(text, 32));
+    if (stableUuids.size >= STABLE_HEX_MAX) stableUuids.clear();
+    stableUuids.set(text, uuid);
+  }
+  return uuid;
 }

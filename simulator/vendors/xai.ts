@@ -1,6 +1,6 @@
 import { encodeOpenAIShapedError, openAICompatibleBase } from './openai.js';
 import type { EncodeContext, ErrorSpec, VendorProfile } from './types.js';
-import { stableHex, uuidFrom } from './wire-format.js';
+import { stableUuid, uuidFrom } from './wire-format.js';
 
 // xAI's REST errors are flat: a gRPC status description as `code` and the message as `error`.
 function xaiError(code: string, error: string): string {
@@ -10,7 +10,7 @@ function xaiError(code: string, error: string): string {
 const EXHAUSTED = 'Some resource has been exhausted';
 
 function xaiStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined) {
-  const team = uuidFrom(stableHex(ctx.org, 32));
+  const team = stableUuid(ctx.org);
   const v = e.violation;
   switch (e.kind) {
     case 'invalid_api_key':
