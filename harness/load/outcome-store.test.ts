@@ -70,7 +70,22 @@ function outcomes(): ClientOutcome[] {
   digest.contentDigest = 'ABC';
   digest.contentChars = 0;
   digest.endAt = 6001;
-  return [plain, failed, stream, plainToStream, odd, digest];
+  // Ids whose ends do not print back as numbers, and digests that look formatted but are not all exact.
+  const ids = ['r1-007', 'r1-', 'r1-1234567890123456', 'r1-12a', 'r1-0', 'r1-999999999999999'].map((id, k) => {
+    const o = pendingOutcome({ id, model: 'auto', stream: false, deadlineMs: 100 }, 7000 + k, 7000 + k);
+    o.contentDigest = [
+      '00000000000abc',
+      '1fffffffffffff',
+      '3fffffffffffff',
+      'fffffffffffffe',
+      '0000000000000G',
+      '0000000000000A',
+    ][k];
+    o.contentChars = 3;
+    o.endAt = 7100;
+    return o;
+  });
+  return [plain, failed, stream, plainToStream, odd, digest, ...ids];
 }
 
 describe('OutcomeStore', () => {

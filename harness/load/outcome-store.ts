@@ -22,6 +22,37 @@ class Labels {
   }
 }
 
+/**
+ * The number `id` ends with from `start` (`/^(0|[1-9]\d{0,14})$/`, so that the number prints back
+ * as those characters), or NaN: read without a substring or a pattern, once per request.
+ */
+function idNumberAt(id: string, start: number): number {
+  const length = id.length - start;
+  if (length < 1 || length > 15 || (length > 1 && id.charCodeAt(start) === 0x30)) return Number.NaN;
+  let n = 0;
+  for (let i = start; i < id.length; i++) {
+    const d = id.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * Whether `digest` is surely as `formatDigest` writes its number: 14 lowercase hex digits below
+ * 2^53 (every number is exact there), a content digest's form, known without writing it again.
+ */
+function isFormattedDigest(digest: string): boolean {
+  if (digest.length !== 14) return false;
+  const first = digest.charCodeAt(0);
+  if (first !== 0x30 && first !== 0x31) return false;
+  for (let i = 1; i < 14; i++) {
+    const c = digest.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
+
 /** A growable column of numbers. */
 class Column {
   data: Float64Array;
@@ -95,8 +126,7 @@ export class OutcomeStore {
     const i = this.n++;
     if (i === this.capacity) this.grow();
     this.idPrefix ??= o.id.slice(0, o.id.lastIndexOf('-') + 1);
-    const rest = o.id.startsWith(this.idPrefix) ? o.id.slice(this.idPrefix.length) : '';
-    const num = /^(0|[1-9]\d{0,14})$/.test(rest) ? Number(rest) : Number.NaN;
+    const num = o.id.startsWith(this.idPrefix) ? idNumberAt(o.id, this.idPrefix.length) : Number.NaN;
     this.idNumber.data[i] = num;
     if (Number.isNaN(num)) this.idsKept.set(i, o.id);
     const c = this.nums;
@@ -121,7 +151,8 @@ export class OutcomeStore {
       f |= HAS_DIGEST;
       const d = o.contentDigest === null ? Number.NaN : parseInt(o.contentDigest, 16);
       c.digest.data[i] = d;
-      if (o.contentDigest !== null && formatDigest(d) !== o.contentDigest) this.digestsKept.set(i, o.contentDigest);
+      if (o.contentDigest !== null && !isFormattedDigest(o.contentDigest) && formatDigest(d) !== o.contentDigest)
+        this.digestsKept.set(i, o.contentDigest);
     }
     c.contentChars.data[i] = o.contentChars ?? Number.NaN;
     c.frames.data[i] = o.frames ?? Number.NaN;

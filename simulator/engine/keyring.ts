@@ -41,24 +41,36 @@ export class Keyring {
     const own = presented?.providerIndex === providerIndex ? presented : undefined;
     if (this.forms.length === 0) return [];
     const found: string[] = [];
-    const look = (where: string, value: string) => {
-      if (value.length < 8) return;
-      const seen = new Set<KeyOwner>();
-      for (const [form, owner] of this.forms) {
-        if (seen.has(owner) || owner === presented || !containsToken(value, form)) continue;
-        seen.add(owner);
-        if (owner.providerIndex !== providerIndex) found.push(`${where}=foreign:${owner.providerId}/${owner.keyId}`);
-        else if (own && owner.org !== own.org) found.push(`${where}=org:${owner.org}/${owner.keyId}`);
-      }
-    };
     for (const name in headers) {
       const value = headers[name];
-      if (value !== undefined) look(`header:${name}`, value);
+      if (value !== undefined) this.look(found, 'header:', name, value, providerIndex, presented, own);
     }
-    for (const [name, value] of query) look(`query:${name}`, value);
+    for (const [name, value] of query) this.look(found, 'query:', name, value, providerIndex, presented, own);
     // Bounded work: the body is searched only for a modest number of credentials.
-    if (this.forms.length <= 64) look('body', body);
+    if (this.forms.length <= 64) this.look(found, 'body', '', body, providerIndex, presented, own);
     return found.slice(0, 16);
+  }
+
+  // Adds to `found` the labels of credentials `value` holds; called for every header of every
+  // request, so it makes nothing (no label, no set) until it finds one.
+  private look(
+    found: string[],
+    kind: string,
+    name: string,
+    value: string,
+    providerIndex: number,
+    presented: KeyOwner | undefined,
+    own: KeyOwner | undefined,
+  ): void {
+    if (value.length < 8) return;
+    let seen: KeyOwner[] | undefined;
+    for (const [form, owner] of this.forms) {
+      if (seen?.includes(owner) || owner === presented || !containsToken(value, form)) continue;
+      (seen ??= []).push(owner);
+      if (owner.providerIndex !== providerIndex)
+        found.push(`${kind}${name}=foreign:${owner.providerId}/${owner.keyId}`);
+      else if (own && owner.org !== own.org) found.push(`${kind}${name}=org:${owner.org}/${owner.keyId}`);
+    }
   }
 
   /** Classifies `value` as presented to provider `providerIndex`. */
