@@ -38,32 +38,36 @@ export function createSimClock(startAt = SIMULATED_EPOCH): SimClock {
   let live = 0;
   const heap: Event[] = [];
   const before = (a: Event, b: Event) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  // Sifts move the hole, not the element (one write a level, no swap).
   const push = (e: Event) => {
+    let i = heap.length;
     heap.push(e);
-    let i = heap.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[p]!)) break;
-      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      const parent = heap[p]!;
+      if (!before(e, parent)) break;
+      heap[i] = parent;
       i = p;
     }
+    heap[i] = e;
   };
   const pop = (): Event | undefined => {
     const top = heap[0];
     const last = heap.pop();
-    if (heap.length > 0 && last) {
-      heap[0] = last;
+    const n = heap.length;
+    if (n > 0 && last) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
-        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        const m = r < n && before(heap[r]!, heap[l]!) ? r : l;
+        const child = heap[m]!;
+        if (!before(child, last)) break;
+        heap[i] = child;
         i = m;
       }
+      heap[i] = last;
     }
     return top;
   };
