@@ -6,7 +6,7 @@ describe('CountMemo', () => {
     const memo = new CountMemo();
     const h = hashChars(' word', 0, 5);
     expect(memo.get(' word', 0, 5, h)).toBe(-1);
-    memo.set(' word', h, 1);
+    memo.set(' word', 0, 5, h, 1);
     const text = 'a word, a sword';
     expect(hashChars(text, 1, 6)).toBe(h);
     expect(memo.get(text, 1, 6, h)).toBe(1);
@@ -25,7 +25,7 @@ describe('CountMemo', () => {
     for (let i = 0; i < 100_000; i++) {
       const key = `k${i}`;
       const h = hashChars(key, 0, key.length);
-      if (memo.get(key, 0, key.length, h) < 0) memo.set(key, h, i);
+      if (memo.get(key, 0, key.length, h) < 0) memo.set(key, 0, key.length, h, i);
       expect(memo.get(key, 0, key.length, h)).toBe(i);
     }
   });

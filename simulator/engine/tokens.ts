@@ -55,7 +55,7 @@ const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
 const WHITESPACE = /\s/;
 const MEMO_MAX_CHARS = 64;
 const segments = new CountMemo();
-const pieces = new CountMemo();
+const pieces = new CountMemo(14);
 
 function isWhitespace(code: number): boolean {
   if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
@@ -70,7 +70,7 @@ function countPiece(text: string, start: number, end: number): number {
   if (known >= 0) return known;
   const piece = text.slice(start, end);
   const n = countO200k(piece);
-  if (pieces.admits(h)) pieces.set(piece, h, n);
+  if (pieces.admits(h)) pieces.set(text, start, end, h, n);
   return n;
 }
 
@@ -96,7 +96,7 @@ function countSegment(text: string, start: number, end: number): number {
   const known = segments.get(text, start, end, h);
   if (known >= 0) return known;
   const n = countPieces(text, start, end);
-  if (segments.admits(h)) segments.set(text.slice(start, end), h, n);
+  if (segments.admits(h)) segments.set(text, start, end, h, n);
   return n;
 }
 
