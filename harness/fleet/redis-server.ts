@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
 import { HarnessError } from '../errors.js';
 import { freePort } from '../launch/launch-command.js';
 import { WATCHDOG } from '../launch/watchdog.js';
@@ -34,10 +35,17 @@ export interface RedisServerOptions {
   startTimeoutMs?: number;
 }
 
+// ioredis loads only when a fleet starts a Redis: merely loading it leaves string-heavy code
+// (charCodeAt loops: token counting, hashing) some 2.5 times slower for the rest of the process
+// (BENCHMARKS.md, branch h-hot-sim), and every simulated run imports the harness.
+let RedisCtor: typeof RedisClient | undefined;
+const redisClass = (): typeof RedisClient =>
+  (RedisCtor ??= (createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient }).Redis);
+
 async function pingable(url: string, timeoutMs: number): Promise<boolean> {
   const giveUpAt = Date.now() + timeoutMs;
   while (Date.now() < giveUpAt) {
-    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const r = new (redisClass())(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     r.on('error', () => {});
     try {
       await r.connect();
@@ -54,7 +62,7 @@ async function pingable(url: string, timeoutMs: number): Promise<boolean> {
 
 /** One command on a short-lived connection. */
 async function command(url: string, ...args: string[]): Promise<unknown> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = new (redisClass())(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   r.on('error', () => {});
   try {
     await r.connect();
