@@ -1,4 +1,4 @@
-import type { AbortLike, HttpCall, HttpResponse, Transport } from '../router/index.js';
+import { takingAbortLike, type AbortLike, type HttpCall, type HttpResponse, type Transport } from '../router/index.js';
 import { Cancel, playReply, type ReplySink, type Simulator } from '../simulator/index.js';
 
 /** The path and query of an absolute URL (the simulator routes on them; its host is never resolved). */
@@ -19,8 +19,10 @@ function pathOf(url: string): string {
  */
 export function createInProcessTransport(sim: Simulator): Transport {
   return {
-    takesAbortLike: true,
-    send(call: HttpCall, signal: AbortLike): Promise<HttpResponse> {
+    send: takingAbortLike((call: HttpCall, signal: AbortLike): Promise<HttpResponse> => {
+      // As undici does with a signal already aborted: nothing is sent. (Its listener would never
+      // run, so the reply's promise would never settle.)
+      if (signal.aborted) return Promise.reject(new Error('aborted'));
       const headers: Record<string, string> = {};
       for (const k in call.headers) headers[k.toLowerCase()] = call.headers[k]!;
       const reply = sim.handle({ method: call.method, url: pathOf(call.url), headers, body: call.body ?? '' });
@@ -141,14 +143,13 @@ export function createInProcessTransport(sim: Simulator): Transport {
           },
           { once: true },
         );
-        if (signal.aborted) hangUp.abort(signal.reason);
         try {
           playReply(reply, sink, sim.clock, hangUp)?.catch(() => {});
         } catch (e) {
           reject(e);
         }
       });
-    },
+    }),
     close: async () => {},
   };
 }

@@ -14,7 +14,7 @@ export { createRng, type Rng } from './core/rng.js';
 export { RouterError, isRouterError, type RouterErrorCode } from './core/errors.js';
 export type { AttemptRecord, AttemptOutcome, ChatRequest, VendorKind } from './core/types.js';
 export { createUndiciTransport, type UndiciTransportOptions } from './transport/undici-transport.js';
-export type { Transport, SignalTransport, AbortLikeTransport, HttpResponse } from './transport/transport.js';
+export { takingAbortLike, type AbortLikeSend, type Transport, type HttpResponse } from './transport/transport.js';
 export type { HttpCall } from './adapters/adapter.js';
 export { createMemoryStore } from './state/memory-store.js';
 export { createRedisStore, type RedisStore, type RedisStoreOptions, type StoreEvent } from './state/redis-store.js';

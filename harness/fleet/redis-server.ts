@@ -79,6 +79,8 @@ async function command(url: string, ...args: string[]): Promise<unknown> {
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const binary = options.binary ?? 'redis-server';
   const startTimeoutMs = options.startTimeoutMs ?? 5000;
+  // Loaded before anything is spawned or made: should it fail, nothing is left behind.
+  redisClass();
   const dir = await mkdtemp(join(tmpdir(), 'throttlelab-redis-'));
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;

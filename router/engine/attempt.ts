@@ -11,7 +11,7 @@ import { attemptBudgetMs, remainingMs, type Deadline } from '../core/deadline.js
 import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
 import { decodeSignals } from '../signals/decode.js';
 import { headerGetter, type Signals } from '../core/signals.js';
-import type { Transport } from '../transport/transport.js';
+import { abortLikeSend, type Transport } from '../transport/transport.js';
 import type { TargetRuntime } from './target.js';
 
 const TIMEOUT = Symbol('attempt-timeout');
@@ -158,7 +158,8 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
 
   try {
     const t = env.transport;
-    const res = await (t.takesAbortLike ? t.send(call, ac) : t.send(call, toAbortSignal(ac)));
+    const send = abortLikeSend(t);
+    const res = await (send ? send.call(t, call, ac) : t.send(call, toAbortSignal(ac)));
     const firstByteAt = clock.now();
     const get = headerGetter(res.headers);
     if (res.status < 200 || res.status >= 300) {

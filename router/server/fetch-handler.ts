@@ -7,7 +7,7 @@ const encoder = new TextEncoder();
 export interface DirectCall {
   headers: Readonly<Record<string, string>>;
   body: string;
-  /** The client's: an AbortSignal, or anything as cheap that aborts the same way. */
+  /** The client's: an AbortSignal, or anything as cheap that aborts the same way (`toAbortSignal` makes an AbortSignal of it). */
   signal: AbortLike;
 }
 

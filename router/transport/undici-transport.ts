@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import type { HttpCall } from '../adapters/adapter.js';
 import { toAbortSignal, type AbortLike } from '../core/cancel.js';
-import type { HttpResponse, Transport } from './transport.js';
+import { takingAbortLike, type HttpResponse, type Transport } from './transport.js';
 
 /** Pool settings for upstream connections. */
 export interface UndiciTransportOptions {
@@ -22,8 +22,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
     pipelining: 1,
   });
   return {
-    takesAbortLike: true,
-    async send(call: HttpCall, signal: AbortLike): Promise<HttpResponse> {
+    send: takingAbortLike(async (call: HttpCall, signal: AbortLike): Promise<HttpResponse> => {
       const res = await request(call.url, {
         method: call.method,
         headers: call.headers,
@@ -74,7 +73,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           body.destroy();
         },
       };
-    },
+    }),
     close: () => agent.close(),
   };
 }

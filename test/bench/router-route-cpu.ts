@@ -2,7 +2,7 @@
 // the router's own hot path (validation, selection, circuits, capacity, translation), free of the
 // sockets and scheduling that dominate `bench:router` on a busy machine. Medians of rounds.
 //   npx tsx test/bench/router-route-cpu.ts [--requests 20000] [--rounds 7]
-import { RouterConfigSchema, Router, type HttpResponse, type Transport } from '../../router/index.js';
+import { RouterConfigSchema, Router, takingAbortLike, type HttpResponse, type Transport } from '../../router/index.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
@@ -51,8 +51,7 @@ function respond(stream: boolean): HttpResponse {
 }
 
 const transport: Transport = {
-  takesAbortLike: true,
-  send: async (call) => respond(call.body?.includes('"stream":true') ?? false),
+  send: takingAbortLike(async (call) => respond(call.body?.includes('"stream":true') ?? false)),
   close: async () => {},
 };
 const config = RouterConfigSchema.parse({

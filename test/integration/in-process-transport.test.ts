@@ -45,6 +45,14 @@ async function firstChunk(w: ReturnType<typeof world>, signal: AbortSignal) {
 }
 
 describe('in-process transport', () => {
+  it('sends nothing and fails at once for a signal already aborted, as undici does', async () => {
+    const w = world();
+    const ac = new AbortController();
+    ac.abort();
+    await expect(w.transport.send(w.call, ac.signal)).rejects.toThrow('aborted');
+    expect(w.sim.ledger.row(0)).toBeUndefined();
+  });
+
   it('ends the reply as client-abort when the router abandons the body mid-stream', async () => {
     const w = world();
     const res = await firstChunk(w, new AbortController().signal);
