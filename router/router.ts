@@ -85,16 +85,6 @@ interface Pick {
   probes: readonly string[];
 }
 
-const EMPTY_FACTS: CandidateFacts = {
-  target: '',
-  costUsd: 0,
-  ttftMs: 0,
-  latencyMs: 0,
-  reliability: 0,
-  quality: 0,
-  headroom: 0,
-};
-
 /** No prefixes (no cache affinity, or a short prompt): shared, never mutated. */
 const NO_PREFIXES: readonly Prefix[] = Object.freeze([]);
 
@@ -157,9 +147,6 @@ export class Router {
   /** Where each prompt prefix was last served (cache affinity), and how requests fared by it. */
   private readonly affinity: CacheAffinity | undefined;
   private readonly affinityCounts = { warm: 0, fallback: 0, cold: 0 };
-  /** Candidate facts reused by every ranking (see `rankTargets`). */
-  private readonly factsPool: CandidateFacts[] = [];
-  private readonly factsScratch: CandidateFacts[] = [];
   /** The ranking's seeded tie-break, made once rather than per request. */
   private readonly tiebreak = () => this.rng.next();
 
@@ -442,7 +429,7 @@ export class Router {
     for (const scope of target.scopes) {
       const pass = this.circuits.pass(scope, now);
       if (!pass) {
-        for (const s of probes) this.circuits.release(s, now);
+        this.releaseProbes({ probes }, now);
         return undefined;
       }
       if (pass.probe) probes = [...probes, scope];
@@ -477,34 +464,30 @@ export class Router {
     expectedOutput: number,
     now: number,
   ): TargetRuntime[] {
-    // Facts objects reused from request to request: ranking is synchronous, and they are only read here.
-    const facts = this.factsScratch;
-    facts.length = usable.length;
-    for (let i = 0; i < usable.length; i++) {
-      const t = usable[i]!;
-      facts[i] = candidateOf(
-        t,
-        inputTokens,
-        expectedOutput,
-        this.reliability.get(t.provider)!,
-        this.capacity,
-        now,
-        (this.factsPool[i] ??= { ...EMPTY_FACTS }),
-      );
-    }
-    const order = rankOrder(facts, this.config.routing.weights, this.tiebreak);
+    const order = rankOrder(
+      this.factsOf(usable, inputTokens, expectedOutput, now),
+      this.config.routing.weights,
+      this.tiebreak,
+    );
     const out: TargetRuntime[] = [];
     for (const i of order) out.push(usable[i]!);
     return out;
   }
 
   private rank(usable: TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): Scored[] {
-    const candidates: CandidateFacts[] = [];
+    return rankCandidates(
+      this.factsOf(usable, inputTokens, expectedOutput, now),
+      this.config.routing.weights,
+      this.tiebreak,
+    );
+  }
+
+  /** Each target as the scorer sees it for this request. */
+  private factsOf(usable: TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): CandidateFacts[] {
+    const facts: CandidateFacts[] = [];
     for (const t of usable)
-      candidates.push(
-        candidateOf(t, inputTokens, expectedOutput, this.reliability.get(t.provider)!, this.capacity, now),
-      );
-    return rankCandidates(candidates, this.config.routing.weights, this.tiebreak);
+      facts.push(candidateOf(t, inputTokens, expectedOutput, this.reliability.get(t.provider)!, this.capacity, now));
+    return facts;
   }
 
   private releaseProbes(pick: { probes: readonly string[] }, now: number): void {

@@ -75,10 +75,7 @@ export function buildTargets(config: RouterConfig, env: Readonly<Record<string, 
   return { targets, byModel };
 }
 
-/**
- * A target as the scorer sees it for one request: expected cost, speed, reliability, quality and
- * headroom; written into `into` when given (a hot caller's reused object), else a new one.
- */
+/** A target as the scorer sees it for one request: expected cost, speed, reliability, quality and headroom. */
 export function candidateOf(
   t: TargetRuntime,
   inputTokens: number,
@@ -86,17 +83,16 @@ export function candidateOf(
   reliability: Ewma,
   capacity: CapacityBook,
   now: number,
-  into?: CandidateFacts,
 ): CandidateFacts {
   const costUsd =
     (inputTokens * t.modelConfig.inputCostPerMTok + expectedOutputTokens * t.modelConfig.outputCostPerMTok) / 1e6;
-  const f = into ?? ({} as CandidateFacts);
-  f.target = t.id;
-  f.costUsd = costUsd;
-  f.ttftMs = t.ttft.get(500);
-  f.latencyMs = t.latency.get(1000);
-  f.reliability = reliability.get(1);
-  f.quality = t.modelConfig.quality;
-  f.headroom = capacity.headroom(t.id, now);
-  return f;
+  return {
+    target: t.id,
+    costUsd,
+    ttftMs: t.ttft.get(500),
+    latencyMs: t.latency.get(1000),
+    reliability: reliability.get(1),
+    quality: t.modelConfig.quality,
+    headroom: capacity.headroom(t.id, now),
+  };
 }
