@@ -43,28 +43,23 @@ export function createInProcessTransport(sim: Simulator): Transport {
         queue.shift();
         return item;
       };
+      /** Settles a read with the queue's head. */
+      const settle = (resolve: (t: string | null) => void, reject: (e: unknown) => void) => {
+        try {
+          resolve(take());
+        } catch (e) {
+          reject(e);
+        }
+      };
       /**
        * The next piece of text, or null at the end (rejects with what ended the body). A plain
        * function, not an async one: a piece already queued costs one settled promise, and one
        * still to come one promise, which `push` settles (a stream reads this once per chunk).
        */
-      const next = (): Promise<string | null> => {
-        if (queue.length === 0)
-          return new Promise<string | null>((resolve, reject) => {
-            wake = () => {
-              try {
-                resolve(take());
-              } catch (e) {
-                reject(e);
-              }
-            };
-          });
-        try {
-          return Promise.resolve(take());
-        } catch (e) {
-          return Promise.reject(e);
-        }
-      };
+      const next = (): Promise<string | null> =>
+        queue.length === 0
+          ? new Promise((resolve, reject) => (wake = () => settle(resolve, reject)))
+          : new Promise(settle);
       return new Promise<HttpResponse>((resolve, reject) => {
         const binary = reply.binary === true;
         // The caller's abort, or the body abandoned (dispose) while the reply still plays. A plain
