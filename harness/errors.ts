@@ -15,8 +15,7 @@ export type HarnessErrorCode =
   /** A run in simulated time whose code under test waits on something simulated time does not drive. */
   | 'HARNESS_SIMULATION_STUCK'
   /** A peer router (Portkey) whose generated config can route none of a scenario's models. */
-  | 'HARNESS_PEER_UNROUTABLE'
-  | 'HARNESS_INTERNAL';
+  | 'HARNESS_PEER_UNROUTABLE';
 
 const BRAND = Symbol.for('throttlelab.harness.error');
 

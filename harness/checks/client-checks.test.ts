@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, stalls, world } from '../../test/helpers/evidence.js';
 import { checkAmplification } from './amplification.js';
 import { checkDeadline } from './deadline.js';
 import { checkFailoverLatency } from './failover-latency.js';

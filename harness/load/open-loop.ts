@@ -137,11 +137,11 @@ export async function runOpenLoop(
       // stream the stop cut is not a stream the router ended silently.
       if (ac.signal.reason === INTERRUPTED || (signal?.aborted && out.error !== null && out.status === 0)) {
         dropped++;
-        return;
+      } else {
+        outcomes.push(out);
+        const key = out.status === 0 ? (out.error ?? 'none') : String(out.status);
+        byStatus[key] = (byStatus[key] ?? 0) + 1;
       }
-      outcomes.push(out);
-      const key = out.status === 0 ? (out.error ?? 'none') : String(out.status);
-      byStatus[key] = (byStatus[key] ?? 0) + 1;
     }
   };
 

@@ -1,5 +1,5 @@
 import type { Usage } from '../core/types.js';
-import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import type { Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { toAnthropic } from './anthropic-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';
 import { withForward } from './with-forward.js';

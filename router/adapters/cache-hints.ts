@@ -1,12 +1,4 @@
 import type { ChatMessage, ChatRequest } from '../core/types.js';
-import { messageText } from './openai-chunks.js';
-
-/** An Anthropic text block, with the client's cache breakpoint kept. */
-export interface TextBlock {
-  type: 'text';
-  text: string;
-  cache_control?: unknown;
-}
 
 type Part = { type: string; text?: string; cache_control?: unknown; [k: string]: unknown };
 
@@ -16,24 +8,6 @@ const marked = (p: unknown): p is Part =>
 /** Whether a message carries a cache breakpoint on one of its parts. */
 export function hasBreakpoint(content: ChatMessage['content']): boolean {
   return Array.isArray(content) && content.some(marked);
-}
-
-/**
- * An OpenAI message's content as Anthropic text blocks, each part's `cache_control` kept (the
- * OpenAI-compatible form of Anthropic cache hints that gateways accept: a `cache_control` on a
- * content part).
- * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
- */
-export function textBlocks(content: ChatMessage['content']): TextBlock[] {
-  if (!Array.isArray(content)) return [{ type: 'text', text: messageText(content) }];
-  const out: TextBlock[] = [];
-  for (const p of content) {
-    if (typeof p !== 'object' || p === null || typeof p.text !== 'string') continue;
-    const block: TextBlock = { type: 'text', text: p.text };
-    if (marked(p)) block.cache_control = p.cache_control;
-    out.push(block);
-  }
-  return out;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import type { Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { geminiEmbeddings } from './gemini-embeddings.js';
 import { toGemini } from './gemini-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';

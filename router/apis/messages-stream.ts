@@ -1,6 +1,6 @@
 import type { StreamEncoder } from './api-codec.js';
 import { chatStreamEncoder } from './chat-stream-encoder.js';
-import { anthropicErrorType, anthropicUsage, messageId, STOP_REASON } from './messages-response.js';
+import { anthropicUsage, messageId, STOP_REASON } from './messages-response.js';
 
 const ev = (type: string, data: Record<string, unknown>) =>
   `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -83,5 +83,3 @@ export function messagesStreamEncoder(requestedModel: string): StreamEncoder {
       ev('error', { error: { type: streamErrorType(e.type, e.code), message: e.message ?? 'upstream error' } }),
   });
 }
-
-export { anthropicErrorType };

@@ -27,7 +27,7 @@ function slowLeaseStore(): StateStore & { answer(win: boolean): void } {
     lease: (scope, f) => new Promise((resolve) => waiting.push({ scope, f, resolve })),
     answer(win) {
       for (const w of waiting.splice(0)) {
-        if (win) inner.lease(w.scope, w.f);
+        if (win) void inner.lease(w.scope, w.f);
         else
           inner.update(w.scope, (s) => ({ ...s, state: 'half-open', leaseUntil: 1e12, lease: 'r2#1' }) as CircuitState);
         w.resolve(win);

@@ -12,11 +12,6 @@ import {
 import type { CircuitOp } from './circuit-policy.js';
 import type { Rng } from './rng.js';
 
-/** A probe lease a request holds while it tests a circuit. */
-export interface ProbeLease {
-  key: string;
-}
-
 /**
  * How long a won lease waits for a request of this replica to use it before any replica may take
  * it again: a replica that won it but has no traffic for the target must not block the fleet for

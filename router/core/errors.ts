@@ -1,14 +1,5 @@
 /** Every error code the router raises at its public edge. */
-export type RouterErrorCode =
-  | 'ROUTER_CONFIG_INVALID'
-  | 'ROUTER_UNKNOWN_MODEL'
-  | 'ROUTER_INVALID_REQUEST'
-  | 'ROUTER_NO_CAPACITY'
-  | 'ROUTER_DEADLINE_EXCEEDED'
-  | 'ROUTER_UPSTREAM_FAILED'
-  | 'ROUTER_RETRY_BUDGET_EXHAUSTED'
-  | 'ROUTER_CLIENT_CLOSED'
-  | 'ROUTER_SERVER_START_FAILED';
+export type RouterErrorCode = 'ROUTER_CONFIG_INVALID' | 'ROUTER_SERVER_START_FAILED';
 
 const BRAND = Symbol.for('throttlelab.router.error');
 

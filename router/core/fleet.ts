@@ -40,8 +40,3 @@ export interface FleetLink {
   /** Forgets replicas not heard from since `before` (their in-flight counts stop counting). */
   expire(before: number): void;
 }
-
-/** True when a report carries nothing. */
-export function isEmptyReport(f: FleetFacts): boolean {
-  return f.limits.length === 0 && f.held === undefined && f.budget.length === 0 && f.usage.length === 0;
-}

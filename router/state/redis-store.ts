@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { CircuitState } from '../core/circuit.js';
 import type { Clock } from '../core/clock.js';
-import { isEmptyReport, type FleetFacts, type FleetLink } from '../core/fleet.js';
+import { type FleetFacts, type FleetLink } from '../core/fleet.js';
 import type { StateStore, StoreHealth } from '../core/state-store.js';
 import { CAS_SCRIPT, redactRedisUrl, redisKeys } from './redis-keys.js';
 import { SharedCircuits } from './shared-circuits.js';

@@ -4,9 +4,7 @@ export type SimErrorCode =
   | 'SIM_FAULT_INVALID'
   | 'SIM_UNKNOWN_FAULT'
   | 'SIM_SERVER_START_FAILED'
-  | 'SIM_LEDGER_FULL'
-  | 'SIM_UNHANDLED_REQUEST'
-  | 'SIM_INTERNAL';
+  | 'SIM_UNHANDLED_REQUEST';
 
 const BRAND = Symbol.for('throttlelab.simulator.error');
 

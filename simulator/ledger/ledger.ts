@@ -399,6 +399,8 @@ export class Ledger {
   private viewClass?: new (seq: number) => LedgerRow;
 
   private makeView(): new (seq: number) => LedgerRow {
+    // The row views are a class of their own, whose `this` is the row: the ledger goes in by name.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const l = this;
     const num = (v: number) => (Number.isNaN(v) ? null : v);
     // Shared by every view without faults or credentials carried; frozen, so nobody adds to it.

@@ -259,6 +259,4 @@ export const FaultSchema = Fault;
 
 export type Scenario = z.output<typeof ScenarioSchema>;
 export type ProviderSpec = Scenario['providers'][number];
-export type QuotaSpec = ProviderSpec['quotas'][number];
 export type FaultSpec = z.output<typeof FaultSchema>;
-export type LatencySpec = ProviderSpec['latency'];

@@ -1,4 +1,3 @@
-import type { LimitView } from '../quota/quota-set.js';
 import { dimensionText } from './limit-views.js';
 import { openAIStreamFrames } from './openai-compatible.js';
 import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError, xRateLimitHeaders } from './openai.js';
