@@ -10,11 +10,11 @@ import { decodeSignals } from '../signals/decode.js';
 import { headerGetter, type Signals } from '../core/signals.js';
 import { abortLikeSend, type HttpResponse, type Transport } from '../transport/transport.js';
 import { AttemptControl, type BufferBudget } from './attempt-control.js';
-import { relayStream, type CommittedStream, type StreamEnd } from './relay-stream.js';
+import { relayStream, type CommittedStream } from './relay-stream.js';
 import { StreamOpening } from './stream-opening.js';
 import type { TargetRuntime } from './target.js';
 
-export type { BufferBudget, StreamEnd };
+export type { BufferBudget };
 
 /** What an attempt needs from the router. */
 export interface AttemptEnv {
