@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
-import { CAS_SCRIPT } from './redis-keys.js';
+import { CAS_SCRIPT, type redisKeys } from './redis-keys.js';
+import type { CircuitBackend } from './shared-circuits.js';
+
+const DAY = 86_400_000;
 
 // ioredis loads only when a router shares its state (about 25 MiB of RSS a memory-store router
 // never pays): required here, synchronously, on the first Redis store made.
@@ -35,4 +38,37 @@ export function connectRedis(o: { url: string; replica: string; timeoutMs: numbe
   const sub = new Redis(o.url, { ...options, enableOfflineQueue: true, commandTimeout: undefined });
   const cas = (cmd as unknown as { tlCas: RedisConnections['cas'] }).tlCas.bind(cmd);
   return { cmd, sub, cas };
+}
+
+/** The circuits' compare-and-set through the CAS script: numbered and announced on the fleet's channel. */
+export function circuitBackend(redis: RedisConnections, keys: ReturnType<typeof redisKeys>): CircuitBackend {
+  return {
+    async cas(scope, expected, state, ttlMs) {
+      const [ok, value] = await redis.cas(
+        keys.circuit(scope),
+        keys.seq,
+        expected,
+        state,
+        ttlMs,
+        keys.channel,
+        scope,
+        7 * DAY,
+      );
+      return { ok: Number(ok) === 1, value: String(value ?? '') };
+    },
+  };
+}
+
+/** Closes both connections: politely where they are up, at once where they are not. */
+export async function quitRedis(redis: RedisConnections): Promise<void> {
+  await Promise.all(
+    [redis.cmd, redis.sub].map((c) =>
+      c.status === 'ready'
+        ? c.quit().then(
+            () => {},
+            () => c.disconnect(),
+          )
+        : Promise.resolve(c.disconnect()),
+    ),
+  );
 }

@@ -1,18 +1,17 @@
 import type { CircuitState } from '../core/circuit.js';
 import type { Clock } from '../core/clock.js';
-import type { FleetFacts, FleetLink } from '../core/fleet.js';
+import type { FleetLink } from '../core/fleet.js';
 import type { CircuitUpdate, StateStore, StoreHealth } from '../core/state-store.js';
 import { encodeReport, fleetMessageDecoder } from './fleet-message.js';
 import { FleetWrites } from './fleet-writes.js';
 import { JoinWaiters } from './join-waiters.js';
-import { readCircuits } from './read-circuits.js';
-import { connectRedis, type RedisConnections } from './redis-connections.js';
+import { readFleetState, type FleetState } from './read-fleet-state.js';
+import { circuitBackend, connectRedis, quitRedis, type RedisConnections } from './redis-connections.js';
 import { CAS_SCRIPT, redactRedisUrl, redisKeys } from './redis-keys.js';
 import { SharedCircuits } from './shared-circuits.js';
 
 /** Circuit news kept while (re)joining; a fleet changes far fewer circuits than this in a join's round trips. */
 const EARLY_NEWS_MAX = 10_000;
-const DAY = 86_400_000;
 
 /** What happened to the link with the fleet, said once per change. */
 export type StoreEvent =
@@ -100,7 +99,13 @@ class FleetRedisStore implements RedisStore {
     this.shownUrl = redactRedisUrl(o.url);
     this.heartbeatMs = o.heartbeatMs ?? 1000;
     this.redis = connectRedis(o);
-    this.circuits = this.sharedCircuits();
+    this.circuits = new SharedCircuits(
+      circuitBackend(this.redis, this.keys),
+      () => o.clock.now(),
+      (scope) => this.listeners.forEach((l) => l(scope)),
+      (error) => this.fail(error),
+      o.replica,
+    );
     this.decode = fleetMessageDecoder(o.replica);
     const { cmd, sub } = this.redis;
     for (const conn of [cmd, sub]) {
@@ -117,31 +122,6 @@ class FleetRedisStore implements RedisStore {
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
     this.flushTimer.unref();
     this.heartbeatTimer.unref();
-  }
-
-  private sharedCircuits(): SharedCircuits {
-    const { keys, redis } = this;
-    return new SharedCircuits(
-      {
-        async cas(scope, expected, state, ttlMs) {
-          const [ok, value] = await redis.cas(
-            keys.circuit(scope),
-            keys.seq,
-            expected,
-            state,
-            ttlMs,
-            keys.channel,
-            scope,
-            7 * DAY,
-          );
-          return { ok: Number(ok) === 1, value: String(value ?? '') };
-        },
-      },
-      () => this.o.clock.now(),
-      (scope) => this.listeners.forEach((l) => l(scope)),
-      (error) => this.fail(error),
-      this.o.replica,
-    );
   }
 
   get(scope: string): CircuitState | undefined {
@@ -193,18 +173,9 @@ class FleetRedisStore implements RedisStore {
     clearInterval(this.flushTimer);
     clearInterval(this.heartbeatTimer);
     this.joinWaiters.settle(false);
-    const { cmd, sub } = this.redis;
+    const { cmd } = this.redis;
     if (cmd.status === 'ready') await cmd.del(this.keys.replica(this.o.replica)).catch(() => {});
-    await Promise.all(
-      [cmd, sub].map((c) =>
-        c.status === 'ready'
-          ? c.quit().then(
-              () => {},
-              () => c.disconnect(),
-            )
-          : Promise.resolve(c.disconnect()),
-      ),
-    );
+    await quitRedis(this.redis);
   }
 
   private emit(e: StoreEvent): void {
@@ -247,10 +218,9 @@ class FleetRedisStore implements RedisStore {
       await cmd.set(this.keys.replica(this.o.replica), '1', 'PX', this.heartbeatMs * 5);
       // Loaded now, the script's first use is one round trip, not a NOSCRIPT answer and a second.
       await cmd.script('LOAD', CAS_SCRIPT);
-      const stored = await readCircuits(cmd, this.keys);
-      const limits = await cmd.hgetall(this.keys.limits);
+      const stored = await readFleetState(cmd, this.keys);
       if (this.closed) return;
-      this.joinWith(stored, limits);
+      this.joinWith(stored);
     } catch (error) {
       this.fail(error);
     } finally {
@@ -259,21 +229,13 @@ class FleetRedisStore implements RedisStore {
   }
 
   /** The fleet's state is read: this replica's circuits merge with it, and it adopts the stored limits. */
-  private joinWith(stored: Map<string, string>, limits: Record<string, string>): void {
-    const pushed = this.circuits.rejoin(stored);
+  private joinWith(stored: FleetState): void {
+    const pushed = this.circuits.rejoin(stored.circuits);
     this.shared = true;
     for (const [scope, value] of this.early) this.circuits.onMessage(scope, value);
     this.early = [];
     const now = this.o.clock.now();
-    const adopted: FleetFacts['limits'] = [];
-    for (const [target, json] of Object.entries(limits)) {
-      try {
-        adopted.push([target, JSON.parse(json)]);
-      } catch {
-        // Not ours to read.
-      }
-    }
-    if (adopted.length > 0) this.fleet?.apply('fleet', { limits: adopted, budget: [], usage: [] }, now);
+    if (stored.limits.length > 0) this.fleet?.apply('fleet', { limits: stored.limits, budget: [], usage: [] }, now);
     if (this.everJoined) this.counts.rejoins++;
     this.emit({ kind: 'joined', url: this.shownUrl, prefix: this.o.keyPrefix, pushed, rejoin: this.everJoined });
     this.everJoined = true;
