@@ -2,7 +2,7 @@ import { createSimulator, type ProviderEndpoint, type Simulator } from '../../si
 import { judgeRun } from '../judge-run.js';
 import { providerEnv } from '../launch/provider-env.js';
 import { createRequestPlanner } from '../load/request-plan.js';
-import type { RunData } from '../run-scenario.js';
+import type { RunData } from '../run-data.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { drive } from './drive.js';
 import { createSimClock, SIMULATED_EPOCH, type SimClock } from './sim-clock.js';
