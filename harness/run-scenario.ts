@@ -11,7 +11,7 @@ import { createSimulator } from '../simulator/index.js';
 import { recordLoopStalls, startLoopLagMonitor, startSimulatorServer, type LoopStalls } from '../simulator/index.js';
 import type { RouterLauncher } from './launch/launcher.js';
 import { recordRunQueueDelay, type RouterRunQueue } from './launch/record-run-queue-delay.js';
-import { providerEnv } from './launch/provider-env.js';
+import { providerEnv, scenarioKeyValues } from './launch/provider-env.js';
 
 /** Options for `runScenario`. */
 export interface RunOptions {
@@ -51,10 +51,6 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
   o.onSimulator?.(server.origin);
   try {
     const endpoints = sim.endpoints(server.origin);
-    const keyValue = (provider: string, key: string) => {
-      const k = scenario.providers.find((p) => p.id === provider)?.keys.find((x) => x.id === key);
-      return k?.value ?? (k?.env !== undefined ? o.env?.[k.env] : undefined);
-    };
     const runId = `r${o.seed.toString(36)}`;
     const fleet = await prepareFleet(scenario, o.seed, runId);
     let loadStartedAt = 0;
@@ -65,7 +61,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     let loopStalls: LoopStalls | undefined;
     let routerWait: RouterRunQueue | undefined;
     try {
-      const routerEnv = { ...providerEnv(endpoints, server.origin, keyValue), ...fleet.env };
+      const routerEnv = { ...providerEnv(endpoints, server.origin, scenarioKeyValues(scenario, o.env)), ...fleet.env };
       router = await o.launcher({
         endpoints,
         simOrigin: server.origin,
