@@ -1,3 +1,4 @@
+import type { Failure } from '../core/decide-next.js';
 import { remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptRecord } from '../core/types.js';
 import type { AttemptResult } from './attempt.js';
@@ -33,11 +34,6 @@ export function failWith(
 /** Seconds until `earliest`, at least 1, for `Retry-After`; undefined when nothing will have capacity. */
 export function retryAfterSeconds(earliest: number, now: number): number | undefined {
   return Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;
-}
-
-/** Milliseconds until `earliest` for a shed request's Retry-After: a second when nothing is known. */
-export function retryAfterMs(earliest: number, now: number): number {
-  return Number.isFinite(earliest) ? Math.max(1000, earliest - now) : 1000;
 }
 
 /** A provider's answer as the client gets it: the body or the stream, with the route's own headers. */
@@ -109,4 +105,28 @@ export function exhausted(
     : `All ${attempts.length} attempts failed.`;
   const code = budget ? 'retry_budget_exhausted' : 'upstream_unavailable';
   return failWith(503, code, 'service_unavailable', message, attempts, { 'retry-after': String(retryAfter) });
+}
+
+/**
+ * The answer for a request that ends without a provider's answer, as `decideNext` decided;
+ * `earliest` (when a candidate could be tried) is asked only by the answers with a Retry-After.
+ */
+export function failed(
+  failure: Failure,
+  deadline: Deadline,
+  attempts: AttemptRecord[],
+  earliest: () => number,
+  now: number,
+): RouteResult {
+  switch (failure) {
+    case 'client_closed':
+      return failWith(499, 'client_closed', 'client_closed', 'The client closed the request.', attempts);
+    case 'deadline_exceeded':
+      return deadlineExceeded(deadline, attempts);
+    case 'no_capacity':
+      return noCapacity(deadline, attempts, earliest(), now);
+    case 'max_attempts':
+    case 'retry_budget':
+      return exhausted(attempts, earliest(), now, failure);
+  }
 }
