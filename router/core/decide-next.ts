@@ -6,23 +6,35 @@ import type { Rng } from './rng.js';
 /** Why a request ends without a provider's answer. */
 export type Failure = 'client_closed' | 'deadline_exceeded' | 'max_attempts' | 'retry_budget' | 'no_capacity';
 
-/** What the request loop does next. */
-export type NextStep =
-  /**
-   * Rank the targets usable now and admit the best through its circuits, then ask again with what
-   * selection found; `extra` when an admitted target must be paid for from the retry budget.
-   */
-  | { kind: 'select'; extra: boolean }
-  /** Send the attempt to the admitted target. */
-  | { kind: 'attempt'; target: string }
-  /** Hold the request this long for capacity (a circuit changing state ends the wait early). */
-  | { kind: 'wait'; waitMs: number }
-  | Shed
-  /** The request ends without an answer. */
-  | { kind: 'fail'; failure: Failure };
+/**
+ * Rank the targets usable now and admit the best through its circuits, then ask again with what
+ * selection found; `extra` when an admitted target must be paid for from the retry budget.
+ */
+export interface SelectStep {
+  kind: 'select';
+  extra: boolean;
+}
 
-/** A step the loop acts on: every step but `select`, the answer once selection has run. */
-export type Decided = Exclude<NextStep, { kind: 'select' }>;
+/** Send the attempt to the admitted target. */
+export interface AttemptStep {
+  kind: 'attempt';
+  target: string;
+}
+
+/** Hold the request this long for capacity (a circuit changing state ends the wait early). */
+export interface WaitStep {
+  kind: 'wait';
+  waitMs: number;
+}
+
+/** The request ends without a provider's answer. */
+export interface FailStep {
+  kind: 'fail';
+  failure: Failure;
+}
+
+/** What the request loop does next. */
+export type NextStep = SelectStep | AttemptStep | WaitStep | Shed | FailStep;
 
 /** The settings the decision reads, in milliseconds; one object for the router's lifetime. */
 export interface NextSettings {
@@ -63,19 +75,21 @@ export interface NextInput {
   selection: Selection;
 }
 
-/** The decision's input once selection has run: its answer is never `select`. */
-export type SelectedInput = NextInput & { selection: Exclude<Selection, { kind: 'pending' }> };
-
 /** The two answers that ask for selection, shared (never mutated). */
-const SELECT_FIRST: NextStep = Object.freeze({ kind: 'select', extra: false });
-const SELECT_EXTRA: NextStep = Object.freeze({ kind: 'select', extra: true });
+const SELECT_FIRST: SelectStep = Object.freeze({ kind: 'select', extra: false });
+const SELECT_EXTRA: SelectStep = Object.freeze({ kind: 'select', extra: true });
+
+/** The input with selection at one stage: each stage has its own few answers. */
+type At<K extends Selection['kind']> = NextInput & { selection: Extract<Selection, { kind: K }> };
 
 /**
  * Decides a request's next step: attempt, wait, shed or fail. Pure: time comes in as `now`, and
  * the only draw is the backoff's jitter, from `rng`, made only when a request that has failed
  * decides whether to wait.
  */
-export function decideNext(input: SelectedInput, rng: Rng): Decided;
+export function decideNext(input: At<'pending'>, rng: Rng): FailStep | SelectStep;
+export function decideNext(input: At<'admitted'>, rng: Rng): FailStep | AttemptStep;
+export function decideNext(input: At<'none'>, rng: Rng): FailStep | WaitStep | Shed;
 export function decideNext(input: NextInput, rng: Rng): NextStep;
 export function decideNext(input: NextInput, rng: Rng): NextStep {
   const { now, deadline, attempts, settings: s, selection } = input;
@@ -94,7 +108,7 @@ export function decideNext(input: NextInput, rng: Rng): NextStep {
  * than the backoff for their number, only if the wait still leaves time for an attempt before the
  * deadline, and only if admission holds the request.
  */
-function decideWait(input: NextInput, f: WaitFacts, rng: Rng): Decided {
+function decideWait(input: NextInput, f: WaitFacts, rng: Rng): FailStep | WaitStep | Shed {
   const { now, deadline, attempts, settings: s } = input;
   const floor = attempts === 0 ? 0 : backoffMs(attempts - 1, s.backoff, rng);
   // Zero means a probe is in flight or only this request's failed targets are ready: look again after the base backoff, or when woken.

@@ -42,10 +42,16 @@ export class Admission {
   }
 
   /** A 503 with Retry-After given instead of holding a request, counted by reason. */
-  shedNow(reason: string, message: string, retryInMs: number, attempts: AttemptRecord[] = []): RouteResult {
+  private shedNow(reason: string, message: string, retryInMs: number, attempts: AttemptRecord[] = []): RouteResult {
     this.shed.set(reason, (this.shed.get(reason) ?? 0) + 1);
     const retryAfter = String(Math.max(1, Math.ceil(retryInMs / 1000)));
     return failWith(503, 'router_overloaded', 'service_unavailable', message, attempts, { 'retry-after': retryAfter });
+  }
+
+  /** The 503 for a request that finds `admission.maxInFlight` requests routed already. */
+  shedInFlight(): RouteResult {
+    const message = `The router is already routing ${this.inFlight} requests (admission.maxInFlight).`;
+    return this.shedNow('max_in_flight', message, 1);
   }
 
   /** The 503 for a request `decideNext` shed rather than held. */

@@ -31,6 +31,25 @@ export function failWith(
   return { kind: 'response', status: e.status, headers: e.headers, body: e.body, attempts };
 }
 
+/** 404: no target serves the model asked for (`names`: what can be asked for). */
+export function modelNotFound(model: string, api: 'chat' | 'embeddings', names: readonly string[]): RouteResult {
+  const what = api === 'chat' ? '' : ' for embeddings (by a provider that serves them)';
+  const message = `The model \`${model}\` is not routed here${what}. Ask for one of: ${names.join(', ')}.`;
+  return failWith(404, 'model_not_found', 'invalid_request_error', message, []);
+}
+
+/** 400: the request could not be put in the provider's terms (no attempt was sent). */
+export function untranslatable(provider: string, reason: string, attempts: AttemptRecord[]): RouteResult {
+  const message = `The request could not be translated for ${provider}: ${reason}.`;
+  return failWith(400, 'invalid_request', 'invalid_request_error', message, attempts);
+}
+
+/** The provider's own 4xx for a bad request, passed on: another provider would reject it too. */
+export function upstreamRejected(status: number, reason: string, attempts: AttemptRecord[]): RouteResult {
+  const message = `The provider rejected the request: ${reason}`;
+  return failWith(status, 'upstream_rejected_request', 'invalid_request_error', message, attempts);
+}
+
 /** Seconds until `earliest`, at least 1, for `Retry-After`; undefined when nothing will have capacity. */
 export function retryAfterSeconds(earliest: number, now: number): number | undefined {
   return Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;

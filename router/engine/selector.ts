@@ -28,17 +28,22 @@ export interface Selectable {
   warm?: WarmPrefix;
 }
 
-/** What a selector reads and whom it asks. */
-export interface SelectorDeps {
+/** What a selector reads. */
+export interface SelectorBooks {
   circuits: CircuitBook;
   capacity: CapacityBook;
   /** Each provider's reliability average. */
   reliability: ReadonlyMap<string, Ewma>;
-  weights: ScoreWeights;
   /** The ranking's tie-breaks are drawn from it (the same Rng as the backoff's jitter). */
   rng: Rng;
+}
+
+/** How a selector ranks and how far ahead it looks. */
+export interface SelectorSettings {
+  weights: ScoreWeights;
   /** Whether cache affinity puts a warm target first. */
   affinity: boolean;
+  /** A target paused for longer than this is not counted as coming back. */
   maxWaitMs: number;
   /** No earliest time is further away than this (breaker.maxOpenFor). */
   maxOpenForMs: number;
@@ -58,7 +63,10 @@ export class Selector {
   /** The ranking's seeded tie-break, made once rather than per request. */
   private readonly tiebreak = () => this.d.rng.next();
 
-  constructor(private readonly d: SelectorDeps) {}
+  constructor(
+    private readonly d: SelectorBooks,
+    private readonly s: SelectorSettings,
+  ) {}
 
   /** Ranks the candidates that can serve now and admits the best through its circuits. */
   select(candidates: readonly TargetRuntime[], state: Selectable, now: number): Pick | undefined {
@@ -75,7 +83,7 @@ export class Selector {
             state.req.max_completion_tokens ?? state.req.max_tokens ?? 256,
             now,
           );
-    if (this.d.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
+    if (this.s.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
       // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
       const warm = state.warm?.target;
       const result = warm === undefined ? 'cold' : usable.some((t) => t.id === warm) ? 'warm' : 'fallback';
@@ -138,7 +146,7 @@ export class Selector {
     expectedOutput: number,
     now: number,
   ): TargetRuntime[] {
-    const order = rankOrder(this.factsOf(usable, inputTokens, expectedOutput, now), this.d.weights, this.tiebreak);
+    const order = rankOrder(this.factsOf(usable, inputTokens, expectedOutput, now), this.s.weights, this.tiebreak);
     const out: TargetRuntime[] = [];
     for (const i of order) out.push(usable[i]!);
     return out;
@@ -146,7 +154,7 @@ export class Selector {
 
   /** The targets ranked with each score explained (for the state view); draws as a request's ranking does. */
   rank(targets: readonly TargetRuntime[], inputTokens: number, expectedOutput: number, now: number): Scored[] {
-    return rankCandidates(this.factsOf(targets, inputTokens, expectedOutput, now), this.d.weights, this.tiebreak);
+    return rankCandidates(this.factsOf(targets, inputTokens, expectedOutput, now), this.s.weights, this.tiebreak);
   }
 
   /** Each target as the scorer sees it for this request. */
@@ -171,13 +179,13 @@ export class Selector {
    */
   earliestAvailable(candidates: readonly TargetRuntime[], now: number, waiting = false): number {
     const earliest = this.earliestUncapped(candidates, now, waiting);
-    return Number.isFinite(earliest) ? Math.min(earliest, now + this.d.maxOpenForMs) : earliest;
+    return Number.isFinite(earliest) ? Math.min(earliest, now + this.s.maxOpenForMs) : earliest;
   }
 
   private earliestUncapped(candidates: readonly TargetRuntime[], now: number, waiting: boolean): number {
     let earliest = Infinity;
     for (const t of candidates) {
-      if (t.disabledUntil > now + this.d.maxWaitMs) continue;
+      if (t.disabledUntil > now + this.s.maxWaitMs) continue;
       // As Math.max over the target's own pause, each scope's circuit and its capacity, in that order.
       let at = t.disabledUntil;
       for (const scope of t.scopes)
