@@ -11,7 +11,8 @@ export {
   type RouterSpec,
 } from './scenario/schema.js';
 export { parseRunScenario, loadRunScenarioFile } from './scenario/parse-run-scenario.js';
-export { runScenario, type RunData, type RunOptions } from './run-scenario.js';
+export { runScenario, type RunOptions } from './run-scenario.js';
+export type { RunData } from './run-data.js';
 export { faultCoverage } from './judge-run.js';
 export {
   runSimulatedScenario,

@@ -1,43 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { LedgerRow, LoopStalls } from '../simulator/index.js';
+import type { LedgerRow } from '../simulator/index.js';
 import { runChecks, runVerdict, type FaultCoverage } from './checks/run-checks.js';
 import { summary, type HarnessLag } from './checks/types.js';
-import type { FleetSummary } from './fleet/fleet-run.js';
 import type { ClientOutcome } from './load/client-outcome.js';
-import type { RunData } from './run-scenario.js';
+import type { RunData, RunEvidence } from './run-data.js';
 import type { RunScenario } from './scenario/schema.js';
-import type { RouterRunQueue } from './launch/record-run-queue-delay.js';
 import type { RunQueueSummary } from './launch/run-queue-delay.js';
 import { replicaSampledAt, replicaWait } from './launch/replica-wait.js';
-
-/** What a run gathered, on the wall clock or in simulated time, before anything is judged. */
-export interface RunEvidence {
-  scenario: RunScenario;
-  scenarioText: string;
-  scenarioFile: string;
-  seed: number;
-  router: string;
-  startedAt: number;
-  endedAt: number;
-  /** Fault times and the checks' times count from here. */
-  loadStartedAt: number;
-  loadEndedAt: number;
-  outcomes: ClientOutcome[];
-  dropped: number;
-  rows: LedgerRow[];
-  /** The event loop's own delay during the load; absent in simulated time, where there is none. */
-  loopLag?: { p99Ms: number; maxMs: number };
-  /** When the event loop ran behind during the load, as a timeline (wall clock only). */
-  loopStalls?: LoopStalls;
-  /** How long the router's processes waited for a CPU during the load (wall clock, a launched router only). */
-  routerWait?: RouterRunQueue;
-  /** The user stopped the load before its end: judged, but never a pass. */
-  interrupted: boolean;
-  /** A fleet run: its replicas, store, spread and Redis faults. */
-  fleet?: FleetSummary;
-  /** Files holding the router's output (a fleet's: one per replica). */
-  routerLogs?: string[];
-}
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 

@@ -1,39 +1,17 @@
 import { systemClock } from '../simulator/index.js';
-import type { FaultCoverage } from './checks/run-checks.js';
-import type { CheckResult, HarnessLag } from './checks/types.js';
-import { judgeRun, type RunEvidence } from './judge-run.js';
+import { judgeRun } from './judge-run.js';
+import type { RunData } from './run-data.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { LoadProgress } from './load/open-loop.js';
 import { runLoad } from './fleet/fleet-load.js';
 import { prepareFleet } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
-import type { RouterRunQueueSummary } from './launch/run-queue-delay.js';
 import { createSimulator } from '../simulator/index.js';
 import { recordLoopStalls, startLoopLagMonitor, startSimulatorServer, type LoopStalls } from '../simulator/index.js';
 import type { RouterLauncher } from './launch/launcher.js';
 import { recordRunQueueDelay, type RouterRunQueue } from './launch/record-run-queue-delay.js';
-import { providerEnv } from './launch/provider-env.js';
-
-/** Everything a run produced: the evidence and the verdicts, before any rendering. */
-export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 'loopStalls' | 'routerWait'> {
-  scenarioSha256: string;
-  checks: CheckResult[];
-  /**
-   * `inconclusive`: nothing failed, but something could not be judged (a fault that matched no
-   * attempt, a check the harness's own lag or the sample size left undecided; `inconclusive` says
-   * what). `interrupted`: the user stopped the run, so its checks judged only part of it.
-   */
-  verdict: 'pass' | 'fail' | 'inconclusive' | 'interrupted';
-  /** Why the run is inconclusive, one line each. */
-  inconclusive?: string[];
-  /** Every scenario fault and the attempts it matched (times from the load's start). */
-  faults?: FaultCoverage[];
-  /** The harness's own lag during the load. */
-  lag?: HarnessLag;
-  /** How long the router's process waited for a CPU during the load, or why that was not measured. */
-  routerRunQueue?: RouterRunQueueSummary | { unavailable: string };
-}
+import { providerEnv, scenarioKeyValues } from './launch/provider-env.js';
 
 /** Options for `runScenario`. */
 export interface RunOptions {
@@ -73,10 +51,6 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
   o.onSimulator?.(server.origin);
   try {
     const endpoints = sim.endpoints(server.origin);
-    const keyValue = (provider: string, key: string) => {
-      const k = scenario.providers.find((p) => p.id === provider)?.keys.find((x) => x.id === key);
-      return k?.value ?? (k?.env !== undefined ? o.env?.[k.env] : undefined);
-    };
     const runId = `r${o.seed.toString(36)}`;
     const fleet = await prepareFleet(scenario, o.seed, runId);
     let loadStartedAt = 0;
@@ -87,7 +61,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     let loopStalls: LoopStalls | undefined;
     let routerWait: RouterRunQueue | undefined;
     try {
-      const routerEnv = { ...providerEnv(endpoints, server.origin, keyValue), ...fleet.env };
+      const routerEnv = { ...providerEnv(endpoints, server.origin, scenarioKeyValues(scenario, o.env)), ...fleet.env };
       router = await o.launcher({
         endpoints,
         simOrigin: server.origin,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envName, providerEnv } from './provider-env.js';
+import { envName, providerEnv, scenarioKeyValues } from './provider-env.js';
 
 describe('providerEnv', () => {
   it('names every provider base URL, vendor, models and key, and nothing from the process', () => {
@@ -25,5 +25,26 @@ describe('providerEnv', () => {
       THROTTLELAB_AZURE_EAST_API_KEYS: 'sk-1,sk-2',
     });
     expect(envName('a-b.c')).toBe('A_B_C');
+  });
+});
+
+describe('scenarioKeyValues', () => {
+  it('takes a key written in the scenario, else the variable it names, else none', () => {
+    const scenario = {
+      providers: [
+        {
+          id: 'openai',
+          keys: [
+            { id: 'a', value: 'sk-a' },
+            { id: 'b', env: 'B_KEY' },
+            { id: 'c', env: 'C_KEY' },
+          ],
+        },
+      ],
+    };
+    const value = scenarioKeyValues(scenario, { B_KEY: 'sk-b' });
+    expect(['a', 'b', 'c', 'd'].map((k) => value('openai', k))).toEqual(['sk-a', 'sk-b', undefined, undefined]);
+    expect(value('anthropic', 'a')).toBeUndefined();
+    expect(scenarioKeyValues(scenario, undefined)('openai', 'b')).toBeUndefined();
   });
 });

@@ -51,6 +51,22 @@ export function routerVariableNames(
 }
 
 /**
+ * Each scenario key's value as `providerEnv` asks for it: written in the scenario, or read from
+ * the variable it names in `env` (only `bin/` passes the real environment).
+ */
+export function scenarioKeyValues(
+  scenario: {
+    providers: ReadonlyArray<{ id: string; keys: ReadonlyArray<{ id: string; value?: string; env?: string }> }>;
+  },
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): (provider: string, key: string) => string | undefined {
+  return (provider, key) => {
+    const k = scenario.providers.find((p) => p.id === provider)?.keys.find((x) => x.id === key);
+    return k?.value ?? (k?.env !== undefined ? env?.[k.env] : undefined);
+  };
+}
+
+/**
  * The environment a router under test gets: `THROTTLELAB_PROVIDERS` (ids), and per provider
  * `THROTTLELAB_<ID>_BASE_URL`, `_VENDOR`, `_MODELS` (comma-separated), `_API_KEY` (its first
  * key), `_API_KEYS`, and `_KEY_<KEYID>` for each key. Keys here are the scenario's simulated keys, never real ones.

@@ -268,6 +268,31 @@ export function pendingOutcome(
   };
 }
 
+/** Records an answer's status line and headers on an outcome, at `now`: its first byte. */
+export function applyHead(
+  out: ClientOutcome,
+  now: number,
+  status: number,
+  header: (name: string) => string | null,
+): void {
+  out.firstByteAt = now;
+  out.status = status;
+  out.servedBy = header('x-throttlelab-provider');
+  out.retryAfter = header('retry-after');
+  out.contentType = header('content-type');
+}
+
+/**
+ * Records a request that ended in an error: a client timeout if the client gave up, otherwise a
+ * network error, described unless the request was stopped on purpose (then the error says nothing).
+ */
+export function applyFailure(out: ClientOutcome, error: unknown, how: { gaveUp: boolean; stopped: boolean }): void {
+  out.error = how.gaveUp ? 'client-timeout' : 'network';
+  if (!how.stopped) out.detail = describeLocalError(error);
+  // A stream the client gave up on is late (the deadline check's), not ended by the router.
+  if (out.stream && out.status >= 200 && out.status < 300 && out.error === 'network') out.streamEnd = 'silent';
+}
+
 /** Records a complete (non-streamed) answer on an outcome, as `applyStream` does for a stream. */
 export function applyAnswer(out: ClientOutcome, status: number, text: string): void {
   const answer = readAnswer(status, text);

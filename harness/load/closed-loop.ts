@@ -2,7 +2,8 @@ import autocannon from 'autocannon';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
 import { applyStream, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
-import { clientGraceMs, type LoadProgress, type LoadTarget } from './open-loop.js';
+import { clientGraceMs } from './client-grace.js';
+import type { LoadProgress, LoadTarget } from './open-loop.js';
 import type { PlannedRequest } from './request-plan.js';
 
 interface Context {

@@ -3,12 +3,14 @@ import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
 import {
   applyAnswer,
+  applyFailure,
+  applyHead,
   applyStream,
-  describeLocalError,
   pendingOutcome,
   StreamScanner,
   type ClientOutcome,
 } from './client-outcome.js';
+import { clientGraceMs } from './client-grace.js';
 import type { PlannedRequest } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
@@ -32,11 +34,6 @@ export interface LoadProgress {
 }
 
 const INTERRUPTED = Symbol('interrupted-by-the-user');
-
-/** How long after its deadline a client gives up on a request (the deadline check still fails it). */
-export function clientGraceMs(deadlineMs: number): number {
-  return Math.max(2000, deadlineMs / 2);
-}
 
 /**
  * Sends requests at scheduled times regardless of how fast answers come (an open model, as
@@ -103,15 +100,10 @@ export async function runOpenLoop(
         headersTimeout: 0,
         bodyTimeout: 0,
       });
-      out.firstByteAt = clock.now();
-      out.status = res.statusCode;
-      const header = (name: string) => {
+      applyHead(out, clock.now(), res.statusCode, (name) => {
         const v = res.headers[name];
         return (Array.isArray(v) ? v[0] : v) ?? null;
-      };
-      out.servedBy = header('x-throttlelab-provider');
-      out.retryAfter = header('retry-after');
-      out.contentType = header('content-type');
+      });
       // A stream is read as SSE whatever its content type says, as client libraries read it.
       if (p.stream && res.statusCode >= 200 && res.statusCode < 300) {
         const scanner = new StreamScanner();
@@ -125,10 +117,8 @@ export async function runOpenLoop(
         applyAnswer(out, res.statusCode, await res.body.text());
       }
     } catch (error) {
-      out.error = ac.signal.aborted ? 'client-timeout' : 'network';
-      if (!ac.signal.aborted) out.detail = describeLocalError(error);
-      // A stream the client gave up on is late (the deadline check's), not ended by the router.
-      if (out.stream && out.status >= 200 && out.status < 300 && out.error === 'network') out.streamEnd = 'silent';
+      // Any abort here is the client's timer: a request the user's stop cut is dropped below.
+      applyFailure(out, error, { gaveUp: ac.signal.aborted, stopped: ac.signal.aborted });
     } finally {
       clearTimeout(timer);
       open.delete(ac);

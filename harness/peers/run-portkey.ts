@@ -1,5 +1,6 @@
 import { launchCommand } from '../launch/launch-command.js';
-import { runScenario, type RunData } from '../run-scenario.js';
+import type { RunData } from '../run-data.js';
+import { runScenario } from '../run-scenario.js';
 import { loadRunScenarioFile } from '../scenario/parse-run-scenario.js';
 import type { PortkeyInstall } from './install-portkey.js';
 import { portkeyScenario } from './portkey-config.js';

@@ -1,6 +1,6 @@
 import { groupBy, summary } from '../checks/types.js';
 import { deriveWindows } from '../checks/windows.js';
-import type { RunData } from '../run-scenario.js';
+import type { RunData } from '../run-data.js';
 import { TOOL_VERSION } from '../version.js';
 import { cacheStats } from './cache-stats.js';
 import type { ProviderTimeline, Report } from './report.js';

@@ -1,8 +1,8 @@
 import { createSimulator, type ProviderEndpoint, type Simulator } from '../../simulator/index.js';
 import { judgeRun } from '../judge-run.js';
-import { providerEnv } from '../launch/provider-env.js';
+import { providerEnv, scenarioKeyValues } from '../launch/provider-env.js';
 import { createRequestPlanner } from '../load/request-plan.js';
-import type { RunData } from '../run-scenario.js';
+import type { RunData } from '../run-data.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { drive } from './drive.js';
 import { createSimClock, SIMULATED_EPOCH, type SimClock } from './sim-clock.js';
@@ -72,11 +72,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
   const simStart = clock.now();
   const sim = createSimulator(scenario, { seed: o.seed, env: o.env ?? {}, clock });
   const endpoints = sim.endpoints(SIM_ORIGIN);
-  const keyValue = (provider: string, key: string) => {
-    const k = scenario.providers.find((p) => p.id === provider)?.keys.find((x) => x.id === key);
-    return k?.value ?? (k?.env !== undefined ? o.env?.[k.env] : undefined);
-  };
-  const env = providerEnv(endpoints, SIM_ORIGIN, keyValue);
+  const env = providerEnv(endpoints, SIM_ORIGIN, scenarioKeyValues(scenario, o.env));
   const runId = `r${o.seed.toString(36)}`;
   // Started before time runs: starting may load modules (real I/O), which must not race simulated time.
   const router = await o.launcher({ sim, clock, endpoints, env, seed: o.seed });

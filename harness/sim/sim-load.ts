@@ -1,14 +1,15 @@
 import type { LoadSpec } from '../scenario/schema.js';
 import {
   applyAnswer,
+  applyFailure,
+  applyHead,
   applyStream,
-  describeLocalError,
   pendingOutcome,
   StreamScanner,
   type ClientOutcome,
 } from '../load/client-outcome.js';
+import { clientGraceMs } from '../load/client-grace.js';
 import { OutcomeStore } from '../load/outcome-store.js';
-import { clientGraceMs } from '../load/open-loop.js';
 import type { PlannedRequest } from '../load/request-plan.js';
 import { arrivalOffsets } from '../load/schedule.js';
 import { Cancel, type AbortLike } from '../../simulator/index.js';
@@ -136,11 +137,7 @@ export async function runSimulatedLoad(
         if (res.body && p.stream && status >= 200 && status < 300) frames = decodeStream(res.body.getReader());
         else text = res.text();
       }
-      out.firstByteAt = clock.now();
-      out.status = status;
-      out.servedBy = header('x-throttlelab-provider');
-      out.retryAfter = header('retry-after');
-      out.contentType = header('content-type');
+      applyHead(out, clock.now(), status, header);
       // A stream is read as SSE whatever its content type says, as client libraries read it
       // (and as the load generators of `harness/load` read it).
       if (p.stream && status >= 200 && status < 300) {
@@ -167,10 +164,7 @@ export async function runSimulatedLoad(
         applyAnswer(out, status, await orStop(Promise.resolve(text ?? '')));
       }
     } catch (error) {
-      out.error = ac.reason === GAVE_UP ? 'client-timeout' : 'network';
-      if (!ac.aborted) out.detail = describeLocalError(error);
-      // A stream the client gave up on is late (the deadline check's), not ended by the router.
-      if (out.stream && out.status >= 200 && out.status < 300 && out.error === 'network') out.streamEnd = 'silent';
+      applyFailure(out, error, { gaveUp: ac.reason === GAVE_UP, stopped: ac.aborted });
     } finally {
       cancelTimer();
       open.delete(stop);

@@ -1,3 +1,4 @@
+import type { Failure } from '../core/decide-next.js';
 import { remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptRecord } from '../core/types.js';
 import type { AttemptResult } from './attempt.js';
@@ -30,14 +31,28 @@ export function failWith(
   return { kind: 'response', status: e.status, headers: e.headers, body: e.body, attempts };
 }
 
+/** 404: no target serves the model asked for (`names`: what can be asked for). */
+export function modelNotFound(model: string, api: 'chat' | 'embeddings', names: readonly string[]): RouteResult {
+  const what = api === 'chat' ? '' : ' for embeddings (by a provider that serves them)';
+  const message = `The model \`${model}\` is not routed here${what}. Ask for one of: ${names.join(', ')}.`;
+  return failWith(404, 'model_not_found', 'invalid_request_error', message, []);
+}
+
+/** 400: the request could not be put in the provider's terms (no attempt was sent). */
+export function untranslatable(provider: string, reason: string, attempts: AttemptRecord[]): RouteResult {
+  const message = `The request could not be translated for ${provider}: ${reason}.`;
+  return failWith(400, 'invalid_request', 'invalid_request_error', message, attempts);
+}
+
+/** The provider's own 4xx for a bad request, passed on: another provider would reject it too. */
+export function upstreamRejected(status: number, reason: string, attempts: AttemptRecord[]): RouteResult {
+  const message = `The provider rejected the request: ${reason}`;
+  return failWith(status, 'upstream_rejected_request', 'invalid_request_error', message, attempts);
+}
+
 /** Seconds until `earliest`, at least 1, for `Retry-After`; undefined when nothing will have capacity. */
 export function retryAfterSeconds(earliest: number, now: number): number | undefined {
   return Number.isFinite(earliest) ? Math.max(1, Math.ceil((earliest - now) / 1000)) : undefined;
-}
-
-/** Milliseconds until `earliest` for a shed request's Retry-After: a second when nothing is known. */
-export function retryAfterMs(earliest: number, now: number): number {
-  return Number.isFinite(earliest) ? Math.max(1000, earliest - now) : 1000;
 }
 
 /** A provider's answer as the client gets it: the body or the stream, with the route's own headers. */
@@ -109,4 +124,28 @@ export function exhausted(
     : `All ${attempts.length} attempts failed.`;
   const code = budget ? 'retry_budget_exhausted' : 'upstream_unavailable';
   return failWith(503, code, 'service_unavailable', message, attempts, { 'retry-after': String(retryAfter) });
+}
+
+/**
+ * The answer for a request that ends without a provider's answer, as `decideNext` decided;
+ * `earliest` (when a candidate could be tried) is asked only by the answers with a Retry-After.
+ */
+export function failed(
+  failure: Failure,
+  deadline: Deadline,
+  attempts: AttemptRecord[],
+  earliest: () => number,
+  now: number,
+): RouteResult {
+  switch (failure) {
+    case 'client_closed':
+      return failWith(499, 'client_closed', 'client_closed', 'The client closed the request.', attempts);
+    case 'deadline_exceeded':
+      return deadlineExceeded(deadline, attempts);
+    case 'no_capacity':
+      return noCapacity(deadline, attempts, earliest(), now);
+    case 'max_attempts':
+    case 'retry_budget':
+      return exhausted(attempts, earliest(), now, failure);
+  }
 }

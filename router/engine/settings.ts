@@ -1,6 +1,11 @@
 import type { RouterConfig } from '../config/schema.js';
 import type { CircuitOptions } from '../core/circuit.js';
 import type { BreakerSettings } from '../core/circuit-policy.js';
+import type { NextSettings } from '../core/decide-next.js';
+import type { RetryBudgetOptions } from '../core/retry-budget.js';
+import type { AttemptEnv } from './attempt.js';
+import type { SelectorSettings } from './selector.js';
+import { createRedactor } from './redact.js';
 
 /** The circuit state machine's settings from a config. */
 export function circuitOptionsOf(config: RouterConfig): CircuitOptions {
@@ -23,5 +28,50 @@ export function breakerSettingsOf(config: RouterConfig): BreakerSettings {
     maxOpenForMs: config.breaker.maxOpenFor,
     maxBackoffOpenForMs: config.breaker.maxBackoffOpenFor,
     floorMs: config.retry.backoff.base,
+  };
+}
+
+/** The request loop's settings from a config. */
+export function nextSettingsOf(config: RouterConfig): NextSettings {
+  const { retry } = config;
+  return {
+    maxAttempts: retry.maxAttempts,
+    backoff: { baseMs: retry.backoff.base, maxMs: retry.backoff.max },
+    maxWaitMs: retry.maxWait,
+    minAttemptMs: retry.minAttempt,
+    maxWaiting: config.admission.maxWaiting,
+  };
+}
+
+/** The retry budget's settings from a config. */
+export function retryBudgetOptionsOf(config: RouterConfig): RetryBudgetOptions {
+  const { budget } = config.retry;
+  return { ratio: budget.ratio, minPerWindow: budget.minPerWindow, windowMs: budget.window };
+}
+
+/** What every attempt shares, from a config, the router's clock, transport and capacity, and the keys to keep secret. */
+export function attemptEnvOf(
+  config: RouterConfig,
+  parts: Pick<AttemptEnv, 'clock' | 'transport' | 'capacity'>,
+  apiKeys: Iterable<string>,
+): AttemptEnv {
+  return {
+    ...parts,
+    attemptTimeoutMs: config.attempt.timeout,
+    firstTokenTimeoutMs: config.attempt.firstTokenTimeout,
+    defaultMaxTokens: config.routing.defaultMaxTokens,
+    maxResponseBytes: config.attempt.maxResponseBytes,
+    buffers: { held: 0, max: config.attempt.maxBufferedBytes },
+    redact: createRedactor(apiKeys),
+  };
+}
+
+/** How selection ranks and how far ahead it looks, from a config. */
+export function selectorSettingsOf(config: RouterConfig): SelectorSettings {
+  return {
+    weights: config.routing.weights,
+    affinity: config.cacheAffinity.enabled,
+    maxWaitMs: config.retry.maxWait,
+    maxOpenForMs: config.breaker.maxOpenFor,
   };
 }

@@ -1,10 +1,5 @@
 /** Every error code the simulator raises at its public edge. */
-export type SimErrorCode =
-  | 'SIM_SCENARIO_INVALID'
-  | 'SIM_FAULT_INVALID'
-  | 'SIM_UNKNOWN_FAULT'
-  | 'SIM_SERVER_START_FAILED'
-  | 'SIM_UNHANDLED_REQUEST';
+export type SimErrorCode = 'SIM_SERVER_START_FAILED' | 'SIM_UNHANDLED_REQUEST';
 
 const BRAND = Symbol.for('throttlelab.simulator.error');
 

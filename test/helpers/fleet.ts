@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fleetChoice } from '../../bin/commands/run.js';
 import { launcherForReference, thisCli, type CliCommand } from '../../bin/reference-fleet.js';
-import { runScenario, type RunData } from '../../harness/run-scenario.js';
+import type { RunData } from '../../harness/run-data.js';
+import { runScenario } from '../../harness/run-scenario.js';
 import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

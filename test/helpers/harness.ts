@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { referenceLauncher } from '../../bin/reference-launcher.js';
 import type { CheckResult } from '../../harness/checks/types.js';
 import type { RouterLauncher } from '../../harness/launch/launcher.js';
-import { runScenario, type RunData } from '../../harness/run-scenario.js';
+import type { RunData } from '../../harness/run-data.js';
+import { runScenario } from '../../harness/run-scenario.js';
 import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
 import { startNaiveRouter, type Flaws } from '../fixtures/routers/naive-router.js';
 

@@ -4,7 +4,8 @@ import { referenceLauncher } from '../../bin/reference-launcher.js';
 import { buildReport } from '../../harness/report/build-report.js';
 import { renderHtml } from '../../harness/report/render-html.js';
 import { renderVerdictTable } from '../../harness/report/render-text.js';
-import { runScenario, type RunData } from '../../harness/run-scenario.js';
+import type { RunData } from '../../harness/run-data.js';
+import { runScenario } from '../../harness/run-scenario.js';
 import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
 
 const FILE = join(import.meta.dirname, '..', '..', 'scenarios', 'cache-affinity.yaml');

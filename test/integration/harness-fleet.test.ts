@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../harness/checks/run-checks.js';
 import { schedstatUnavailable } from '../../harness/launch/read-sched-tree.js';
 import type { CheckResult } from '../../harness/checks/types.js';
-import type { RunData } from '../../harness/run-scenario.js';
+import type { RunData } from '../../harness/run-data.js';
 import { digest, failed } from '../helpers/harness.js';
 import { runFleetScenario } from '../helpers/fleet.js';
 
