@@ -85,7 +85,7 @@ export class Engine implements RouteTable {
    */
   handle(req: SimRequest, now: number, bodyTooLarge = false): Reply {
     const routed = route(this, req, now);
-    if ('steps' in routed) return routed;
+    if ('steps' in routed) return routed; // a bare 404: no provider to record it under
     if (isRefused(routed)) return this.recorder.refusal(routed);
     const authenticated = authenticate(routed);
     if (isRefused(authenticated)) return this.recorder.refusal(authenticated);

@@ -90,7 +90,7 @@ export class Recorder {
       requestsAfter: reqAfter,
       tokensBefore: admitted ? tokAfter + admitted.tokens : tokAfter,
       tokensAfter: tokAfter,
-      emptyForMs: attempt.emptyForMs,
+      emptyForMs: attempt.emptyForMs ?? Number.NaN,
       tokensIn: attempt.tokensIn,
       tokensOut,
       cacheRead: attempt.cache?.read,

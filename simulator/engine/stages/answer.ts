@@ -14,7 +14,8 @@ import type { Admitted } from './attempt.js';
  * words, a tool call, pace), scripts it in the vendor's shape as faults bend it, and records it.
  */
 export function answer(attempt: Admitted, vocabulary: Vocabulary, recorder: Recorder): Reply {
-  const { provider, profile, chat, ctx, rng, decision } = attempt;
+  const { provider, profile, chat, ctx, decision } = attempt;
+  const { rng } = ctx;
   const { latency } = provider;
   const now = ctx.now;
   // Embeddings generate nothing: their cost is the input alone.

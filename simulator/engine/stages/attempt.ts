@@ -1,4 +1,3 @@
-import type { Rng } from '../../core/rng.js';
 import type { AttemptStart } from '../../ledger/ledger.js';
 import type { Costs, LimitView, QuotaTicket } from '../../quota/quota-set.js';
 import type { ChatRequest, EncodeContext, ErrorSpec, Route, SimRequest, VendorProfile } from '../../vendors/types.js';
@@ -19,12 +18,10 @@ export interface Attempt {
   /** The provider's profile with the bodies of the API the path names (chat, Responses, embeddings). */
   readonly profile: VendorProfile;
   readonly route: Route;
-  readonly query: URLSearchParams;
   /** The credential as presented; only its match and a masked form ever leave the engine. */
   readonly credential: string | undefined;
   readonly key: KeyMatch;
-  /** The request's own stream, seeded by its place in the ledger. */
-  readonly rng: Rng;
+  /** What the vendor encoders read, the request's seeded stream (`ctx.rng`) among it. */
   readonly ctx: EncodeContext;
   /** What the ledger records of the request whatever its answer. */
   readonly start: AttemptStart;
@@ -44,8 +41,11 @@ export interface Attempt {
   /** Set by the quota stage once admitted. */
   costs: Costs | undefined;
   ticket: QuotaTicket | undefined;
-  /** How long the quota would refuse the same request again (NaN until admitted). */
-  emptyForMs: number;
+  /**
+   * How long the quota would refuse the same request again, once admitted. Undefined rather than
+   * NaN before: a field that starts as a double is boxed, one more object per request.
+   */
+  emptyForMs: number | undefined;
   /** The cache lookup once committed: what the answer and the ledger report. */
   cache: CacheLookup | undefined;
   /** Set by a stage that refuses: the error, the real limits, and the limits its headers describe. */

@@ -68,7 +68,7 @@ describe('admit', () => {
       hint: { ms: 20_000, form: 'vendor' },
     });
     expect(attempt.views[0]).toMatchObject({ limit: 3, remaining: 0 });
-    expect(attempt.emptyForMs).toBeNaN();
+    expect(attempt.emptyForMs).toBeUndefined();
     expect(attempt.ticket).toBeUndefined();
   });
 
