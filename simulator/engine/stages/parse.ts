@@ -1,0 +1,34 @@
+import { findCorrelationId } from '../correlation.js';
+import { countPromptTokens } from '../tokens.js';
+import { refuse, type Authenticated, type ChatRoute, type Parsed, type Refused } from './attempt.js';
+
+// For the marker in the prompt alone: the headers were searched when the attempt opened.
+const NO_HEADERS = {};
+const NO_NAMES: readonly string[] = [];
+
+/**
+ * Reads the body as the vendor's API would: too large, not JSON, invalid for the API or naming
+ * a model the provider does not serve is refused; otherwise the attempt learns the model, whether
+ * it streams, the correlation marker in the prompt and the prompt's tokens.
+ */
+export function parse(attempt: Authenticated & { route: ChatRoute }, bodyTooLarge: boolean): Refused | Parsed {
+  if (bodyTooLarge) return refuse(attempt, { kind: 'payload_too_large' });
+  let body: unknown;
+  try {
+    body = JSON.parse(attempt.req.body);
+  } catch {
+    return refuse(attempt, { kind: 'bad_json' });
+  }
+  const { profile, start } = attempt;
+  const chat = profile.parse(attempt.route, body);
+  if ('kind' in chat) return refuse(attempt, chat);
+  attempt.ctx.model = chat.model;
+  start.model = chat.model;
+  start.stream = chat.stream;
+  start.correlationId ??= findCorrelationId(NO_HEADERS, NO_NAMES, chat.promptText);
+  if (!attempt.provider.models.has(chat.model)) return refuse(attempt, { kind: 'model_not_found' });
+  attempt.tokensIn = countPromptTokens(profile.id, chat.promptText, chat.messageCount, !chat.embedding);
+  attempt.body = body;
+  attempt.chat = chat;
+  return attempt as Parsed;
+}
