@@ -1,7 +1,8 @@
 import type { Usage } from '../core/types.js';
-import type { Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { toAnthropic } from './anthropic-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';
+import { notJsonEvent, truncatedStream } from './stream-failures.js';
 import { withForward } from './with-forward.js';
 
 interface AnthropicUsage {
@@ -50,6 +51,115 @@ const STOP: Record<string, string> = {
   tool_use: 'tool_calls',
   refusal: 'content_filter',
 };
+
+interface AnthropicEvent {
+  type?: string;
+  message?: { id?: string; usage?: AnthropicUsage };
+  index?: number;
+  content_block?: { type?: string; id?: string; name?: string };
+  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string };
+  usage?: { output_tokens?: number };
+  error?: { type?: string; message?: string };
+}
+
+const NOTHING: () => Translated = () => ({ chunks: [], content: false });
+
+/** Anthropic's event stream as OpenAI chunks, event by event. */
+class AnthropicStreamTranslator implements StreamTranslator {
+  private writer: ChunkWriter;
+  private input: ReturnType<typeof inputUsage> = { promptTokens: 0 };
+  private completion = 0;
+  private contentEvents = 0;
+  private finished = false;
+  /** Content block index → OpenAI tool call index, for the `tool_use` blocks of this message. */
+  private readonly tools = new Map<number, number>();
+
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly clientWantsUsage: boolean,
+  ) {
+    this.writer = new ChunkWriter('msg', ctx.model, ctx.now);
+  }
+
+  onEvent(data: string, event: string | undefined): Translated {
+    let j: AnthropicEvent;
+    try {
+      j = JSON.parse(data);
+    } catch {
+      return notJsonEvent();
+    }
+    switch (j.type ?? event) {
+      case 'message_start':
+        this.writer = new ChunkWriter(j.message?.id ?? 'msg', this.ctx.model, this.ctx.now);
+        this.input = inputUsage(j.message?.usage);
+        return { chunks: [this.writer.role()], content: false };
+      case 'content_block_delta':
+        return this.blockDelta(j);
+      case 'content_block_start':
+        return this.blockStart(j);
+      case 'message_delta':
+        this.completion = j.usage?.output_tokens ?? this.completion;
+        return { chunks: [this.writer.finish(STOP[j.delta?.stop_reason ?? 'end_turn'] ?? 'stop')], content: false };
+      case 'message_stop':
+        return this.stop();
+      case 'error':
+        return {
+          chunks: [],
+          content: false,
+          error: {
+            message: j.error?.message ?? 'upstream error',
+            type: j.error?.type ?? 'upstream_error',
+            code: j.error?.type ?? null,
+          },
+        };
+      default:
+        // ping, content_block_stop: not content.
+        return NOTHING();
+    }
+  }
+
+  private blockDelta(j: AnthropicEvent): Translated {
+    if (j.delta?.type === 'text_delta' && j.delta.text) {
+      this.contentEvents++;
+      return { chunks: [this.writer.content(j.delta.text)], content: true };
+    }
+    if (j.delta?.type === 'input_json_delta' && j.delta.partial_json && this.tools.has(j.index ?? -1))
+      return {
+        chunks: [this.writer.toolCall(this.tools.get(j.index!)!, undefined, undefined, j.delta.partial_json)],
+        content: true,
+      };
+    return NOTHING();
+  }
+
+  private blockStart(j: AnthropicEvent): Translated {
+    if (j.content_block?.type !== 'tool_use') return NOTHING();
+    const index = this.tools.size;
+    this.tools.set(j.index ?? -1, index);
+    this.contentEvents++;
+    return {
+      chunks: [this.writer.toolCall(index, j.content_block.id ?? `call_${index}`, j.content_block.name ?? '', '')],
+      content: true,
+    };
+  }
+
+  private stop(): Translated {
+    this.finished = true;
+    const { input, completion } = this;
+    const usage = usageWith(input, completion, false);
+    return {
+      chunks: this.clientWantsUsage ? [this.writer.usage(input.promptTokens, completion, input.cachedTokens)] : [],
+      content: false,
+      done: true,
+      usage,
+    };
+  }
+
+  onEnd(): Translated {
+    if (this.finished) return NOTHING();
+    const usage = usageWith(this.input, Math.max(this.completion, this.contentEvents), true);
+    return truncatedStream('before message_stop', usage);
+  }
+}
 
 /**
  * Anthropic Messages API behind an OpenAI face: system messages become `system`, `max_tokens`
@@ -131,106 +241,5 @@ export const anthropicAdapter: ProviderAdapter = {
       usage: usageWith(input, completion, j.usage === undefined),
     };
   },
-  streamTranslator(ctx, clientWantsUsage): StreamTranslator {
-    let writer = new ChunkWriter('msg', ctx.model, ctx.now);
-    let input: ReturnType<typeof inputUsage> = { promptTokens: 0 };
-    let completion = 0;
-    let contentEvents = 0;
-    let finished = false;
-    // Content block index → OpenAI tool call index, for the `tool_use` blocks of this message.
-    const tools = new Map<number, number>();
-    return {
-      onEvent(data, event): Translated {
-        let j: {
-          type?: string;
-          message?: { id?: string; usage?: AnthropicUsage };
-          index?: number;
-          content_block?: { type?: string; id?: string; name?: string };
-          delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string };
-          usage?: { output_tokens?: number };
-          error?: { type?: string; message?: string };
-        };
-        try {
-          j = JSON.parse(data);
-        } catch {
-          return {
-            chunks: [],
-            content: false,
-            error: {
-              message: 'the provider sent a stream event that is not JSON',
-              type: 'upstream_error',
-              code: 'malformed_stream',
-            },
-          };
-        }
-        switch (j.type ?? event) {
-          case 'message_start':
-            writer = new ChunkWriter(j.message?.id ?? 'msg', ctx.model, ctx.now);
-            input = inputUsage(j.message?.usage);
-            return { chunks: [writer.role()], content: false };
-          case 'content_block_delta':
-            if (j.delta?.type === 'text_delta' && j.delta.text) {
-              contentEvents++;
-              return { chunks: [writer.content(j.delta.text)], content: true };
-            }
-            if (j.delta?.type === 'input_json_delta' && j.delta.partial_json && tools.has(j.index ?? -1))
-              return {
-                chunks: [writer.toolCall(tools.get(j.index!)!, undefined, undefined, j.delta.partial_json)],
-                content: true,
-              };
-            return { chunks: [], content: false };
-          case 'content_block_start':
-            if (j.content_block?.type === 'tool_use') {
-              const index = tools.size;
-              tools.set(j.index ?? -1, index);
-              contentEvents++;
-              return {
-                chunks: [writer.toolCall(index, j.content_block.id ?? `call_${index}`, j.content_block.name ?? '', '')],
-                content: true,
-              };
-            }
-            return { chunks: [], content: false };
-          case 'message_delta':
-            completion = j.usage?.output_tokens ?? completion;
-            return { chunks: [writer.finish(STOP[j.delta?.stop_reason ?? 'end_turn'] ?? 'stop')], content: false };
-          case 'message_stop': {
-            finished = true;
-            const usage = usageWith(input, completion, false);
-            return {
-              chunks: clientWantsUsage ? [writer.usage(input.promptTokens, completion, input.cachedTokens)] : [],
-              content: false,
-              done: true,
-              usage,
-            };
-          }
-          case 'error':
-            return {
-              chunks: [],
-              content: false,
-              error: {
-                message: j.error?.message ?? 'upstream error',
-                type: j.error?.type ?? 'upstream_error',
-                code: j.error?.type ?? null,
-              },
-            };
-          default:
-            // ping, content_block_stop: not content.
-            return { chunks: [], content: false };
-        }
-      },
-      onEnd(): Translated {
-        if (finished) return { chunks: [], content: false };
-        return {
-          chunks: [],
-          content: false,
-          usage: usageWith(input, Math.max(completion, contentEvents), true),
-          error: {
-            message: 'the provider closed the stream before message_stop',
-            type: 'upstream_error',
-            code: 'stream_truncated',
-          },
-        };
-      },
-    };
-  },
+  streamTranslator: (ctx, clientWantsUsage): StreamTranslator => new AnthropicStreamTranslator(ctx, clientWantsUsage),
 };

@@ -2,6 +2,7 @@ import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslato
 import { createAwsEventStreamReader } from './aws-event-stream.js';
 import { toConverse } from './bedrock-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';
+import { truncatedStream } from './stream-failures.js';
 import { withForward } from './with-forward.js';
 
 const STOP: Record<string, string> = {
@@ -63,6 +64,112 @@ interface ConverseOutput {
   usage?: { inputTokens?: number; outputTokens?: number };
 }
 
+interface ConverseEvent {
+  contentBlockIndex?: number;
+  start?: { toolUse?: { toolUseId?: string; name?: string } };
+  delta?: { text?: string; toolUse?: { input?: string } };
+  stopReason?: string;
+  usage?: { inputTokens?: number; outputTokens?: number };
+  message?: string;
+}
+
+/** Bedrock's ConverseStream events (their types in the event-stream headers) as OpenAI chunks. */
+class BedrockStreamTranslator implements StreamTranslator {
+  private readonly writer: ChunkWriter;
+  private finished = false;
+  private contentEvents = 0;
+  /** Content block index → OpenAI tool call index, for the `toolUse` blocks. */
+  private readonly tools = new Map<number, number>();
+
+  constructor(
+    ctx: CallContext,
+    private readonly clientWantsUsage: boolean,
+  ) {
+    this.writer = new ChunkWriter('bedrock', ctx.model, ctx.now);
+  }
+
+  onEvent(data: string, event: string | undefined): Translated {
+    let j: ConverseEvent;
+    try {
+      j = JSON.parse(data);
+    } catch {
+      j = { message: data };
+    }
+    if (event?.startsWith('exception:')) {
+      const type = event.slice('exception:'.length);
+      return {
+        chunks: [],
+        content: false,
+        error: {
+          message: j.message ?? 'upstream error',
+          type,
+          code: /serviceUnavailable|throttling/i.test(type) ? 'overloaded' : type,
+        },
+      };
+    }
+    switch (event) {
+      case 'messageStart':
+        return { chunks: [this.writer.role()], content: false };
+      case 'contentBlockStart':
+        return this.blockStart(j);
+      case 'contentBlockDelta':
+        return this.blockDelta(j);
+      case 'messageStop':
+        return { chunks: [this.writer.finish(STOP[j.stopReason ?? 'end_turn'] ?? 'stop')], content: false };
+      case 'metadata':
+        return this.metadata(j);
+      default:
+        return { chunks: [], content: false };
+    }
+  }
+
+  private blockStart(j: ConverseEvent): Translated {
+    const use = j.start?.toolUse;
+    if (!use) return { chunks: [], content: false };
+    const index = this.tools.size;
+    this.tools.set(j.contentBlockIndex ?? -1, index);
+    this.contentEvents++;
+    return {
+      chunks: [this.writer.toolCall(index, use.toolUseId ?? `call_${index}`, use.name ?? '', '')],
+      content: true,
+    };
+  }
+
+  private blockDelta(j: ConverseEvent): Translated {
+    const input = j.delta?.toolUse?.input;
+    if (input && this.tools.has(j.contentBlockIndex ?? -1))
+      return {
+        chunks: [this.writer.toolCall(this.tools.get(j.contentBlockIndex!)!, undefined, undefined, input)],
+        content: true,
+      };
+    const text = j.delta?.text;
+    if (!text) return { chunks: [], content: false };
+    this.contentEvents++;
+    return { chunks: [this.writer.content(text)], content: true };
+  }
+
+  private metadata(j: ConverseEvent): Translated {
+    this.finished = true;
+    const usage = {
+      promptTokens: j.usage?.inputTokens ?? 0,
+      completionTokens: j.usage?.outputTokens ?? this.contentEvents,
+      estimated: j.usage === undefined,
+    };
+    return {
+      chunks: this.clientWantsUsage ? [this.writer.usage(usage.promptTokens, usage.completionTokens)] : [],
+      content: false,
+      done: true,
+      usage,
+    };
+  }
+
+  onEnd(): Translated {
+    if (this.finished) return { chunks: [], content: false };
+    const usage = { promptTokens: 0, completionTokens: this.contentEvents, estimated: true };
+    return truncatedStream('before its metadata event', usage);
+  }
+}
+
 /**
  * Amazon Bedrock's Converse API behind an OpenAI face: requests signed with SigV4, answers and
  * ConverseStream's binary event stream (`messageStart`, `contentBlockDelta`, `messageStop`,
@@ -119,98 +226,5 @@ export const bedrockAdapter: ProviderAdapter = {
       usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usage === undefined },
     };
   },
-  streamTranslator(ctx, clientWantsUsage): StreamTranslator {
-    const writer = new ChunkWriter('bedrock', ctx.model, ctx.now);
-    let finished = false;
-    let contentEvents = 0;
-    // Content block index → OpenAI tool call index, for the `toolUse` blocks.
-    const tools = new Map<number, number>();
-    return {
-      onEvent(data, event): Translated {
-        let j: {
-          contentBlockIndex?: number;
-          start?: { toolUse?: { toolUseId?: string; name?: string } };
-          delta?: { text?: string; toolUse?: { input?: string } };
-          stopReason?: string;
-          usage?: { inputTokens?: number; outputTokens?: number };
-          message?: string;
-        };
-        try {
-          j = JSON.parse(data);
-        } catch {
-          j = { message: data };
-        }
-        if (event?.startsWith('exception:')) {
-          const type = event.slice('exception:'.length);
-          return {
-            chunks: [],
-            content: false,
-            error: {
-              message: j.message ?? 'upstream error',
-              type,
-              code: /serviceUnavailable|throttling/i.test(type) ? 'overloaded' : type,
-            },
-          };
-        }
-        switch (event) {
-          case 'messageStart':
-            return { chunks: [writer.role()], content: false };
-          case 'contentBlockStart': {
-            const use = j.start?.toolUse;
-            if (!use) return { chunks: [], content: false };
-            const index = tools.size;
-            tools.set(j.contentBlockIndex ?? -1, index);
-            contentEvents++;
-            return {
-              chunks: [writer.toolCall(index, use.toolUseId ?? `call_${index}`, use.name ?? '', '')],
-              content: true,
-            };
-          }
-          case 'contentBlockDelta': {
-            const input = j.delta?.toolUse?.input;
-            if (input && tools.has(j.contentBlockIndex ?? -1))
-              return {
-                chunks: [writer.toolCall(tools.get(j.contentBlockIndex!)!, undefined, undefined, input)],
-                content: true,
-              };
-            const text = j.delta?.text;
-            if (!text) return { chunks: [], content: false };
-            contentEvents++;
-            return { chunks: [writer.content(text)], content: true };
-          }
-          case 'messageStop':
-            return { chunks: [writer.finish(STOP[j.stopReason ?? 'end_turn'] ?? 'stop')], content: false };
-          case 'metadata': {
-            finished = true;
-            const usage = {
-              promptTokens: j.usage?.inputTokens ?? 0,
-              completionTokens: j.usage?.outputTokens ?? contentEvents,
-              estimated: j.usage === undefined,
-            };
-            return {
-              chunks: clientWantsUsage ? [writer.usage(usage.promptTokens, usage.completionTokens)] : [],
-              content: false,
-              done: true,
-              usage,
-            };
-          }
-          default:
-            return { chunks: [], content: false };
-        }
-      },
-      onEnd(): Translated {
-        if (finished) return { chunks: [], content: false };
-        return {
-          chunks: [],
-          content: false,
-          usage: { promptTokens: 0, completionTokens: contentEvents, estimated: true },
-          error: {
-            message: 'the provider closed the stream before its metadata event',
-            type: 'upstream_error',
-            code: 'stream_truncated',
-          },
-        };
-      },
-    };
-  },
+  streamTranslator: (ctx, clientWantsUsage): StreamTranslator => new BedrockStreamTranslator(ctx, clientWantsUsage),
 };

@@ -1,7 +1,8 @@
-import type { Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
+import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { geminiEmbeddings } from './gemini-embeddings.js';
 import { toGemini } from './gemini-request.js';
 import { ChunkWriter, completionBody } from './openai-chunks.js';
+import { notJsonEvent, truncatedStream } from './stream-failures.js';
 import { withForward } from './with-forward.js';
 
 export { toGemini };
@@ -40,6 +41,85 @@ function callsOf(c: GeminiChunk, from: number): Array<{ id: string; name: string
         arguments: JSON.stringify(p.functionCall.args ?? {}),
       });
   return out;
+}
+
+/** Gemini's `streamGenerateContent` chunks as OpenAI chunks; the one with a finish reason ends the stream. */
+class GeminiStreamTranslator implements StreamTranslator {
+  private writer: ChunkWriter | undefined;
+  private finished = false;
+  private prompt = 0;
+  private cached = 0;
+  private completion = 0;
+  private contentChunks = 0;
+  private calls = 0;
+
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly clientWantsUsage: boolean,
+  ) {}
+
+  onEvent(data: string): Translated {
+    let j: GeminiChunk;
+    try {
+      j = JSON.parse(data);
+    } catch {
+      return notJsonEvent();
+    }
+    if (j.error)
+      return {
+        chunks: [],
+        content: false,
+        error: {
+          message: j.error.message ?? 'upstream error',
+          type: j.error.status ?? 'upstream_error',
+          code: j.error.status ?? null,
+        },
+      };
+    const chunks: string[] = [];
+    if (!this.writer) {
+      this.writer = new ChunkWriter(j.responseId ?? 'gemini', this.ctx.model, this.ctx.now);
+      chunks.push(this.writer.role());
+    }
+    const writer = this.writer;
+    const text = textOf(j);
+    if (text) {
+      this.contentChunks++;
+      chunks.push(writer.content(text));
+    }
+    const called = callsOf(j, this.calls);
+    for (const c of called) chunks.push(writer.toolCall(this.calls++, c.id, c.name, c.arguments));
+    const content = text.length > 0 || called.length > 0;
+    this.prompt = j.usageMetadata?.promptTokenCount ?? this.prompt;
+    this.cached = j.usageMetadata?.cachedContentTokenCount ?? this.cached;
+    const reason = j.candidates?.[0]?.finishReason;
+    if (reason) return this.finish(j, reason, chunks, content);
+    return { chunks, content };
+  }
+
+  private finish(j: GeminiChunk, reason: string, chunks: string[], content: boolean): Translated {
+    const { prompt, cached } = this;
+    this.finished = true;
+    this.completion = j.usageMetadata?.candidatesTokenCount ?? this.completion;
+    chunks.push(this.writer!.finish(this.calls > 0 ? 'tool_calls' : (FINISH[reason] ?? 'stop')));
+    if (this.clientWantsUsage) chunks.push(this.writer!.usage(prompt, this.completion, cached));
+    return {
+      chunks,
+      content,
+      done: true,
+      usage: {
+        promptTokens: prompt,
+        completionTokens: this.completion,
+        ...(cached > 0 ? { cachedTokens: cached } : {}),
+        estimated: false,
+      },
+    };
+  }
+
+  onEnd(): Translated {
+    if (this.finished) return { chunks: [], content: false };
+    const usage = { promptTokens: this.prompt, completionTokens: this.contentChunks, estimated: true };
+    return truncatedStream('without a finish reason', usage);
+  }
 }
 
 /**
@@ -93,88 +173,5 @@ export const geminiAdapter: ProviderAdapter = {
       },
     };
   },
-  streamTranslator(ctx, clientWantsUsage): StreamTranslator {
-    let writer: ChunkWriter | undefined;
-    let finished = false;
-    let prompt = 0;
-    let cached = 0;
-    let completion = 0;
-    let contentChunks = 0;
-    let calls = 0;
-    return {
-      onEvent(data): Translated {
-        let j: GeminiChunk;
-        try {
-          j = JSON.parse(data);
-        } catch {
-          return {
-            chunks: [],
-            content: false,
-            error: {
-              message: 'the provider sent a stream event that is not JSON',
-              type: 'upstream_error',
-              code: 'malformed_stream',
-            },
-          };
-        }
-        if (j.error)
-          return {
-            chunks: [],
-            content: false,
-            error: {
-              message: j.error.message ?? 'upstream error',
-              type: j.error.status ?? 'upstream_error',
-              code: j.error.status ?? null,
-            },
-          };
-        const chunks: string[] = [];
-        if (!writer) {
-          writer = new ChunkWriter(j.responseId ?? 'gemini', ctx.model, ctx.now);
-          chunks.push(writer.role());
-        }
-        const text = textOf(j);
-        if (text) {
-          contentChunks++;
-          chunks.push(writer.content(text));
-        }
-        const called = callsOf(j, calls);
-        for (const c of called) chunks.push(writer.toolCall(calls++, c.id, c.name, c.arguments));
-        const content = text.length > 0 || called.length > 0;
-        prompt = j.usageMetadata?.promptTokenCount ?? prompt;
-        cached = j.usageMetadata?.cachedContentTokenCount ?? cached;
-        const reason = j.candidates?.[0]?.finishReason;
-        if (reason) {
-          finished = true;
-          completion = j.usageMetadata?.candidatesTokenCount ?? completion;
-          chunks.push(writer.finish(calls > 0 ? 'tool_calls' : (FINISH[reason] ?? 'stop')));
-          if (clientWantsUsage) chunks.push(writer.usage(prompt, completion, cached));
-          return {
-            chunks,
-            content,
-            done: true,
-            usage: {
-              promptTokens: prompt,
-              completionTokens: completion,
-              ...(cached > 0 ? { cachedTokens: cached } : {}),
-              estimated: false,
-            },
-          };
-        }
-        return { chunks, content };
-      },
-      onEnd(): Translated {
-        if (finished) return { chunks: [], content: false };
-        return {
-          chunks: [],
-          content: false,
-          usage: { promptTokens: prompt, completionTokens: contentChunks, estimated: true },
-          error: {
-            message: 'the provider closed the stream without a finish reason',
-            type: 'upstream_error',
-            code: 'stream_truncated',
-          },
-        };
-      },
-    };
-  },
+  streamTranslator: (ctx, clientWantsUsage): StreamTranslator => new GeminiStreamTranslator(ctx, clientWantsUsage),
 };

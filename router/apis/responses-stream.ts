@@ -1,5 +1,6 @@
 import type { StreamEncoder } from './api-codec.js';
-import { chatStreamEncoder } from './chat-stream-encoder.js';
+import type { ChatChunk, ChatFrame, ChatUsage } from './chat-frames.js';
+import { chatStreamEncoder, type ChatStreamSteps, type ToolCallDelta } from './chat-stream-encoder.js';
 import { callItem, messageItem, responseId, responseObject, responsesUsage } from './responses-response.js';
 
 interface Call {
@@ -7,6 +8,141 @@ interface Call {
   name: string;
   args: string;
   output: number;
+}
+
+/**
+ * The Responses stream's events at each step of a chat stream: one output item per text run or
+ * tool call, numbered in the order they open, each closed with its `.done` events.
+ */
+class ResponsesSteps implements ChatStreamSteps {
+  private seq = 0;
+  private id = 'resp_router';
+  private model: string;
+  private created = 0;
+  private openText: { output: number; text: string } | undefined;
+  private readonly calls = new Map<number, Call>();
+  private readonly output: unknown[] = [];
+
+  constructor(private readonly requestedModel: string) {
+    this.model = requestedModel;
+  }
+
+  private ev(type: string, data: Record<string, unknown>): string {
+    return `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: this.seq++ })}\n\n`;
+  }
+
+  private msgId(): string {
+    return `msg_${this.id.slice(5)}`;
+  }
+
+  private closeText(): string {
+    if (!this.openText) return '';
+    const t = this.openText;
+    this.openText = undefined;
+    const where = { item_id: this.msgId(), output_index: t.output, content_index: 0 };
+    const item = messageItem(this.msgId(), t.text, 'completed');
+    this.output[t.output] = item;
+    return (
+      this.ev('response.output_text.done', { ...where, text: t.text, logprobs: [] }) +
+      this.ev('response.content_part.done', {
+        ...where,
+        part: { type: 'output_text', text: t.text, annotations: [] },
+      }) +
+      this.ev('response.output_item.done', { output_index: t.output, item })
+    );
+  }
+
+  private closeCalls(): string {
+    let out = '';
+    for (const c of this.calls.values()) {
+      const item = callItem(c.id, c.name, c.args, 'completed');
+      this.output[c.output] = item;
+      out += this.ev('response.function_call_arguments.done', {
+        item_id: `fc_${c.id}`,
+        output_index: c.output,
+        arguments: c.args,
+      });
+      out += this.ev('response.output_item.done', { output_index: c.output, item });
+    }
+    this.calls.clear();
+    return out;
+  }
+
+  start(c: ChatChunk): string {
+    this.id = responseId(c.id);
+    this.model = c.model ?? this.requestedModel;
+    this.created = c.created ?? 0;
+    const response = responseObject(this.id, this.model, this.created, 'in_progress', [], null);
+    return this.ev('response.created', { response }) + this.ev('response.in_progress', { response });
+  }
+
+  text(delta: string): string {
+    let out = '';
+    if (!this.openText) {
+      this.openText = { output: this.output.length, text: '' };
+      this.output.push(null);
+      const where = { item_id: this.msgId(), output_index: this.openText.output, content_index: 0 };
+      out += this.ev('response.output_item.added', {
+        output_index: this.openText.output,
+        item: { id: this.msgId(), type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      });
+      out += this.ev('response.content_part.added', {
+        ...where,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+    }
+    this.openText.text += delta;
+    return (
+      out +
+      this.ev('response.output_text.delta', {
+        item_id: this.msgId(),
+        output_index: this.openText.output,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      })
+    );
+  }
+
+  toolCall(t: ToolCallDelta): string {
+    let out = '';
+    const index = t.index ?? 0;
+    let call = this.calls.get(index);
+    if (!call) {
+      out += this.closeText();
+      call = { id: t.id ?? `call_${index}`, name: t.function?.name ?? '', args: '', output: this.output.length };
+      this.output.push(null);
+      this.calls.set(index, call);
+      out += this.ev('response.output_item.added', {
+        output_index: call.output,
+        item: callItem(call.id, call.name, '', 'in_progress'),
+      });
+    }
+    if (t.function?.arguments) {
+      call.args += t.function.arguments;
+      out += this.ev('response.function_call_arguments.delta', {
+        item_id: `fc_${call.id}`,
+        output_index: call.output,
+        delta: t.function.arguments,
+      });
+    }
+    return out;
+  }
+
+  done(finishReason: string | undefined, usage: ChatUsage | undefined): string {
+    const out = this.closeText() + this.closeCalls();
+    const status = finishReason === 'length' ? 'incomplete' : 'completed';
+    const response = responseObject(this.id, this.model, this.created, status, this.output, responsesUsage(usage));
+    return out + this.ev(`response.${status}`, { response });
+  }
+
+  error(e: Extract<ChatFrame, { kind: 'error' }>['error']): string {
+    return this.ev('error', {
+      code: e.code ?? e.type ?? 'server_error',
+      message: e.message ?? 'upstream error',
+      param: null,
+    });
+  }
 }
 
 /**
@@ -18,110 +154,5 @@ interface Call {
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 export function responsesStreamEncoder(requestedModel: string): StreamEncoder {
-  let seq = 0;
-  let id = 'resp_router';
-  let model = requestedModel;
-  let created = 0;
-  let text: { output: number; text: string } | undefined;
-  const calls = new Map<number, Call>();
-  const output: unknown[] = [];
-  const ev = (type: string, data: Record<string, unknown>) =>
-    `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: seq++ })}\n\n`;
-  const msgId = () => `msg_${id.slice(5)}`;
-  const closeText = () => {
-    if (!text) return '';
-    const t = text;
-    text = undefined;
-    const where = { item_id: msgId(), output_index: t.output, content_index: 0 };
-    const item = messageItem(msgId(), t.text, 'completed');
-    output[t.output] = item;
-    return (
-      ev('response.output_text.done', { ...where, text: t.text, logprobs: [] }) +
-      ev('response.content_part.done', { ...where, part: { type: 'output_text', text: t.text, annotations: [] } }) +
-      ev('response.output_item.done', { output_index: t.output, item })
-    );
-  };
-  const closeCalls = () => {
-    let out = '';
-    for (const c of calls.values()) {
-      const item = callItem(c.id, c.name, c.args, 'completed');
-      output[c.output] = item;
-      out += ev('response.function_call_arguments.done', {
-        item_id: `fc_${c.id}`,
-        output_index: c.output,
-        arguments: c.args,
-      });
-      out += ev('response.output_item.done', { output_index: c.output, item });
-    }
-    calls.clear();
-    return out;
-  };
-  return chatStreamEncoder({
-    start(c) {
-      id = responseId(c.id);
-      model = c.model ?? requestedModel;
-      created = c.created ?? 0;
-      const response = responseObject(id, model, created, 'in_progress', [], null);
-      return ev('response.created', { response }) + ev('response.in_progress', { response });
-    },
-    text(delta) {
-      let out = '';
-      if (!text) {
-        text = { output: output.length, text: '' };
-        output.push(null);
-        const where = { item_id: msgId(), output_index: text.output, content_index: 0 };
-        out += ev('response.output_item.added', {
-          output_index: text.output,
-          item: { id: msgId(), type: 'message', status: 'in_progress', role: 'assistant', content: [] },
-        });
-        out += ev('response.content_part.added', {
-          ...where,
-          part: { type: 'output_text', text: '', annotations: [] },
-        });
-      }
-      text.text += delta;
-      return (
-        out +
-        ev('response.output_text.delta', {
-          item_id: msgId(),
-          output_index: text.output,
-          content_index: 0,
-          delta,
-          logprobs: [],
-        })
-      );
-    },
-    toolCall(t) {
-      let out = '';
-      const index = t.index ?? 0;
-      let call = calls.get(index);
-      if (!call) {
-        out += closeText();
-        call = { id: t.id ?? `call_${index}`, name: t.function?.name ?? '', args: '', output: output.length };
-        output.push(null);
-        calls.set(index, call);
-        out += ev('response.output_item.added', {
-          output_index: call.output,
-          item: callItem(call.id, call.name, '', 'in_progress'),
-        });
-      }
-      if (t.function?.arguments) {
-        call.args += t.function.arguments;
-        out += ev('response.function_call_arguments.delta', {
-          item_id: `fc_${call.id}`,
-          output_index: call.output,
-          delta: t.function.arguments,
-        });
-      }
-      return out;
-    },
-    done(finishReason, usage) {
-      const out = closeText() + closeCalls();
-      const status = finishReason === 'length' ? 'incomplete' : 'completed';
-      const response = responseObject(id, model, created, status, output, responsesUsage(usage));
-      return out + ev(`response.${status}`, { response });
-    },
-    error: (e) =>
-      ev('error', { code: e.code ?? e.type ?? 'server_error', message: e.message ?? 'upstream error', param: null }),
-  });
+  return chatStreamEncoder(new ResponsesSteps(requestedModel));
 }

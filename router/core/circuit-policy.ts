@@ -69,114 +69,131 @@ export interface CircuitPolicyInput {
 
 /** Decides what an attempt's outcome does to its circuits. */
 export function decideCircuits(input: CircuitPolicyInput): CircuitDecision {
-  const { outcome, scopes, probes, breaker: b, now } = input;
-  const probe = (scope: string) => probes.includes(scope);
-  const success = (scope: string): CircuitOp => ({ op: 'success', scope, probe: probe(scope) });
-  const all = [scopes.providerScope, scopes.keyScope, scopes.limitScope];
-  // The provider scope decided; any other lease this attempt held goes back untested.
-  const releaseOthers = (): CircuitOp[] =>
-    probes.filter((s) => s !== scopes.providerScope).map((scope) => ({ op: 'release', scope }));
-  // An announced wait is honoured up to maxOpenFor (a daily wall's reset, not a hint years away).
-  const hinted = (waitMs: number | undefined, fallbackMs: number) =>
-    now + Math.min(Math.max(waitMs ?? fallbackMs, b.floorMs), b.maxOpenForMs);
-
+  const { outcome } = input;
   switch (outcome.kind) {
     case 'ok':
-      return { reliability: 1, ops: all.map(success) };
+      return { reliability: 1, ops: allSucceeded(input) };
     case 'stream_failed_late':
-      return {
-        ops: [
-          {
-            op: 'failure',
-            scope: scopes.providerScope,
-            reason: 'stream failed after first token',
-            probe: probe(scopes.providerScope),
-          },
-        ],
-      };
+      return { ops: [providerFailure(input, 'stream failed after first token')] };
+    case 'rate_limited':
+    case 'quota_exhausted':
+    case 'auth_error':
+    case 'not_found':
+      return decideRefusal(input, outcome);
+    case 'overloaded':
+    case 'server_error':
+    case 'timeout':
+    case 'network_error':
+    case 'stream_error':
+      return decideProviderFault(input, outcome);
+    case 'client_error':
+      // The request was bad, not the provider: nothing opens, and a probe that got this far proved the way clear.
+      return { ops: allSucceeded(input) };
+    case 'aborted':
+      return { ops: input.probes.map((scope) => ({ op: 'release', scope })) };
+  }
+}
+
+type Outcome<K extends PolicyOutcome['kind']> = Extract<PolicyOutcome, { kind: K }>;
+
+/**
+ * The provider answered, and refused this key or model: the provider scope stays healthy and the
+ * narrower scope the refusal names opens.
+ */
+function decideRefusal(
+  input: CircuitPolicyInput,
+  outcome: Outcome<'rate_limited' | 'quota_exhausted' | 'auth_error' | 'not_found'>,
+): CircuitDecision {
+  const { scopes, breaker: b, now } = input;
+  switch (outcome.kind) {
     case 'rate_limited':
       // With a hint: closed until it ends (never less than the floor); without: the base window.
       return {
         reliability: 1,
         ops: [
-          success(scopes.providerScope),
-          success(scopes.keyScope),
-          {
-            op: 'open',
-            scope: scopes.limitScope,
-            until: hinted(outcome.waitMs, b.openForMs),
-            reason: 'rate limited',
-          },
+          success(input, scopes.providerScope),
+          success(input, scopes.keyScope),
+          open(scopes.limitScope, hinted(input, outcome.waitMs, b.openForMs), 'rate limited'),
         ],
       };
     case 'quota_exhausted':
       return {
         reliability: 1,
         ops: [
-          success(scopes.providerScope),
-          {
-            op: 'open',
-            scope: scopes.keyScope,
-            until: hinted(outcome.waitMs, b.quotaOpenForMs),
-            reason: 'quota exhausted',
-          },
-        ],
-      };
-    case 'overloaded': {
-      const c = input.providerCircuit;
-      const grown = Math.min(b.maxBackoffOpenForMs, b.openForMs * 2 ** (c.state === 'closed' ? 0 : c.opens));
-      return {
-        reliability: 0,
-        ops: [
-          {
-            op: 'open',
-            scope: scopes.providerScope,
-            until: hinted(outcome.waitMs, grown),
-            reason: `overloaded (${outcome.status})`,
-          },
-          ...releaseOthers(),
-        ],
-      };
-    }
-    case 'server_error': {
-      const reason = `server error (${outcome.status})`;
-      const op: CircuitOp =
-        outcome.waitMs !== undefined
-          ? { op: 'open', scope: scopes.providerScope, until: hinted(outcome.waitMs, 0), reason }
-          : { op: 'failure', scope: scopes.providerScope, reason, probe: probe(scopes.providerScope) };
-      return { reliability: 0, ops: [op, ...releaseOthers()] };
-    }
-    case 'timeout':
-    case 'network_error':
-    case 'stream_error':
-      return {
-        reliability: 0,
-        ops: [
-          { op: 'failure', scope: scopes.providerScope, reason: outcome.kind, probe: probe(scopes.providerScope) },
-          ...releaseOthers(),
+          success(input, scopes.providerScope),
+          open(scopes.keyScope, hinted(input, outcome.waitMs, b.quotaOpenForMs), 'quota exhausted'),
         ],
       };
     case 'auth_error':
       return {
         ops: [
-          success(scopes.providerScope),
-          {
-            op: 'open',
-            scope: scopes.keyScope,
-            until: now + Math.min(b.rejectedOpenForMs, b.maxOpenForMs),
-            reason: `key rejected (${outcome.status})`,
-          },
+          success(input, scopes.providerScope),
+          open(
+            scopes.keyScope,
+            now + Math.min(b.rejectedOpenForMs, b.maxOpenForMs),
+            `key rejected (${outcome.status})`,
+          ),
         ],
       };
     case 'not_found':
       return {
-        ops: [success(scopes.providerScope), ...releaseOthers()],
+        ops: [success(input, scopes.providerScope), ...releaseOthers(input)],
         disableTargetUntil: now + Math.min(b.rejectedOpenForMs, b.maxOpenForMs),
       };
-    case 'client_error':
-      // The request was bad, not the provider: nothing opens, and a probe that got this far proved the way clear.
-      return { ops: all.map(success) };
-    case 'aborted':
-      return { ops: probes.map((scope) => ({ op: 'release', scope })) };
   }
+}
+
+/** The provider itself failed: its scope opens or counts a failure, and any other lease goes back untested. */
+function decideProviderFault(
+  input: CircuitPolicyInput,
+  outcome: Outcome<'overloaded' | 'server_error' | 'timeout' | 'network_error' | 'stream_error'>,
+): CircuitDecision {
+  const { providerScope } = input.scopes;
+  let op: CircuitOp;
+  if (outcome.kind === 'overloaded') {
+    const b = input.breaker;
+    const c = input.providerCircuit;
+    const grown = Math.min(b.maxBackoffOpenForMs, b.openForMs * 2 ** (c.state === 'closed' ? 0 : c.opens));
+    op = open(providerScope, hinted(input, outcome.waitMs, grown), `overloaded (${outcome.status})`);
+  } else if (outcome.kind === 'server_error') {
+    const reason = `server error (${outcome.status})`;
+    op =
+      outcome.waitMs !== undefined
+        ? open(providerScope, hinted(input, outcome.waitMs, 0), reason)
+        : providerFailure(input, reason);
+  } else {
+    op = providerFailure(input, outcome.kind);
+  }
+  return { reliability: 0, ops: [op, ...releaseOthers(input)] };
+}
+
+function success(input: CircuitPolicyInput, scope: string): CircuitOp {
+  return { op: 'success', scope, probe: input.probes.includes(scope) };
+}
+
+function allSucceeded(input: CircuitPolicyInput): CircuitOp[] {
+  const { providerScope, keyScope, limitScope } = input.scopes;
+  return [success(input, providerScope), success(input, keyScope), success(input, limitScope)];
+}
+
+function providerFailure(input: CircuitPolicyInput, reason: string): CircuitOp {
+  const scope = input.scopes.providerScope;
+  return { op: 'failure', scope, reason, probe: input.probes.includes(scope) };
+}
+
+function open(scope: string, until: number, reason: string): CircuitOp {
+  return { op: 'open', scope, until, reason };
+}
+
+/** The provider scope decided; any other lease this attempt held goes back untested. */
+function releaseOthers(input: CircuitPolicyInput): CircuitOp[] {
+  return input.probes
+    .filter((s) => s !== input.scopes.providerScope)
+    .map((scope): CircuitOp => ({ op: 'release', scope }));
+}
+
+/** An announced wait is honoured up to maxOpenFor (a daily wall's reset, not a hint years away). */
+function hinted(input: CircuitPolicyInput, waitMs: number | undefined, fallbackMs: number): number {
+  const b = input.breaker;
+  return input.now + Math.min(Math.max(waitMs ?? fallbackMs, b.floorMs), b.maxOpenForMs);
 }

@@ -46,7 +46,9 @@ export function learnFromAttempt(
   const { target } = pick;
   if (outcome.kind === 'ok' && pick.probes.length === 0) {
     // The common case, as decideCircuits rules it (every scope a success, no lease held), without
-    // building the decision: no closures or arrays per request.
+    // building the decision: no arrays or objects per request (about 40 ns an attempt, measured by
+    // test/bench/learn-fast-path.ts). learn.test.ts proves over generated histories that this copy
+    // of the rule decides what decideCircuits decides.
     ctx.reliability.get(target.provider)!.add(1);
     ctx.circuits.success(target.providerScope);
     ctx.circuits.success(target.keyScope);

@@ -1,18 +1,19 @@
-// Over 300 lines on purpose: one store's connection life (join, serve locally, rejoin), its
-// batching and its health belong together; the circuit cache is in shared-circuits.ts.
-import { createRequire } from 'node:module';
-import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { CircuitState } from '../core/circuit.js';
 import type { Clock } from '../core/clock.js';
-import { type FleetFacts, type FleetLink } from '../core/fleet.js';
-import type { StateStore, StoreHealth } from '../core/state-store.js';
+import type { FleetLink } from '../core/fleet.js';
+import type { CircuitUpdate, StateStore, StoreHealth } from '../core/state-store.js';
+import { encodeReport, fleetMessageDecoder } from './fleet-message.js';
+import { FleetWrites } from './fleet-writes.js';
+import { JoinWaiters } from './join-waiters.js';
+import { readFleetState, type FleetState } from './read-fleet-state.js';
+import { circuitBackend, connectRedis, quitRedis, type RedisConnections } from './redis-connections.js';
 import { CAS_SCRIPT, redactRedisUrl, redisKeys } from './redis-keys.js';
 import { SharedCircuits } from './shared-circuits.js';
 
-/** What happened to the link with the fleet, said once per change. */
 /** Circuit news kept while (re)joining; a fleet changes far fewer circuits than this in a join's round trips. */
 const EARLY_NEWS_MAX = 10_000;
 
+/** What happened to the link with the fleet, said once per change. */
 export type StoreEvent =
   | { kind: 'joined'; url: string; prefix: string; pushed: number; rejoin: boolean }
   | { kind: 'left'; url: string; reason: string; atStart: boolean };
@@ -45,17 +46,6 @@ export interface RedisStore extends StateStore {
   joined(timeoutMs: number): Promise<boolean>;
 }
 
-// ioredis loads only when a router shares its state (about 25 MiB of RSS a memory-store router
-// never pays): required here, synchronously, on the first Redis store made.
-let RedisCtor: typeof RedisClient | undefined;
-const redisClass = (): typeof RedisClient =>
-  (RedisCtor ??= (createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient }).Redis);
-
-const DAY = 86_400_000;
-const MGET_CHUNK = 500;
-
-type Report = { r: string; l?: FleetFacts['limits']; h?: FleetFacts['held']; b?: FleetFacts['budget'] };
-
 function reasonOf(error: unknown): string {
   const e = error as { code?: string; message?: string };
   const message = (e.message ?? String(error)).split('\n')[0]!;
@@ -74,154 +64,184 @@ function reasonOf(error: unknown): string {
  * waits in the books (bounded by the number of targets), commands fail at once.
  */
 export function createRedisStore(o: RedisStoreOptions): RedisStore {
-  const keys = redisKeys(o.keyPrefix);
-  const shownUrl = redactRedisUrl(o.url);
-  const heartbeatMs = o.heartbeatMs ?? 1000;
-  const options: RedisOptions = {
-    lazyConnect: false,
-    enableOfflineQueue: false,
-    commandTimeout: o.timeoutMs,
-    connectTimeout: Math.max(o.timeoutMs, 1000),
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    retryStrategy: (times) => Math.min(100 * times, 1000),
-    connectionName: `throttlelab:${o.replica}`,
-  };
-  const Redis = redisClass();
-  const cmd = new Redis(o.url, { ...options, scripts: { tlCas: { lua: CAS_SCRIPT, numberOfKeys: 2 } } });
-  // The subscriber may queue its SUBSCRIBE until connected; it sends nothing else.
-  const sub = new Redis(o.url, { ...options, enableOfflineQueue: true, commandTimeout: undefined });
-  const cas = (cmd as unknown as { tlCas(...args: Array<string | number>): Promise<[number, string]> }).tlCas.bind(cmd);
+  return new FleetRedisStore(o);
+}
 
-  let link: FleetLink | undefined;
-  const listeners: Array<(scope: string) => void> = [];
-  const peers = new Map<string, number>();
-  const counts = { fallbacks: 0, rejoins: 0, errors: 0 };
-  let shared = false;
-  let everJoined = false;
-  let announcedAtStart = false;
-  let lastError: string | undefined;
-  let joining = false;
+class FleetRedisStore implements RedisStore {
+  readonly replica: string;
+  private readonly keys: ReturnType<typeof redisKeys>;
+  private readonly shownUrl: string;
+  private readonly heartbeatMs: number;
+  private readonly redis: RedisConnections;
+  private readonly circuits: SharedCircuits;
+  private readonly decode: ReturnType<typeof fleetMessageDecoder>;
+  private fleet: FleetLink | undefined;
+  private readonly listeners: Array<(scope: string) => void> = [];
+  private readonly peers = new Map<string, number>();
+  private readonly counts = { fallbacks: 0, rejoins: 0, errors: 0 };
+  private shared = false;
+  private everJoined = false;
+  private announcedAtStart = false;
+  private lastError: string | undefined;
+  private joining = false;
   /** Circuit news heard while not joined, applied after the join's snapshot. */
-  let early: Array<[string, string]> = [];
-  let flushing = false;
-  // What the next heartbeat writes to Redis: the latest limits per target, and usage counted since.
-  const limitsToStore = new Map<string, FleetFacts['limits'][number][1]>();
-  const usageToStore = new Map<string, Record<string, number>>();
-  let closed = false;
-  let joinWaiters: Array<(ok: boolean) => void> = [];
+  private early: Array<[string, string]> = [];
+  private flushing = false;
+  private readonly writes = new FleetWrites();
+  private closed = false;
+  private readonly joinWaiters = new JoinWaiters();
+  private readonly flushTimer: ReturnType<typeof setInterval>;
+  private readonly heartbeatTimer: ReturnType<typeof setInterval>;
 
-  const circuits = new SharedCircuits(
-    {
-      async cas(scope, expected, state, ttlMs) {
-        const [ok, value] = await cas(
-          keys.circuit(scope),
-          keys.seq,
-          expected,
-          state,
-          ttlMs,
-          keys.channel,
-          scope,
-          7 * DAY,
-        );
-        return { ok: Number(ok) === 1, value: String(value ?? '') };
-      },
-    },
-    () => o.clock.now(),
-    (scope) => listeners.forEach((l) => l(scope)),
-    (error) => fail(error),
-    o.replica,
-  );
+  constructor(private readonly o: RedisStoreOptions) {
+    this.replica = o.replica;
+    this.keys = redisKeys(o.keyPrefix);
+    this.shownUrl = redactRedisUrl(o.url);
+    this.heartbeatMs = o.heartbeatMs ?? 1000;
+    this.redis = connectRedis(o);
+    this.circuits = new SharedCircuits(
+      circuitBackend(this.redis, this.keys),
+      () => o.clock.now(),
+      (scope) => this.listeners.forEach((l) => l(scope)),
+      (error) => this.fail(error),
+      o.replica,
+    );
+    this.decode = fleetMessageDecoder(o.replica);
+    const { cmd, sub } = this.redis;
+    for (const conn of [cmd, sub]) {
+      conn.on('ready', () => void this.tryJoin());
+      conn.on('close', () => this.lose(this.lastError ?? 'connection closed'));
+      // ioredis reports every failed reconnection; the log hears of the outage once, through lose().
+      conn.on('error', (error: unknown) => {
+        this.lastError = reasonOf(error);
+      });
+    }
+    sub.on('message', (_channel: string, message: string) => this.onMessage(message));
+    void sub.subscribe(this.keys.channel).catch((error: unknown) => this.fail(error));
+    this.flushTimer = setInterval(() => void this.flush(false), o.flushMs);
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    this.flushTimer.unref();
+    this.heartbeatTimer.unref();
+  }
 
-  const emit = (e: StoreEvent) => {
+  get(scope: string): CircuitState | undefined {
+    return this.circuits.get(scope);
+  }
+
+  entries(): Iterable<[string, CircuitState]> {
+    return this.circuits.list();
+  }
+
+  update(scope: string, f: CircuitUpdate): void {
+    this.circuits.update(scope, f);
+  }
+
+  lease(scope: string, f: (s: CircuitState) => CircuitState | undefined): boolean | Promise<boolean> {
+    return this.circuits.lease(scope, f);
+  }
+
+  onRemoteChange(listener: (scope: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  link(fleet: FleetLink): void {
+    this.fleet = fleet;
+  }
+
+  health(): StoreHealth {
+    return {
+      kind: 'redis',
+      shared: this.shared,
+      fallbacks: this.counts.fallbacks,
+      rejoins: this.counts.rejoins,
+      errors: this.counts.errors,
+      pendingWrites: this.circuits.pendingWrites(),
+      peers: this.peers.size,
+      ...(this.shared ? {} : { lastError: this.lastError ?? 'not connected yet' }),
+    };
+  }
+
+  joined(timeoutMs: number): Promise<boolean> {
+    if (this.shared) return Promise.resolve(true);
+    return this.joinWaiters.wait(timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush(true).catch(() => {});
+    this.closed = true;
+    clearInterval(this.flushTimer);
+    clearInterval(this.heartbeatTimer);
+    this.joinWaiters.settle(false);
+    const { cmd } = this.redis;
+    if (cmd.status === 'ready') await cmd.del(this.keys.replica(this.o.replica)).catch(() => {});
+    await quitRedis(this.redis);
+  }
+
+  private emit(e: StoreEvent): void {
     try {
-      o.onEvent?.(e);
+      this.o.onEvent?.(e);
     } catch {
       // A logger that throws must not break the store.
     }
-  };
+  }
 
   /** Redis is out of reach (or too slow): serve on local state. */
-  function lose(reason: string): void {
-    if (closed) return;
-    early = [];
-    lastError = reason;
-    if (shared) {
-      shared = false;
-      counts.fallbacks++;
-      circuits.leave();
-      emit({ kind: 'left', url: shownUrl, reason, atStart: false });
-    } else if (!everJoined && !announcedAtStart) {
-      announcedAtStart = true;
-      emit({ kind: 'left', url: shownUrl, reason, atStart: true });
+  private lose(reason: string): void {
+    if (this.closed) return;
+    this.early = [];
+    this.lastError = reason;
+    if (this.shared) {
+      this.shared = false;
+      this.counts.fallbacks++;
+      this.circuits.leave();
+      this.emit({ kind: 'left', url: this.shownUrl, reason, atStart: false });
+    } else if (!this.everJoined && !this.announcedAtStart) {
+      this.announcedAtStart = true;
+      this.emit({ kind: 'left', url: this.shownUrl, reason, atStart: true });
       // Nobody waits for a join that just failed: the replica starts on local state now.
-      for (const resolve of joinWaiters) resolve(false);
-      joinWaiters = [];
+      this.joinWaiters.settle(false);
     }
   }
 
-  function fail(error: unknown): void {
-    counts.errors++;
-    lose(reasonOf(error));
-  }
-
-  async function readCircuits(): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    let cursor = '0';
-    const names: string[] = [];
-    do {
-      const [next, batch] = await cmd.scan(cursor, 'MATCH', keys.circuitPattern, 'COUNT', 1000);
-      cursor = next;
-      names.push(...batch);
-    } while (cursor !== '0');
-    for (let i = 0; i < names.length; i += MGET_CHUNK) {
-      const chunk = names.slice(i, i + MGET_CHUNK);
-      const values = await cmd.mget(...chunk);
-      chunk.forEach((name, j) => {
-        const v = values[j];
-        if (typeof v === 'string') found.set(name.slice(keys.circuitPrefix.length), v);
-      });
-    }
-    return found;
+  private fail(error: unknown): void {
+    this.counts.errors++;
+    this.lose(reasonOf(error));
   }
 
   /** Joins (or rejoins) the fleet once both connections are up: reads its state, writes back ours. */
-  async function tryJoin(): Promise<void> {
-    if (closed || shared || joining || cmd.status !== 'ready' || sub.status !== 'ready') return;
-    joining = true;
+  private async tryJoin(): Promise<void> {
+    const { cmd, sub } = this.redis;
+    if (this.closed || this.shared || this.joining || cmd.status !== 'ready' || sub.status !== 'ready') return;
+    this.joining = true;
     try {
-      await cmd.set(keys.replica(o.replica), '1', 'PX', heartbeatMs * 5);
+      await cmd.set(this.keys.replica(this.o.replica), '1', 'PX', this.heartbeatMs * 5);
       // Loaded now, the script's first use is one round trip, not a NOSCRIPT answer and a second.
       await cmd.script('LOAD', CAS_SCRIPT);
-      const stored = await readCircuits();
-      const limits = await cmd.hgetall(keys.limits);
-      if (closed) return;
-      const pushed = circuits.rejoin(stored);
-      shared = true;
-      for (const [scope, value] of early) circuits.onMessage(scope, value);
-      early = [];
-      const now = o.clock.now();
-      const adopted: FleetFacts['limits'] = [];
-      for (const [target, json] of Object.entries(limits)) {
-        try {
-          adopted.push([target, JSON.parse(json)]);
-        } catch {
-          // Not ours to read.
-        }
-      }
-      if (adopted.length > 0) link?.apply('fleet', { limits: adopted, budget: [], usage: [] }, now);
-      if (everJoined) counts.rejoins++;
-      emit({ kind: 'joined', url: shownUrl, prefix: o.keyPrefix, pushed, rejoin: everJoined });
-      everJoined = true;
-      lastError = undefined;
-      for (const resolve of joinWaiters) resolve(true);
-      joinWaiters = [];
-      void flush(true);
+      const stored = await readFleetState(cmd, this.keys);
+      if (this.closed) return;
+      this.joinWith(stored);
     } catch (error) {
-      fail(error);
+      this.fail(error);
     } finally {
-      joining = false;
+      this.joining = false;
     }
+  }
+
+  /** The fleet's state is read: this replica's circuits merge with it, and it adopts the stored limits. */
+  private joinWith(stored: FleetState): void {
+    const pushed = this.circuits.rejoin(stored.circuits);
+    this.shared = true;
+    for (const [scope, value] of this.early) this.circuits.onMessage(scope, value);
+    this.early = [];
+    const now = this.o.clock.now();
+    if (stored.limits.length > 0) this.fleet?.apply('fleet', { limits: stored.limits, budget: [], usage: [] }, now);
+    if (this.everJoined) this.counts.rejoins++;
+    this.emit({ kind: 'joined', url: this.shownUrl, prefix: this.o.keyPrefix, pushed, rejoin: this.everJoined });
+    this.everJoined = true;
+    this.lastError = undefined;
+    this.joinWaiters.settle(true);
+    void this.flush(true);
   }
 
   /**
@@ -229,172 +249,62 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
    * `store`, also writes the latest limits (for replicas that join later) and the usage counted
    * since the last write (the fleet's totals) to Redis. One round trip either way.
    */
-  async function flush(full: boolean, store = full): Promise<void> {
-    if (!shared || !link || flushing || closed) return;
-    const facts = link.collect(full);
-    for (const [target, limits] of facts.limits) limitsToStore.set(target, limits);
-    for (const [target, counts] of facts.usage) {
-      const sum = usageToStore.get(target) ?? {};
-      for (const [field, n] of Object.entries(counts)) sum[field] = (sum[field] ?? 0) + n;
-      usageToStore.set(target, sum);
-    }
-    const report: Report = { r: o.replica };
-    if (facts.limits.length > 0) report.l = facts.limits;
-    if (facts.held !== undefined) report.h = facts.held;
-    if (facts.budget.length > 0) report.b = facts.budget;
-    const news = report.l !== undefined || report.h !== undefined || report.b !== undefined;
-    const writes = store && (limitsToStore.size > 0 || usageToStore.size > 0);
-    if (!news && !writes) return;
-    flushing = true;
-    const p = cmd.pipeline();
-    if (news) p.publish(keys.channel, JSON.stringify(report));
-    if (writes) {
-      if (limitsToStore.size > 0) {
-        p.hset(keys.limits, Object.fromEntries([...limitsToStore].map(([t, l]) => [t, JSON.stringify(l)])));
-        p.pexpire(keys.limits, DAY);
-      }
-      for (const [target, counters] of usageToStore) {
-        const key = keys.usage(target);
-        for (const [field, n] of Object.entries(counters)) p.hincrby(key, field, n);
-        p.pexpire(key, 7 * DAY);
-      }
-      limitsToStore.clear();
-      usageToStore.clear();
-    }
+  private async flush(full: boolean, store = full): Promise<void> {
+    if (!this.shared || !this.fleet || this.flushing || this.closed) return;
+    const facts = this.fleet.collect(full);
+    this.writes.add(facts);
+    const report = encodeReport(this.o.replica, facts);
+    const writes = store && this.writes.pending;
+    if (report === undefined && !writes) return;
+    this.flushing = true;
+    const p = this.redis.cmd.pipeline();
+    if (report !== undefined) p.publish(this.keys.channel, report);
+    if (writes) this.writes.writeTo(p, this.keys);
     try {
       const results = (await p.exec()) ?? [];
       const failed = results.find(([e]) => e);
-      if (failed) fail(failed[0]);
+      if (failed) this.fail(failed[0]);
     } catch (error) {
-      fail(error);
+      this.fail(error);
     } finally {
-      flushing = false;
+      this.flushing = false;
     }
   }
 
-  async function heartbeat(): Promise<void> {
-    if (closed) return;
-    const now = o.clock.now();
-    link?.expire(now - 3 * heartbeatMs);
-    for (const [id, at] of peers) if (at < now - 3 * heartbeatMs) peers.delete(id);
-    if (!shared) return tryJoin();
+  private async heartbeat(): Promise<void> {
+    if (this.closed) return;
+    const now = this.o.clock.now();
+    this.fleet?.expire(now - 3 * this.heartbeatMs);
+    for (const [id, at] of this.peers) if (at < now - 3 * this.heartbeatMs) this.peers.delete(id);
+    if (!this.shared) return this.tryJoin();
     try {
-      const kept = await cmd.set(keys.replica(o.replica), '1', 'PX', heartbeatMs * 5, 'XX');
-      if (kept === null && shared) {
+      const kept = await this.redis.cmd.set(this.keys.replica(this.o.replica), '1', 'PX', this.heartbeatMs * 5, 'XX');
+      if (kept === null && this.shared) {
         // Our presence is gone: Redis restarted empty or was flushed. Everything the fleet knew is
         // gone with it; rejoin and write back what this replica knows.
-        lose('Redis lost its data (restarted empty or flushed)');
-        return tryJoin();
+        this.lose('Redis lost its data (restarted empty or flushed)');
+        return this.tryJoin();
       }
     } catch (error) {
-      return fail(error);
+      return this.fail(error);
     }
-    return flush(true);
+    return this.flush(true);
   }
 
-  // This replica's own reports come back on the channel; they are skipped before parsing.
-  const ownReport = `${JSON.stringify({ r: o.replica }).slice(0, -1)},`;
-
-  function onMessage(_channel: string, message: string): void {
-    if (message.startsWith(ownReport)) return;
-    let m: { c?: unknown; v?: unknown } & Partial<Report>;
-    try {
-      m = JSON.parse(message);
-    } catch {
-      return;
-    }
-    if (typeof m.c === 'string' && typeof m.v === 'string') {
-      if (shared) circuits.onMessage(m.c, m.v);
+  private onMessage(message: string): void {
+    const m = this.decode(message);
+    if (m === undefined) return;
+    if (m.kind === 'circuit') {
+      if (this.shared) this.circuits.onMessage(m.scope, m.value);
       // News heard before this replica has (re)joined may be newer than the snapshot it is about to
       // read (another replica writing back as it rejoins): kept, and applied after the snapshot.
       // Versions decide, so a stale one is ignored. Bounded: past it the snapshot must do.
-      else if (early.length < EARLY_NEWS_MAX) early.push([m.c, m.v]);
+      else if (this.early.length < EARLY_NEWS_MAX) this.early.push([m.scope, m.value]);
       return;
     }
-    if (typeof m.r !== 'string' || m.r === o.replica || !shared) return;
-    const now = o.clock.now();
-    peers.set(m.r, now);
-    link?.apply(
-      m.r,
-      {
-        limits: Array.isArray(m.l) ? m.l : [],
-        held: Array.isArray(m.h) ? m.h : undefined,
-        budget: Array.isArray(m.b) ? m.b : [],
-        usage: [],
-      },
-      now,
-    );
+    if (!this.shared) return;
+    const now = this.o.clock.now();
+    this.peers.set(m.from, now);
+    this.fleet?.apply(m.from, m.facts, now);
   }
-
-  for (const conn of [cmd, sub]) {
-    conn.on('ready', () => void tryJoin());
-    conn.on('close', () => lose(lastError ?? 'connection closed'));
-    // ioredis reports every failed reconnection; the log hears of the outage once, through lose().
-    conn.on('error', (error: unknown) => {
-      lastError = reasonOf(error);
-    });
-  }
-  sub.on('message', onMessage);
-  void sub.subscribe(keys.channel).catch((error: unknown) => fail(error));
-
-  const flushTimer = setInterval(() => void flush(false), o.flushMs);
-  const heartbeatTimer = setInterval(() => void heartbeat(), heartbeatMs);
-  flushTimer.unref();
-  heartbeatTimer.unref();
-
-  return {
-    replica: o.replica,
-    get: (scope) => circuits.get(scope),
-    entries: (): Iterable<[string, CircuitState]> => circuits.list(),
-    update: (scope, f) => circuits.update(scope, f),
-    lease: (scope, f) => circuits.lease(scope, f),
-    onRemoteChange: (listener) => void listeners.push(listener),
-    link: (l) => {
-      link = l;
-    },
-    health: (): StoreHealth => ({
-      kind: 'redis',
-      shared,
-      fallbacks: counts.fallbacks,
-      rejoins: counts.rejoins,
-      errors: counts.errors,
-      pendingWrites: circuits.pendingWrites(),
-      peers: peers.size,
-      ...(shared ? {} : { lastError: lastError ?? 'not connected yet' }),
-    }),
-    joined(timeoutMs) {
-      if (shared) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          joinWaiters = joinWaiters.filter((w) => w !== done);
-          resolve(false);
-        }, timeoutMs);
-        const done = (ok: boolean) => {
-          clearTimeout(timer);
-          resolve(ok);
-        };
-        joinWaiters.push(done);
-      });
-    },
-    async close() {
-      if (closed) return;
-      await flush(true).catch(() => {});
-      closed = true;
-      clearInterval(flushTimer);
-      clearInterval(heartbeatTimer);
-      for (const resolve of joinWaiters) resolve(false);
-      joinWaiters = [];
-      if (cmd.status === 'ready') await cmd.del(keys.replica(o.replica)).catch(() => {});
-      await Promise.all(
-        [cmd, sub].map((c) =>
-          c.status === 'ready'
-            ? c.quit().then(
-                () => {},
-                () => c.disconnect(),
-              )
-            : Promise.resolve(c.disconnect()),
-        ),
-      );
-    },
-  };
 }

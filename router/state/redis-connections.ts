@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import { CAS_SCRIPT, type redisKeys } from './redis-keys.js';
+import type { CircuitBackend } from './shared-circuits.js';
+
+const DAY = 86_400_000;
+
+// ioredis loads only when a router shares its state (about 25 MiB of RSS a memory-store router
+// never pays): required here, synchronously, on the first Redis store made.
+let RedisCtor: typeof RedisClient | undefined;
+const redisClass = (): typeof RedisClient =>
+  (RedisCtor ??= (createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient }).Redis);
+
+/** A replica's two connections to Redis, and the circuits' compare-and-set script on the first. */
+export interface RedisConnections {
+  /** Commands: fail at once while Redis is away (nothing queues), and time out after `timeoutMs`. */
+  cmd: RedisClient;
+  /** The fleet's channel: may queue its SUBSCRIBE until connected; it sends nothing else. */
+  sub: RedisClient;
+  /** The CAS script (redis-keys.ts) with its keys and arguments in order. */
+  cas(...args: Array<string | number>): Promise<[number, string]>;
+}
+
+/** Opens a replica's connections to the Redis at `url`; both reconnect on their own. */
+export function connectRedis(o: { url: string; replica: string; timeoutMs: number }): RedisConnections {
+  const options: RedisOptions = {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    commandTimeout: o.timeoutMs,
+    connectTimeout: Math.max(o.timeoutMs, 1000),
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    retryStrategy: (times) => Math.min(100 * times, 1000),
+    connectionName: `throttlelab:${o.replica}`,
+  };
+  const Redis = redisClass();
+  const cmd = new Redis(o.url, { ...options, scripts: { tlCas: { lua: CAS_SCRIPT, numberOfKeys: 2 } } });
+  const sub = new Redis(o.url, { ...options, enableOfflineQueue: true, commandTimeout: undefined });
+  const cas = (cmd as unknown as { tlCas: RedisConnections['cas'] }).tlCas.bind(cmd);
+  return { cmd, sub, cas };
+}
+
+/** The circuits' compare-and-set through the CAS script: numbered and announced on the fleet's channel. */
+export function circuitBackend(redis: RedisConnections, keys: ReturnType<typeof redisKeys>): CircuitBackend {
+  return {
+    async cas(scope, expected, state, ttlMs) {
+      const [ok, value] = await redis.cas(
+        keys.circuit(scope),
+        keys.seq,
+        expected,
+        state,
+        ttlMs,
+        keys.channel,
+        scope,
+        7 * DAY,
+      );
+      return { ok: Number(ok) === 1, value: String(value ?? '') };
+    },
+  };
+}
+
+/** Closes both connections: politely where they are up, at once where they are not. */
+export async function quitRedis(redis: RedisConnections): Promise<void> {
+  await Promise.all(
+    [redis.cmd, redis.sub].map((c) =>
+      c.status === 'ready'
+        ? c.quit().then(
+            () => {},
+            () => c.disconnect(),
+          )
+        : Promise.resolve(c.disconnect()),
+    ),
+  );
+}
