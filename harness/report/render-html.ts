@@ -1,5 +1,6 @@
 import { fleetLine } from '../fleet/fleet-line.js';
 import { cacheLine } from './cache-stats.js';
+import { brokenClauses } from '../spec/clauses.js';
 import { failoverChart, latencyChart, throughputChart, timelineChart } from './charts.js';
 import type { Report } from './report.js';
 import { coverageLines } from './render-text.js';
@@ -29,6 +30,8 @@ function section(r: Report): string {
     .map(
       (c) =>
         `<tr><td><code>${esc(c.id)}</code><br><span class="muted">${esc(c.title)}</span></td><td class="${c.verdict}">${c.verdict.toUpperCase()}</td><td>${esc(c.figure)}${c.threshold ? `<br><span class="muted">${esc(c.threshold)}</span>` : ''}${c.reason && c.verdict !== 'pass' ? `<br><span class="${c.verdict}">${esc(c.reason)}</span>` : ''}${
+          c.verdict === 'fail' && brokenClauses(c.id) ? `<br><span class="fail">${esc(brokenClauses(c.id))}</span>` : ''
+        }${
           c.verdict === 'fail' && c.evidence.length
             ? `<ul class="evidence">${c.evidence
                 .slice(0, 8)

@@ -1,5 +1,6 @@
 import { fleetLine } from '../fleet/fleet-line.js';
 import { cacheLine } from './cache-stats.js';
+import { brokenClauses } from '../spec/clauses.js';
 import type { Report } from './report.js';
 
 const VERDICT = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', inconclusive: 'INCONCLUSIVE' } as const;
@@ -75,6 +76,7 @@ export function renderVerdictTable(r: Report): string {
   const failed = r.checks.filter((c) => c.verdict === 'fail');
   for (const c of failed) {
     lines.push(`${c.id}: ${c.meaning}`);
+    if (brokenClauses(c.id)) lines.push(`    ${brokenClauses(c.id)}`);
     for (const e of c.evidence.slice(0, 3))
       lines.push(`    ${e.correlationId ? `[${e.correlationId}] ` : ''}${e.detail}`);
   }
@@ -120,7 +122,7 @@ export function renderMarkdown(reports: readonly Report[]): string {
     if (failed.length) {
       out.push('');
       for (const c of failed) {
-        out.push(`**${c.id}** — ${c.meaning}`, '');
+        out.push(`**${c.id}** — ${c.meaning}${brokenClauses(c.id) ? ` (${brokenClauses(c.id)})` : ''}`, '');
         for (const e of c.evidence.slice(0, 5))
           out.push(`- ${e.correlationId ? `\`${e.correlationId}\` ` : ''}${e.detail}`);
         out.push('');
@@ -139,7 +141,7 @@ export function renderJunit(reports: readonly Report[]): string {
     const cases = r.checks.map((c) => {
       const body =
         c.verdict === 'fail'
-          ? `<failure message="${xml(c.figure)}">${xml(c.evidence.map((e) => `${e.correlationId ?? ''} ${e.detail}`).join('\n'))}</failure>`
+          ? `<failure message="${xml(brokenClauses(c.id) ? `${c.figure}; ${brokenClauses(c.id)}` : c.figure)}">${xml(c.evidence.map((e) => `${e.correlationId ?? ''} ${e.detail}`).join('\n'))}</failure>`
           : c.verdict === 'skip' || c.verdict === 'inconclusive'
             ? `<skipped message="${xml(`${c.verdict === 'inconclusive' ? 'INCONCLUSIVE: ' : ''}${c.reason ?? c.figure}`)}"/>`
             : '';

@@ -113,6 +113,20 @@ describe('report renderers', () => {
     `);
   });
 
+  it('names the spec clause a failed check judges in text, Markdown, JUnit and HTML', () => {
+    const r = sampleReport();
+    const keys = r.checks.find((c) => c.id === 'key-isolation')!;
+    Object.assign(keys, {
+      verdict: 'fail',
+      evidence: [{ correlationId: 'r-0', detail: 'openai: x-backup-api-key carried the key of anthropic' }],
+    });
+    const words = 'breaks KEY-1 (MUST: Keys stay with their provider) of docs/spec.md';
+    for (const text of [renderVerdictTable(r), renderMarkdown([r]), renderHtml([r])]) expect(text).toContain(words);
+    expect(renderJunit([r])).toContain(`; ${words}">`);
+    // A check no clause judges yet says nothing of the spec.
+    expect(renderVerdictTable(r).match(/breaks [A-Z]+-\d/g)).toHaveLength(1);
+  });
+
   it('writes Markdown for CI job summaries', () => {
     expect(renderMarkdown([sampleReport()])).toMatchInlineSnapshot(`
       "### ❌ synthetic

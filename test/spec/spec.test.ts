@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  loadRunScenarioFile,
+  runSimulatedScenario,
+  type RunScenario,
+  type SimulatedRouterLauncher,
+} from '../../harness/index.js';
+import { CHECK_IDS } from '../../harness/scenario/schema.js';
+import { CLAUSES } from '../../harness/spec/clauses.js';
+import { simulatedReferenceLauncher } from '../../bin/reference-launcher.js';
+import { BREAKERS } from '../fixtures/broken/index.js';
+import { limit } from '../helpers/limit.js';
+import { readSpec } from './read-spec.js';
+
+const PACK = join(import.meta.dirname, '../../scenarios/conformance');
+const written = readSpec();
+const packFile = (name: string) => join(PACK, `${name}.yaml`);
+
+async function judge(scenarioName: string, launcher: (s: RunScenario) => SimulatedRouterLauncher) {
+  const file = packFile(scenarioName);
+  const loaded = await loadRunScenarioFile(file, {});
+  if (!loaded.ok) throw new Error(loaded.report);
+  const data = await runSimulatedScenario({
+    scenario: loaded.scenario,
+    scenarioText: loaded.text,
+    scenarioFile: file,
+    seed: loaded.scenario.seed ?? 1,
+    launcher: launcher(loaded.scenario),
+  });
+  return data.checks;
+}
+
+describe('docs/spec.md: every clause has a check, a forcing scenario and a broken router', () => {
+  it('writes every clause of harness/spec/clauses.ts, in order, with the same title, level and check', () => {
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.map((c) => ({ id: c.id, title: c.title, level: c.level, check: c.judgedBy }))).toEqual(
+      CLAUSES.map((c) => ({ id: c.id, title: c.title, level: c.level, check: c.check })),
+    );
+  });
+
+  it.each(written.map((c) => [c.id, c] as const))(
+    '%s names a check, a pack scenario that runs it, a broken router and sources',
+    async (_, c) => {
+      expect(CHECK_IDS, `${c.id}: Judged by`).toContain(c.judgedBy);
+      expect(c.forcedBy, `${c.id}: Forced by`).not.toBeNull();
+      expect(existsSync(packFile(c.forcedBy!)), `${c.id}: scenarios/conformance/${c.forcedBy}.yaml`).toBe(true);
+      const loaded = await loadRunScenarioFile(packFile(c.forcedBy!), {});
+      if (!loaded.ok) throw new Error(loaded.report);
+      const { checks, skip } = loaded.scenario.expect;
+      expect(
+        (checks ?? CHECK_IDS).includes(c.judgedBy as never) && !skip.includes(c.judgedBy as never),
+        `${c.id}: ${c.forcedBy} runs ${c.judgedBy}`,
+      ).toBe(true);
+      expect(c.brokenRouter, `${c.id}: Broken router`).not.toBeNull();
+      expect(BREAKERS[c.brokenRouter!]?.clause, `${c.id}: test/fixtures/broken names ${c.brokenRouter} for it`).toBe(
+        c.id,
+      );
+      expect(c.sources, `${c.id}: Sources`).toMatch(/https?:\/\//);
+    },
+  );
+
+  it('has no broken router that no clause names', () => {
+    const named = new Set(written.map((c) => c.brokenRouter));
+    expect(Object.keys(BREAKERS).filter((n) => !named.has(n))).toEqual([]);
+  });
+});
+
+// Simulated time: each run is a discrete-event replay, so a verdict here is the same on any
+// machine however busy. Two runs at once share the CPU while they await the next event.
+const two = limit(2);
+
+describe('each broken router fails exactly its clause’s check on the forcing scenario; the reference passes it', () => {
+  it.concurrent.each(written.map((c) => [c.id, c] as const))('%s', { timeout: 180_000 }, async (_, c) => {
+    const broken = BREAKERS[c.brokenRouter!]!;
+    const checks = await two(() => judge(c.forcedBy!, broken.launcher));
+    const failed = checks.filter((r) => r.verdict === 'fail');
+    expect(
+      failed.map((r) => r.id),
+      `${c.brokenRouter}: ${broken.why}\n${checks.map((r) => `${r.id} ${r.verdict}: ${r.figure}`).join('\n')}`,
+    ).toEqual([c.judgedBy]);
+    expect(failed[0]!.evidence.length).toBeGreaterThan(0);
+    const reference = await two(() => judge(c.forcedBy!, simulatedReferenceLauncher));
+    expect(reference.find((r) => r.id === c.judgedBy)?.verdict, `the reference on ${c.forcedBy}`).toBe('pass');
+  });
+});
