@@ -23,6 +23,8 @@ export const CHECK_IDS = [
   'answer-integrity',
   'content-integrity',
   'usage',
+  'no-needless-error',
+  'recovery',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
@@ -164,6 +166,13 @@ const Expect = z.strictObject({
     .strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) })
     .default({ min: 0.95, serviceTime: 500 }),
   usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
+  /**
+   * `serviceTime`: an error is needless only if capacity existed this long before the request's
+   * deadline: time for the one probe a router sends when a wait ends, then for the answer itself.
+   */
+  noNeedlessError: z.strictObject({ serviceTime: NonNegativeDuration.default(1000) }).default({ serviceTime: 1000 }),
+  /** `within`: how soon after a provider can serve again the router must send to it again (recovery). */
+  recovery: z.strictObject({ within: PositiveDuration.default(10_000) }).default({ within: 10_000 }),
   /**
    * Model names a client may ask for besides `auto`, `provider/model` and a provider's own model
    * names: each lists what may answer it, as `provider/model` or `provider` (any of its models).

@@ -15,6 +15,13 @@ export interface Clause {
  * clause here is written there (same id, title, level and check), and the other way round.
  */
 export const CLAUSES: readonly Clause[] = [
+  // Deadlines
+  { id: 'DL-1', title: 'One deadline over all attempts', level: 'MUST', check: 'deadline' },
+  // Failover and recovery
+  { id: 'FO-1', title: 'Failing over adds bounded latency', level: 'MUST', check: 'failover-latency' },
+  { id: 'FO-2', title: 'No needless error', level: 'MUST', check: 'no-needless-error' },
+  { id: 'FO-3', title: 'Attempts per request stay bounded', level: 'MUST', check: 'amplification' },
+  { id: 'FO-4', title: 'Recovery', level: 'MUST', check: 'recovery' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
