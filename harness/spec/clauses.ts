@@ -15,6 +15,14 @@ export interface Clause {
  * clause here is written there (same id, title, level and check), and the other way round.
  */
 export const CLAUSES: readonly Clause[] = [
+  // Signals and waits
+  { id: 'SIG-1', title: 'No 429 reaches the client', level: 'MUST', check: 'no-429' },
+  { id: 'SIG-2', title: 'Every wait form is decoded and honoured', level: 'MUST', check: 'retry-after' },
+  { id: 'SIG-3', title: 'A wait covers the whole scope it was announced for', level: 'MUST', check: 'retry-after' },
+  { id: 'SIG-4', title: 'One probe when a wait ends', level: 'MUST', check: 'single-probe' },
+  // Retry pacing
+  { id: 'PACE-1', title: 'A failure without a hint is backed off', level: 'MUST', check: 'no-blind-retry' },
+  { id: 'PACE-2', title: 'The backoff grows', level: 'MUST', check: 'no-blind-retry' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
