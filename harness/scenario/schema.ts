@@ -139,8 +139,10 @@ const Expect = z.strictObject({
   checks: z.array(z.enum(CHECK_IDS)).optional(),
   skip: z.array(z.enum(CHECK_IDS)).default([]),
   /**
-   * `tolerance` forgives timer granularity at a wait's end; `inFlightGrace` forgives other requests'
-   * attempts arriving just after the hinted answer left (sent before the router could read it).
+   * `tolerance` forgives timer granularity and loopback latency; `inFlightGrace` is a fleet's
+   * propagation bound: it forgives an attempt another replica sent just after the hinted answer
+   * left, before news of the wait could reach it. Within one router no fixed grace applies: an
+   * in-flight race is told apart by the measured stalls (see harness/checks/early-attempts.ts).
    */
   retryAfter: z
     .strictObject({
@@ -151,7 +153,14 @@ const Expect = z.strictObject({
     .default({ tolerance: 10, inFlightGrace: 50, scope: 'model' }),
   deadline: z.strictObject({ tolerance: NonNegativeDuration.default(50) }).default({ tolerance: 50 }),
   failoverLatency: z.strictObject({ p99: PositiveDuration.optional() }).default({}),
-  noBlindRetry: z.strictObject({ floor: NonNegativeDuration.default(50) }).default({ floor: 50 }),
+  /**
+   * `floor`: the shortest gap after a hint-less failure before the same request comes back to the
+   * same provider; `cap`: the backoff ceiling below which successive gaps must grow (8 s, the
+   * Stainless SDKs' MAX_RETRY_DELAY).
+   */
+  noBlindRetry: z
+    .strictObject({ floor: NonNegativeDuration.default(50), cap: PositiveDuration.default(8000) })
+    .default({ floor: 50, cap: 8000 }),
   amplification: z
     .strictObject({
       maxAttemptsPerRequest: z.number().positive().default(4),

@@ -22,6 +22,14 @@ export const CLAUSES: readonly Clause[] = [
   { id: 'FO-2', title: 'No needless error', level: 'MUST', check: 'no-needless-error' },
   { id: 'FO-3', title: 'Attempts per request stay bounded', level: 'MUST', check: 'amplification' },
   { id: 'FO-4', title: 'Recovery', level: 'MUST', check: 'recovery' },
+  // Signals and waits
+  { id: 'SIG-1', title: 'No 429 reaches the client', level: 'MUST', check: 'no-429' },
+  { id: 'SIG-2', title: 'Every wait form is decoded and honoured', level: 'MUST', check: 'retry-after' },
+  { id: 'SIG-3', title: 'A wait covers the whole scope it was announced for', level: 'MUST', check: 'retry-after' },
+  { id: 'SIG-4', title: 'One probe when a wait ends', level: 'MUST', check: 'single-probe' },
+  // Retry pacing
+  { id: 'PACE-1', title: 'A failure without a hint is backed off', level: 'MUST', check: 'no-blind-retry' },
+  { id: 'PACE-2', title: 'The backoff grows', level: 'MUST', check: 'no-blind-retry' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
