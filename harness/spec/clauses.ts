@@ -15,6 +15,16 @@ export interface Clause {
  * clause here is written there (same id, title, level and check), and the other way round.
  */
 export const CLAUSES: readonly Clause[] = [
+  // Streams
+  { id: 'ST-1', title: 'A broken stream ends with an error', level: 'MUST', check: 'stream-integrity' },
+  { id: 'ST-2', title: 'One answer, from one attempt', level: 'MUST', check: 'content-integrity' },
+  // Answers
+  { id: 'ANS-1', title: 'The answer is from the model asked for', level: 'MUST', check: 'answer-integrity' },
+  { id: 'ANS-2', title: 'Usage is what the provider metered', level: 'MUST', check: 'usage' },
+  // The router's own answers
+  { id: 'OWN-1', title: 'Its own errors carry the right status', level: 'MUST', check: 'own-answers' },
+  { id: 'OWN-2', title: 'Its own errors are shaped as the API’s SDKs parse them', level: 'MUST', check: 'own-answers' },
+  { id: 'OWN-3', title: 'Nothing upstream-internal reaches the client', level: 'MUST', check: 'no-leak' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
