@@ -25,6 +25,8 @@ export const CHECK_IDS = [
   'usage',
   'no-needless-error',
   'recovery',
+  'own-answers',
+  'no-leak',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 

@@ -30,6 +30,16 @@ export const CLAUSES: readonly Clause[] = [
   // Retry pacing
   { id: 'PACE-1', title: 'A failure without a hint is backed off', level: 'MUST', check: 'no-blind-retry' },
   { id: 'PACE-2', title: 'The backoff grows', level: 'MUST', check: 'no-blind-retry' },
+  // Streams
+  { id: 'ST-1', title: 'A broken stream ends with an error', level: 'MUST', check: 'stream-integrity' },
+  { id: 'ST-2', title: 'One answer, from one attempt', level: 'MUST', check: 'content-integrity' },
+  // Answers
+  { id: 'ANS-1', title: 'The answer is from the model asked for', level: 'MUST', check: 'answer-integrity' },
+  { id: 'ANS-2', title: 'Usage is what the provider metered', level: 'MUST', check: 'usage' },
+  // The router's own answers
+  { id: 'OWN-1', title: 'Its own errors carry the right status', level: 'MUST', check: 'own-answers' },
+  { id: 'OWN-2', title: 'Its own errors are shaped as the API’s SDKs parse them', level: 'MUST', check: 'own-answers' },
+  { id: 'OWN-3', title: 'Nothing upstream-internal reaches the client', level: 'MUST', check: 'no-leak' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
