@@ -15,6 +15,8 @@ export interface Clause {
  * clause here is written there (same id, title, level and check), and the other way round.
  */
 export const CLAUSES: readonly Clause[] = [
+  // Capacity
+  { id: 'CAP-1', title: 'The router serves what the weather allowed', level: 'MUST', check: 'goodput' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
