@@ -121,6 +121,18 @@ const Load = z.strictObject({
           promptCacheKey: z.boolean().default(false),
         })
         .optional(),
+      /**
+       * A seeded `share` of requests invalid on their face, which no router could serve and every
+       * provider refuses with a non-retryable 4xx. `context-too-long`: a prompt of `promptTokens`,
+       * past the context window the scenario gives each provider (`options.contextWindow`).
+       */
+      invalid: z
+        .strictObject({
+          share: z.number().min(0).max(1),
+          kind: z.enum(['context-too-long']).default('context-too-long'),
+          promptTokens: z.number().int().positive().max(MAX_PROMPT_TOKENS),
+        })
+        .optional(),
       /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
       deadline: durationWithin(
         'above-zero',

@@ -40,6 +40,8 @@ export const CLAUSES: readonly Clause[] = [
   { id: 'OWN-1', title: 'Its own errors carry the right status', level: 'MUST', check: 'own-answers' },
   { id: 'OWN-2', title: 'Its own errors are shaped as the API’s SDKs parse them', level: 'MUST', check: 'own-answers' },
   { id: 'OWN-3', title: 'Nothing upstream-internal reaches the client', level: 'MUST', check: 'no-leak' },
+  // Capacity
+  { id: 'CAP-1', title: 'The router serves what the weather allowed', level: 'MUST', check: 'goodput' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
