@@ -7,7 +7,8 @@
 // router.log (the gateway's own output) and report.json / report.txt (the verdicts with their
 // reasons), so every verdict can be followed to its attempts. Hand-written blocks of the page
 // (`<!-- hand:NAME -->` … `<!-- /hand:NAME -->`) are kept when it is written again.
-//   npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--only 03-all-exhausted] [--out docs/peers.md]
+// `--compare llm-gateway=.peers/reports-llm-gateway` adds another peer's saved verdicts to the clause table.
+//   npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--only 03-all-exhausted] [--out docs/peers.md] [--compare <peer>=<reports>]
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -26,12 +27,13 @@ import {
 } from '../harness/index.js';
 import { CLAUSES } from '../harness/spec/clauses.js';
 import { writeEvidenceFiles } from './evidence-files.js';
+import { readAttempts, readPeerReports } from './peer-reports.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
 const USAGE =
-  'usage: npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--reports <dir>/../reports] [--only <part of a scenario file name>] [--out docs/peers.md | docs/peers-llm-gateway.md]\n';
-const known = new Set(['peer', 'runs', 'dir', 'reports', 'only', 'out']);
+  'usage: npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--reports <dir>/../reports] [--only <part of a scenario file name>] [--out docs/peers.md | docs/peers-llm-gateway.md] [--compare <peer>=<its reports dir>,…]\n';
+const known = new Set(['peer', 'runs', 'dir', 'reports', 'only', 'out', 'compare']);
 const unknown = [...args.keys()].filter((k) => !known.has(k));
 const peerName = args.get('peer') ?? 'portkey';
 if (
@@ -119,8 +121,6 @@ const peer = peerName === 'portkey' ? await portkeyPeer() : await llmGatewayPeer
 const results = new Map<string, CheckResult[][]>();
 const verdicts = new Map<string, string[]>();
 const dropped = new Map<string, string[]>();
-/** Run 1's ledger lines for the first evidence of each failed check, by scenario file and check id. */
-const ledgerEvidence = new Map<string, Map<string, string[]>>();
 for (let r = 0; r < runs; r++)
   for (const file of files) {
     const evidence = join(reports, `run-${r + 1}`, basename(file, '.yaml'));
@@ -137,22 +137,6 @@ for (let r = 0; r < runs; r++)
     list.push(run.checks);
     results.set(file, list);
     verdicts.set(file, [...(verdicts.get(file) ?? []), run.verdict]);
-    if (r === 0) {
-      const byCheck = new Map<string, string[]>();
-      for (const c of run.checks.filter((x) => x.verdict === 'fail')) {
-        const id = c.evidence.find((e) => e.correlationId)?.correlationId;
-        if (id)
-          byCheck.set(
-            c.id,
-            ledgerLines(
-              id,
-              run.rows,
-              run.outcomes.find((o) => o.id === id),
-            ),
-          );
-      }
-      ledgerEvidence.set(file, byCheck);
-    }
     const failed = run.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
     process.stdout.write(
       `run ${r + 1}/${runs} ${file}: ${run.verdict}${failed.length ? ` (FAIL ${failed.join(', ')})` : ''}${run.inconclusive?.length ? `; inconclusive: ${run.inconclusive.join('; ')}` : ''}\n`,
@@ -198,33 +182,57 @@ for (const [file, list] of results) {
   }
 }
 
-// By clause: each clause's check on the scenario its `- Forced by:` line names.
-const byName = new Map([...results].map(([file, list]) => [basename(file, '.yaml'), list]));
-const clauseRows = clauseVerdicts(CLAUSES, forcingScenarios(await readFile('docs/spec.md', 'utf8')), byName);
+// By clause: each clause's check on the scenario its `- Forced by:` line names, for this peer and
+// any peer compared with it, read back from the saved reports with the ledger lines of each FAIL.
+const forced = forcingScenarios(await readFile('docs/spec.md', 'utf8'));
+const compared = (args.get('compare') ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), reports: resolve(pair.slice(pair.indexOf('=') + 1)) }));
+const played: ReadonlySet<string> = new Set(files.map((f) => basename(f, '.yaml')));
+const columns: Array<{ name: string; reports: string; runs?: number; scenarios?: ReadonlySet<string> }> = [
+  { name: peerName, reports, runs, scenarios: played },
+  ...compared,
+];
+const tables = await Promise.all(
+  columns.map(async (c) => ({
+    ...c,
+    rows: clauseVerdicts(CLAUSES, forced, await readPeerReports(c.reports, c.runs, c.scenarios)),
+  })),
+);
 lines.push(
   '',
   '## By clause of docs/spec.md',
   '',
-  `Each clause of [spec.md](spec.md) (\`CLAUSES\` in \`harness/spec/clauses.ts\`), judged by its check on the pack`,
-  `scenario its "Forced by" line names, for ${peer.title}. The evidence of each FAIL is the check's first`,
-  "correlation id and that id's attempts in run 1's `ledger.jsonl`.",
+  'Each clause of [spec.md](spec.md) (`CLAUSES` in `harness/spec/clauses.ts`), judged by its check on the pack',
+  'scenario its "Forced by" line names: the verdict in each run, run 1 first. The evidence of each FAIL is the',
+  "check's first correlation id and that id's attempts in run 1's `ledger.jsonl`.",
+  ...(compared.length
+    ? [
+        `Other peers' verdicts are read from their saved reports: ${compared.map((c) => `${c.name} from \`${relative(c.reports)}\``).join(', ')}.`,
+      ]
+    : []),
   '',
-  '| clause | level | check | forced by | verdict (run 1) | every run |',
-  '|---|---|---|---|---|---|',
+  `| clause | level | check | forced by | ${columns.map((c) => c.name).join(' | ')} |`,
+  `|---|---|---|---|${columns.map(() => '---|').join('')}`,
 );
 const clauseDetails: string[] = [];
-for (const row of clauseRows) {
-  const { clause, scenario, verdicts: all } = row;
+for (const [i, clause] of CLAUSES.entries()) {
+  const scenario = tables[0]!.rows[i]!.scenario;
   lines.push(
-    `| ${clause.id}. ${clause.title} | ${clause.level} | \`${clause.check}\` | ${scenario ? `\`${scenario}\`` : '-'} | ${mark(all[0]!)} | ${all.map(mark).join(' / ')} |`,
+    `| ${clause.id}. ${clause.title} | ${clause.level} | \`${clause.check}\` | ${scenario ? `\`${scenario}\`` : '-'} | ${tables.map((t) => t.rows[i]!.verdicts.map(mark).join(' / ')).join(' | ')} |`,
   );
-  if (row.first?.verdict !== 'fail') continue;
-  const file = files.find((f) => basename(f, '.yaml') === scenario)!;
-  const e = row.first.evidence.find((x) => x.correlationId);
-  clauseDetails.push(
-    `- **${clause.id}** (\`${clause.check}\` on \`${scenario}\`): ${row.first.figure}.${e ? ` First evidence \`${e.correlationId}\`: ${e.detail}` : ''}`,
-  );
-  for (const l of ledgerEvidence.get(file)?.get(clause.check) ?? []) clauseDetails.push(`  - ${l}`);
+  for (const t of tables) {
+    const first = t.rows[i]!.first;
+    if (first?.verdict !== 'fail' || !scenario) continue;
+    const e = first.evidence.find((x) => x.correlationId);
+    clauseDetails.push(
+      `- **${clause.id}, ${t.name}** (\`${clause.check}\` on \`${scenario}\`): ${first.figure}.${e ? ` First evidence \`${e.correlationId}\`: ${e.detail}` : ''}`,
+    );
+    if (!e?.correlationId) continue;
+    const { rows, outcome } = await readAttempts(join(t.reports, 'run-1', scenario), e.correlationId);
+    for (const l of ledgerLines(e.correlationId, rows, outcome)) clauseDetails.push(`  - ${l}`);
+  }
 }
 if (clauseDetails.length) lines.push('', '### Each clause FAIL, from the ledger', '', ...clauseDetails);
 lines.push('', ...hand('clauses'));

@@ -84,4 +84,10 @@ export {
 } from './peers/install-llm-gateway.js';
 export { llmGatewayConfig, llmGatewayScenario, LLM_GATEWAY_PROVIDERS } from './peers/llm-gateway-config.js';
 export { runLlmGatewayScenario } from './peers/run-llm-gateway.js';
-export { clauseVerdicts, forcingScenarios, ledgerLines, type ClauseVerdict } from './peers/clause-table.js';
+export {
+  clauseVerdicts,
+  forcingScenarios,
+  ledgerLines,
+  type ClauseVerdict,
+  type JudgedCheck,
+} from './peers/clause-table.js';

@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { limited, outcome, row, T0 } from '../../test/helpers/evidence.js';
-import type { CheckResult } from '../checks/types.js';
 import { CLAUSES, type Clause } from '../spec/clauses.js';
-import { clauseVerdicts, forcingScenarios, ledgerLines } from './clause-table.js';
+import { clauseVerdicts, forcingScenarios, ledgerLines, type JudgedCheck } from './clause-table.js';
 
-const check = (id: string, verdict: CheckResult['verdict']): CheckResult =>
-  ({
-    id,
-    verdict,
-    title: id,
-    meaning: '',
-    figure: `${id} figure`,
-    value: null,
-    evidence: [],
-  }) as unknown as CheckResult;
+const check = (id: string, verdict: string): JudgedCheck => ({ id, verdict, figure: `${id} figure`, evidence: [] });
 
 describe('forcingScenarios', () => {
   it('reads each clause\'s "Forced by" scenario from docs/spec.md, for every clause of CLAUSES', () => {

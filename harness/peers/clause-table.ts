@@ -1,7 +1,14 @@
 import type { LedgerRow } from '../../simulator/index.js';
-import type { CheckResult } from '../checks/types.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import type { Clause } from '../spec/clauses.js';
+
+/** What the clause table reads of a check's result (a `CheckResult`, or a check of a saved report.json). */
+export interface JudgedCheck {
+  id: string;
+  verdict: string;
+  figure: string;
+  evidence: ReadonlyArray<{ correlationId?: string | null; detail: string }>;
+}
 
 /** Each clause of docs/spec.md and the pack scenario its `- Forced by:` line names (`01-steady-state`). */
 export function forcingScenarios(specText: string): Map<string, string> {
@@ -23,7 +30,7 @@ export interface ClauseVerdict {
   /** One verdict per run (`not run` when the scenario was not played, `not judged` when the check did not run there). */
   verdicts: string[];
   /** Run 1's result of the check, when it ran. */
-  first?: CheckResult;
+  first?: JudgedCheck;
 }
 
 /**
@@ -34,7 +41,7 @@ export interface ClauseVerdict {
 export function clauseVerdicts(
   clauses: readonly Clause[],
   forced: ReadonlyMap<string, string>,
-  results: ReadonlyMap<string, CheckResult[][]>,
+  results: ReadonlyMap<string, ReadonlyArray<readonly JudgedCheck[]>>,
 ): ClauseVerdict[] {
   return clauses.map((clause) => {
     const scenario = forced.get(clause.id) ?? null;
