@@ -77,6 +77,23 @@ describe('ledgerLines', () => {
     ]);
   });
 
+  it("sets what a 200 attempt produced beside what the client got (a stream's usage and characters)", () => {
+    const rows = [row({ at: 20, correlationId: 'r-3', stream: true, tokensIn: 216, tokensOut: 14, contentChars: 129 })];
+    const o = outcome({
+      id: 'r-3',
+      at: 0,
+      stream: true,
+      streamEnd: 'done',
+      usage: { prompt: 0, completion: 0 },
+      contentChars: 884,
+      endAt: T0 + 900,
+    });
+    expect(ledgerLines('r-3', rows, o)).toEqual([
+      `ledger #${rows[0]!.seq}: +20 ms openai/gpt-4o-mini key main stream → 200, ended complete, 216+14 tokens, 129 chars`,
+      'client: 200, stream ended done after 900 ms, usage 0+0, 884 chars',
+    ]);
+  });
+
   it('says so when no attempt carries the id', () => {
     expect(ledgerLines('r-9', [row({ correlationId: 'r-1' })], undefined)).toEqual([
       'ledger: no attempt carries this correlation id',

@@ -62,7 +62,8 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 /**
  * What the ledger holds for one correlation id, one line per attempt, as read from
  * `ledger.jsonl` (times from the client's send, from `outcomes.jsonl`): provider, key, model,
- * status and error type, the wait it announced and how the attempt ended; then what the client got.
+ * status and error type, the wait it announced, how the attempt ended and what it produced; then
+ * what the client got (usage and characters of a 200).
  */
 export function ledgerLines(
   id: string,
@@ -75,13 +76,22 @@ export function ledgerLines(
   const lines = mine.slice(0, max).map((r) => {
     const hint = r.hintMs !== null ? `, announced a ${ms(r.hintMs)} wait (${r.hintForm ?? 'hint'})` : '';
     const faults = r.faults.length ? `, fault ${r.faults.join('+')}` : '';
-    return `ledger #${r.seq}: +${ms(r.arrivalAt - t0)} ${r.provider}/${r.model} key ${r.key}${r.stream ? ' stream' : ''} → ${r.status}${r.errorType ? ` ${r.errorType}` : ''}${hint}${faults}, ended ${r.end}`;
+    const made =
+      r.status === 200
+        ? `, ${r.tokensIn}+${r.tokensOut} tokens${r.contentChars !== null ? `, ${r.contentChars} chars` : ''}`
+        : '';
+    return `ledger #${r.seq}: +${ms(r.arrivalAt - t0)} ${r.provider}/${r.model} key ${r.key}${r.stream ? ' stream' : ''} → ${r.status}${r.errorType ? ` ${r.errorType}` : ''}${hint}${faults}, ended ${r.end}${made}`;
   });
   if (mine.length > max) lines.push(`… ${mine.length - max} more attempts`);
   if (mine.length === 0) lines.push('ledger: no attempt carries this correlation id');
-  if (outcome)
+  if (outcome) {
+    const got =
+      outcome.status === 200
+        ? `, usage ${outcome.usage ? `${outcome.usage.prompt}+${outcome.usage.completion}` : 'none'}${outcome.contentChars !== undefined ? `, ${outcome.contentChars} chars` : ''}`
+        : '';
     lines.push(
-      `client: ${outcome.status || 'no answer'}${outcome.error ? ` (${outcome.error})` : ''}${outcome.streamEnd ? `, stream ended ${outcome.streamEnd}` : ''} after ${ms(outcome.endAt - outcome.sentAt)}`,
+      `client: ${outcome.status || 'no answer'}${outcome.error ? ` (${outcome.error})` : ''}${outcome.streamEnd ? `, stream ended ${outcome.streamEnd}` : ''} after ${ms(outcome.endAt - outcome.sentAt)}${got}`,
     );
+  }
   return lines;
 }
