@@ -1,5 +1,5 @@
 import type { LedgerRow } from '../../simulator/index.js';
-import { blockedByProvider } from './goodput.js';
+import { blockedByProvider } from './blocked-by-provider.js';
 import { modelRules } from './served-answers.js';
 import { count, isOwnKey, ms, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 

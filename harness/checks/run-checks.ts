@@ -10,6 +10,8 @@ import { checkNo429 } from './no-429.js';
 import { checkNoBlindRetry } from './no-blind-retry.js';
 import { checkNoNeedlessError } from './no-needless-error.js';
 import { checkRecovery } from './recovery.js';
+import { checkNoLeak } from './no-leak.js';
+import { checkOwnAnswers } from './own-answers.js';
 import { checkRetryAfter } from './retry-after.js';
 import { checkSingleProbe } from './single-probe.js';
 import { checkStreamIntegrity } from './stream-integrity.js';
@@ -36,6 +38,8 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
   usage: checkUsage,
   'no-needless-error': checkNoNeedlessError,
   recovery: checkRecovery,
+  'own-answers': checkOwnAnswers,
+  'no-leak': checkNoLeak,
 };
 
 /** Runs the scenario's checks (all by default, minus `skip`), in report order. */

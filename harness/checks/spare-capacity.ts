@@ -1,4 +1,4 @@
-import { blockedByProvider } from './goodput.js';
+import { blockedByProvider } from './blocked-by-provider.js';
 import { union, type Intervals } from './intervals.js';
 import type { CheckInput } from './types.js';
 
