@@ -6,8 +6,9 @@ import type { CheckInput } from './types.js';
  * When a fault of the scenario could hit a provider's attempts, whether or not it hits them all:
  * from its start for its length (for ever without one), a `firstN` fault only until the last of
  * its N attempts ended; then as long as a router may take to learn that it is over. A fault that
- * announces a wait tells it: a probe just before the fault ended is told to wait that long. One
- * that announces none is learnt by probing after a backoff, which FO-4 allows `recovery.within`.
+ * announces a wait tells it: the waits it announced are in the ledger (see `blockedByProvider`),
+ * and the last of them ends when the router may try again. One that announces none is learnt by
+ * probing after a backoff, which FO-4 allows `recovery.within`.
  * Faults that only slow answers are left out.
  */
 function faultedSpans(input: CheckInput, provider: string, startedAt: number): Intervals {
@@ -21,8 +22,8 @@ function faultedSpans(input: CheckInput, provider: string, startedAt: number): I
       const hit = input.rows.filter((r) => r.faults.includes(f.id));
       if (hit.length >= f.match.firstN) end = Math.min(end, Math.max(...hit.map((r) => r.endAt ?? Infinity)));
     }
-    const hintMs = f.kind === 'status' && f.hint?.raw === undefined ? (f.hint?.after ?? 0) : 0;
-    spans.push([start, end + (hintMs > 0 ? hintMs : within)]);
+    const hinted = f.kind === 'status' && f.hint?.raw === undefined && (f.hint?.after ?? 0) > 0;
+    spans.push([start, hinted ? end : end + within]);
   }
   return spans;
 }
