@@ -4,29 +4,41 @@ import { join } from 'node:path';
 import type { ClientOutcome, JudgedCheck } from '../harness/index.js';
 import type { LedgerRow } from '../simulator/index.js';
 
+/** One scenario as a peer run saved it: its checks and verdict in each run, and the models not sent. */
+export interface SavedScenario {
+  checks: JudgedCheck[][];
+  verdicts: string[];
+  dropped: string[];
+}
+
 /**
- * A peer's saved verdicts, as `bin/peers.ts` leaves them in `<reports>/run-N/<scenario>/report.json`:
- * each scenario's checks, one list per run (runs 1 to `runs`, or every run folder there is), of
- * `scenarios` only when given (what this invocation played, not an older one's leftovers).
+ * A peer's saved verdicts, as `bin/peers.ts` leaves them in `<reports>/run-N/<scenario>/`
+ * (`report.json`, `not-sent.json`): each scenario, runs 1 to `runs` (or every run folder there
+ * is), of `scenarios` only when given (what this invocation played, not an older one's leftovers).
  */
 export async function readPeerReports(
   reports: string,
   runs?: number,
   scenarios?: ReadonlySet<string>,
-): Promise<Map<string, JudgedCheck[][]>> {
-  const out = new Map<string, JudgedCheck[][]>();
+): Promise<Map<string, SavedScenario>> {
+  const out = new Map<string, SavedScenario>();
   if (!existsSync(reports)) return out;
   const folders = (await readdir(reports))
     .filter((d) => /^run-\d+$/.test(d))
     .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)))
     .filter((d) => runs === undefined || Number(d.slice(4)) <= runs);
   for (const run of folders)
-    for (const scenario of await readdir(join(reports, run))) {
+    for (const scenario of (await readdir(join(reports, run))).sort()) {
       if (scenarios && !scenarios.has(scenario)) continue;
       const file = join(reports, run, scenario, 'report.json');
       if (!existsSync(file)) continue;
-      const report = JSON.parse(await readFile(file, 'utf8')) as { checks: JudgedCheck[] };
-      out.set(scenario, [...(out.get(scenario) ?? []), report.checks]);
+      const report = JSON.parse(await readFile(file, 'utf8')) as { checks: JudgedCheck[]; verdict: string };
+      const notSent = join(reports, run, scenario, 'not-sent.json');
+      const dropped = existsSync(notSent) ? (JSON.parse(await readFile(notSent, 'utf8')) as string[]) : [];
+      const saved = out.get(scenario) ?? { checks: [], verdicts: [], dropped };
+      saved.checks.push(report.checks);
+      saved.verdicts.push(report.verdict);
+      out.set(scenario, saved);
     }
   return out;
 }

@@ -7,8 +7,10 @@
 // router.log (the gateway's own output) and report.json / report.txt (the verdicts with their
 // reasons), so every verdict can be followed to its attempts. Hand-written blocks of the page
 // (`<!-- hand:NAME -->` … `<!-- /hand:NAME -->`) are kept when it is written again.
-// `--compare llm-gateway=.peers/reports-llm-gateway` adds another peer's saved verdicts to the clause table.
-//   npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--only 03-all-exhausted] [--out docs/peers.md] [--compare <peer>=<reports>]
+// `--compare llm-gateway=.peers/reports-llm-gateway` adds another peer's saved verdicts to the clause table;
+// `--from-reports <reports dir>` writes the page again from a run's saved reports (a clause landed since), running nothing.
+//   npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--only 03-all-exhausted]
+//     [--out docs/peers.md] [--compare <peer>=<reports>] [--from-reports <reports>]
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -22,7 +24,8 @@ import {
   renderVerdictTable,
   runLlmGatewayScenario,
   runPortkeyScenario,
-  type CheckResult,
+  LLM_GATEWAY_VERSION,
+  PORTKEY_VERSION,
   type RunData,
 } from '../harness/index.js';
 import { CLAUSES } from '../harness/spec/clauses.js';
@@ -32,8 +35,8 @@ import { readAttempts, readPeerReports } from './peer-reports.js';
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
 const USAGE =
-  'usage: npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--reports <dir>/../reports] [--only <part of a scenario file name>] [--out docs/peers.md | docs/peers-llm-gateway.md] [--compare <peer>=<its reports dir>,…]\n';
-const known = new Set(['peer', 'runs', 'dir', 'reports', 'only', 'out', 'compare']);
+  'usage: npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--reports <dir>/../reports] [--only <part of a scenario file name>] [--out docs/peers.md | docs/peers-llm-gateway.md] [--compare <peer>=<its reports dir>,…] [--from-reports <reports dir>]\n';
+const known = new Set(['peer', 'runs', 'dir', 'reports', 'only', 'out', 'compare', 'from-reports']);
 const unknown = [...args.keys()].filter((k) => !known.has(k));
 const peerName = args.get('peer') ?? 'portkey';
 if (
@@ -51,27 +54,30 @@ const dir = resolve(args.get('dir') ?? `.peers/${peerName}`);
 const out = resolve(args.get('out') ?? (peerName === 'portkey' ? 'docs/peers.md' : 'docs/peers-llm-gateway.md'));
 const only = args.get('only');
 // Portkey's evidence keeps its old place; another peer's goes beside it, never over it.
+const fromReports = args.get('from-reports');
 const reports = resolve(
-  args.get('reports') ?? join(dirname(dir), peerName === 'portkey' ? 'reports' : `reports-${peerName}`),
+  fromReports ?? args.get('reports') ?? join(dirname(dir), peerName === 'portkey' ? 'reports' : `reports-${peerName}`),
 );
 
-/** A gateway under test: how to run a scenario file against it, and how its page introduces it. */
+/** A gateway under test: how its page introduces it, and how to install it and run a scenario file against it. */
 interface Peer {
   title: string;
-  run: (file: string, evidence: string) => Promise<{ run: RunData; dropped: string[] }>;
   intro: string[];
   droppedColumn: string;
+  install: () => Promise<(file: string, evidence: string) => Promise<{ run: RunData; dropped: string[] }>>;
 }
 
-async function portkeyPeer(): Promise<Peer> {
-  const portkey = await installPortkey(dir);
-  return {
+const env = { PATH: process.env.PATH };
+const PEERS: Record<'portkey' | 'llm-gateway', Peer> = {
+  portkey: {
     title: 'Portkey AI gateway',
-    run: (file, evidence) =>
-      runPortkeyScenario(portkey, file, { env: { PATH: process.env.PATH }, logFile: join(evidence, 'router.log') }),
+    install: async () => {
+      const portkey = await installPortkey(dir);
+      return (file, evidence) => runPortkeyScenario(portkey, file, { env, logFile: join(evidence, 'router.log') });
+    },
     droppedColumn: 'models not sent (no Portkey route)',
     intro: [
-      `\`npm run peers -- --runs ${runs}\` (\`bin/peers.ts\`) installs \`@portkey-ai/gateway@${portkey.version}\` into a scratch`,
+      `\`npm run peers -- --runs ${runs}\` (\`bin/peers.ts\`) installs \`@portkey-ai/gateway@${PORTKEY_VERSION}\` into a scratch`,
       'folder (`harness/peers/install-portkey.ts`: not a dependency of throttlelab; `hono` and `@hono/node-server` pinned, see',
       'there why; bound to 127.0.0.1 by a preload), writes its routing config from each scenario',
       '(`harness/peers/portkey-config.ts`: `auto` falls back across the providers in order, `provider/model`, bare model names',
@@ -79,18 +85,16 @@ async function portkeyPeer(): Promise<Peer> {
       'and the conformance pack against it. Each run keeps `ledger.jsonl`, `outcomes.jsonl` and `router.log` in',
       `\`${relative(reports)}/run-N/<scenario>/\`. nullplatform's llm-gateway: [peers-llm-gateway.md](peers-llm-gateway.md).`,
     ],
-  };
-}
-
-async function llmGatewayPeer(): Promise<Peer> {
-  const gateway = await installLlmGateway(dir);
-  return {
+  },
+  'llm-gateway': {
     title: "nullplatform's llm-gateway",
-    run: (file, evidence) =>
-      runLlmGatewayScenario(gateway, file, { env: { PATH: process.env.PATH }, logFile: join(evidence, 'router.log') }),
+    install: async () => {
+      const gateway = await installLlmGateway(dir);
+      return (file, evidence) => runLlmGatewayScenario(gateway, file, { env, logFile: join(evidence, 'router.log') });
+    },
     droppedColumn: 'models not sent (llm-gateway routes one model name per scenario)',
     intro: [
-      `\`npm run peers -- --peer llm-gateway --runs ${runs}\` (\`bin/peers.ts\`) installs \`@nullplatform/llm-gateway@${gateway.version}\``,
+      `\`npm run peers -- --peer llm-gateway --runs ${runs}\` (\`bin/peers.ts\`) installs \`@nullplatform/llm-gateway@${LLM_GATEWAY_VERSION}\``,
       'into a scratch folder (`harness/peers/install-llm-gateway.ts`: not a dependency of throttlelab; its SDK pinned, see there',
       'why; bound to 127.0.0.1 by a preload), writes its config from each scenario (`harness/peers/llm-gateway-config.ts`:',
       'one `models` entry per provider its `openai` and `anthropic` provider types reach, the bundled `model-router` plugin',
@@ -100,8 +104,8 @@ async function llmGatewayPeer(): Promise<Peer> {
       '[third-party-routers.md](third-party-routers.md#nullplatform-llm-gateway). Each run keeps `ledger.jsonl`,',
       `\`outcomes.jsonl\` and \`router.log\` in \`${relative(reports)}/run-N/<scenario>/\`. Portkey: [peers.md](peers.md).`,
     ],
-  };
-}
+  },
+};
 
 function relative(path: string): string {
   const cwd = process.cwd();
@@ -116,32 +120,31 @@ const files = [
     .map((f) => `scenarios/conformance/${f}`),
 ].filter((f) => !only || f.includes(only));
 
-process.stdout.write(`installing ${peerName} into ${dir} …\n`);
-const peer = peerName === 'portkey' ? await portkeyPeer() : await llmGatewayPeer();
-const results = new Map<string, CheckResult[][]>();
-const verdicts = new Map<string, string[]>();
-const dropped = new Map<string, string[]>();
-for (let r = 0; r < runs; r++)
-  for (const file of files) {
-    const evidence = join(reports, `run-${r + 1}`, basename(file, '.yaml'));
-    await mkdir(evidence, { recursive: true });
-    const { run, dropped: notSent } = await peer.run(file, evidence);
-    dropped.set(file, notSent);
-    await writeEvidenceFiles(evidence, run);
-    // The judgement beside its evidence: each check's reason and the lines on the harness's lag and
-    // the gateway's run-queue delay, which a verdict that changed between runs is read against.
-    const report = buildReport(run);
-    await writeFile(join(evidence, 'report.json'), JSON.stringify(report) + '\n');
-    await writeFile(join(evidence, 'report.txt'), renderVerdictTable(report) + '\n');
-    const list = results.get(file) ?? [];
-    list.push(run.checks);
-    results.set(file, list);
-    verdicts.set(file, [...(verdicts.get(file) ?? []), run.verdict]);
-    const failed = run.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
-    process.stdout.write(
-      `run ${r + 1}/${runs} ${file}: ${run.verdict}${failed.length ? ` (FAIL ${failed.join(', ')})` : ''}${run.inconclusive?.length ? `; inconclusive: ${run.inconclusive.join('; ')}` : ''}\n`,
-    );
-  }
+const peer = PEERS[peerName as keyof typeof PEERS];
+if (fromReports === undefined) {
+  process.stdout.write(`installing ${peerName} into ${dir} …\n`);
+  const runFile = await peer.install();
+  for (let r = 0; r < runs; r++)
+    for (const file of files) {
+      const evidence = join(reports, `run-${r + 1}`, basename(file, '.yaml'));
+      await mkdir(evidence, { recursive: true });
+      const { run, dropped } = await runFile(file, evidence);
+      await writeEvidenceFiles(evidence, run);
+      // The judgement beside its evidence: each check's reason and the lines on the harness's lag and
+      // the gateway's run-queue delay, which a verdict that changed between runs is read against.
+      const report = buildReport(run);
+      await writeFile(join(evidence, 'report.json'), JSON.stringify(report) + '\n');
+      await writeFile(join(evidence, 'report.txt'), renderVerdictTable(report) + '\n');
+      await writeFile(join(evidence, 'not-sent.json'), JSON.stringify(dropped) + '\n');
+      const failed = run.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
+      process.stdout.write(
+        `run ${r + 1}/${runs} ${file}: ${run.verdict}${failed.length ? ` (FAIL ${failed.join(', ')})` : ''}${run.inconclusive?.length ? `; inconclusive: ${run.inconclusive.join('; ')}` : ''}\n`,
+      );
+    }
+}
+// The page is written from the saved reports, whether this invocation ran them or not.
+const played: ReadonlySet<string> = new Set(files.map((f) => basename(f, '.yaml')));
+const saved = await readPeerReports(reports, runs, played);
 
 const previous = existsSync(out) ? await readFile(out, 'utf8') : '';
 /** A hand-written block of the page as it stands, or an empty one to write in. */
@@ -154,7 +157,7 @@ const lines = [
   `# Peers: ${peer.title}`,
   '',
   ...peer.intro,
-  `Generated ${new Date().toISOString().slice(0, 10)}; ${runs} run${runs > 1 ? 's' : ''} of every scenario.`,
+  `Generated ${new Date().toISOString().slice(0, 10)}; ${Math.max(0, ...[...saved.values()].map((x) => x.verdicts.length))} run(s) of every scenario.`,
   '',
   ...hand('notes'),
   '',
@@ -162,7 +165,10 @@ const lines = [
   '|---|---|---|---|---|',
 ];
 const details: string[] = [];
-for (const [file, list] of results) {
+for (const file of files) {
+  const scenario = saved.get(basename(file, '.yaml'));
+  if (!scenario) continue;
+  const list = scenario.checks;
   const first = list[0]!;
   const stable = first.every((c, i) => list.every((checks) => checks[i]?.verdict === c.verdict));
   const differing = first
@@ -173,7 +179,7 @@ for (const [file, list] of results) {
     .map((c) => `${c.id} ${mark(c.verdict)}`)
     .join(', ');
   lines.push(
-    `| ${file.replace('scenarios/', '')} | ${(verdicts.get(file) ?? []).map(mark).join(' / ')} | ${shown || 'all PASS'} | ${stable ? 'yes' : `NO: ${differing.join(', ')}`} | ${(dropped.get(file) ?? []).join(', ') || '-'} |`,
+    `| ${file.replace('scenarios/', '')} | ${scenario.verdicts.map(mark).join(' / ')} | ${shown || 'all PASS'} | ${stable ? 'yes' : `NO: ${differing.join(', ')}`} | ${scenario.dropped.join(', ') || '-'} |`,
   );
   for (const c of first.filter((x) => x.verdict === 'fail')) {
     details.push(`### ${file.replace('scenarios/', '')}: ${c.id}`, '', `${c.figure}`, '');
@@ -189,7 +195,6 @@ const compared = (args.get('compare') ?? '')
   .split(',')
   .filter(Boolean)
   .map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), reports: resolve(pair.slice(pair.indexOf('=') + 1)) }));
-const played: ReadonlySet<string> = new Set(files.map((f) => basename(f, '.yaml')));
 const columns: Array<{ name: string; reports: string; runs?: number; scenarios?: ReadonlySet<string> }> = [
   { name: peerName, reports, runs, scenarios: played },
   ...compared,
@@ -197,7 +202,11 @@ const columns: Array<{ name: string; reports: string; runs?: number; scenarios?:
 const tables = await Promise.all(
   columns.map(async (c) => ({
     ...c,
-    rows: clauseVerdicts(CLAUSES, forced, await readPeerReports(c.reports, c.runs, c.scenarios)),
+    rows: clauseVerdicts(
+      CLAUSES,
+      forced,
+      new Map([...(await readPeerReports(c.reports, c.runs, c.scenarios))].map(([k, v]) => [k, v.checks])),
+    ),
   })),
 );
 lines.push(

@@ -70,6 +70,20 @@ describe('portkeyConfig', () => {
     expect(scenario.load!.requests.models.map((m) => m.model)).toEqual(['gpt-4o-mini']);
   });
 
+  it('gives OpenRouter and Together the simulated root as host, as Portkey appends /v1 itself', async () => {
+    const loaded = await loadRunScenarioFile('scenarios/conformance/11-newer-vendors.yaml', {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const c = JSON.parse(portkeyConfig(loaded.scenario).config) as {
+      targets: Array<{ name: string; targets?: Array<{ name: string; custom_host: string }> }>;
+    };
+    const hosts = Object.fromEntries(
+      c.targets.find((t) => t.name === 'auto')!.targets!.map((t) => [t.name, t.custom_host]),
+    );
+    expect(hosts.openrouter).toBe('${THROTTLELAB_SIMULATOR_URL}/openrouter/api');
+    expect(hosts.together).toBe('${THROTTLELAB_SIMULATOR_URL}/together');
+    expect(hosts.cerebras).toBe('${THROTTLELAB_CEREBRAS_BASE_URL}');
+  });
+
   it('refuses a scenario none of whose models it can route', async () => {
     const loaded = await loadRunScenarioFile('scenarios/conformance/02-429-hint-forms.yaml', {});
     if (!loaded.ok) throw new Error(loaded.report);

@@ -1,4 +1,4 @@
-import { providerVar } from '../launch/provider-env.js';
+import { providerVar, SIMULATOR_URL_VAR } from '../launch/provider-env.js';
 import { HarnessError } from '../errors.js';
 import type { RunScenario } from '../scenario/schema.js';
 
@@ -15,6 +15,15 @@ export const PORTKEY_PROVIDERS: Record<string, string> = {
   openrouter: 'openrouter',
   xai: 'x-ai',
 };
+
+/**
+ * Vendors whose Portkey provider appends `/v1/chat/completions` to its host (OpenRouter's
+ * `https://openrouter.ai/api`, Together's `https://api.together.xyz`): their `custom_host` is the
+ * simulated provider's root plus this path, not its base URL, which ends in `/v1` already (a
+ * doubled `/v1` is a 404 from the simulator, and a goodput FAIL that would be the config's, not
+ * Portkey's).
+ */
+const HOST_FROM_ROOT: Record<string, string> = { openrouter: '/api', together: '' };
 
 /** Status codes on which Portkey moves to the next target. */
 const FALLBACK_ON = [429, 500, 502, 503, 504, 529];
@@ -45,11 +54,17 @@ export function portkeyConfig(scenario: RunScenario, maxTokens = 1024): { config
       continue;
     }
     const base = `\${${providerVar(p.id, 'BASE_URL')}}`;
+    const fromRoot = HOST_FROM_ROOT[p.vendor];
     targets.push({
       name: p.id,
       provider,
       api_key: `\${${providerVar(p.id, 'API_KEY')}}`,
-      custom_host: p.vendor === 'anthropic' ? `${base}/v1` : base,
+      custom_host:
+        fromRoot !== undefined
+          ? `\${${SIMULATOR_URL_VAR}}/${p.id}${fromRoot}`
+          : p.vendor === 'anthropic'
+            ? `${base}/v1`
+            : base,
       override_params: { model: p.models[0], ...(p.vendor === 'anthropic' ? { max_tokens: maxTokens } : {}) },
     });
   }
