@@ -1,13 +1,5 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  loadRunScenarioFile,
-  runSimulatedScenario,
-  type FetchHandler,
-  type RunScenario,
-  type SimulatedLaunchContext,
-  type SimulatedRouterLauncher,
-} from '../../harness/index.js';
+import type { FetchHandler, SimulatedLaunchContext } from '../../harness/index.js';
 import type { CheckId } from '../../harness/scenario/schema.js';
 import { limit } from '../helpers/limit.js';
 import {
@@ -19,24 +11,10 @@ import {
 } from '../fixtures/broken/answers.js';
 import { referenceWith } from '../fixtures/broken/reference-with.js';
 import { isErrorFrame, onAnswers, rewriteBody, rewriteFrames } from '../fixtures/broken/rewrite-answer.js';
+import { digestChecks, judgeScenario } from './judge-pack.js';
 
 // Other ways to break ST-*, ANS-* and OWN-* than the clause breakers of test/fixtures/broken:
 // the spec is written for the space of mistakes, and each must fail its clause's check.
-const PACK = join(import.meta.dirname, '../../scenarios/conformance');
-
-async function judge(scenarioName: string, launcher: (s: RunScenario) => SimulatedRouterLauncher) {
-  const file = join(PACK, `${scenarioName}.yaml`);
-  const loaded = await loadRunScenarioFile(file, {});
-  if (!loaded.ok) throw new Error(loaded.report);
-  const data = await runSimulatedScenario({
-    scenario: loaded.scenario,
-    scenarioText: loaded.text,
-    scenarioFile: file,
-    seed: loaded.scenario.seed ?? 1,
-    launcher: launcher(loaded.scenario),
-  });
-  return data.checks;
-}
 
 type HandlerFlaw = (inner: FetchHandler, ctx: SimulatedLaunchContext) => FetchHandler;
 const streams = (res: Response) =>
@@ -321,9 +299,9 @@ describe('other ways to break ST-*, ANS-* and OWN-* fail the clause’s check', 
     '%s',
     { timeout: 180_000 },
     async (_, v) => {
-      const checks = await two(() => judge(v.scenario, referenceWith(v.flaw, v.name)));
+      const checks = await two(() => judgeScenario(v.scenario, referenceWith(v.flaw, v.name)));
       const r = checks.find((c) => c.id === v.check);
-      expect(r?.verdict, `${v.check} on ${v.scenario}: ${r?.figure}`).toBe('fail');
+      expect(r?.verdict, `${v.check} on ${v.scenario}\n${digestChecks(checks)}`).toBe('fail');
       expect(r!.evidence.length).toBeGreaterThan(0);
     },
   );
