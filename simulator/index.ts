@@ -13,6 +13,7 @@ export { sample } from './engine/sample.js';
 export { ContentDigest, contentDigest, formatDigest } from './core/content-digest.js';
 export { createVocabulary, generateText, generateTokens, type Vocabulary } from './engine/vocabulary.js';
 export { createProviderRuntime, type ProviderRuntime } from './engine/provider-runtime.js';
+export { cachePolicyFor, type CachePolicy } from './engine/prompt-cache.js';
 export type { Costs } from './quota/quota-set.js';
 export { Ledger, type LedgerQuery, type LedgerSink } from './ledger/ledger.js';
 export type { LedgerRow, AttemptEnd } from './ledger/ledger-row.js';
