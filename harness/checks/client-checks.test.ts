@@ -245,6 +245,21 @@ describe('checkStreamIntegrity', () => {
     );
     expect(r).toMatchObject({ verdict: 'fail', figure: '1 of 3 streams ended silently (1 ended with an error event)' });
   });
+  it('fails on a stream that ended with [DONE] though every attempt behind it broke upstream', () => {
+    const cut = row({ correlationId: 'c1', stream: true, end: 'error-event' });
+    const r = checkStreamIntegrity(input({ rows: [cut], outcomes: [outcome({ stream: true, streamEnd: 'done' })] }));
+    expect(r).toMatchObject({
+      verdict: 'fail',
+      figure: '1 of 1 stream ended silently (1 as complete though their upstream broke) (0 ended with an error event)',
+    });
+    expect(r.evidence[0]!.detail).toMatch(/though every attempt behind it broke upstream \(openai error-event\)/);
+    // A retry that ran to its end makes the [DONE] true.
+    const retried = row({ correlationId: 'c1', stream: true, at: 100 });
+    expect(
+      checkStreamIntegrity(input({ rows: [cut, retried], outcomes: [outcome({ stream: true, streamEnd: 'done' })] }))
+        .verdict,
+    ).toBe('pass');
+  });
   it('passes when every stream ended with [DONE] or an error event, and skips without streams', () => {
     expect(checkStreamIntegrity(input({ outcomes: [outcome({ stream: true, streamEnd: 'done' })] })).verdict).toBe(
       'pass',

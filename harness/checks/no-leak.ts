@@ -22,7 +22,7 @@ export function leakFinder(scenario: RunScenario): (text: string) => string | nu
   const keys = marks.filter((m) => m.kind === 'key' && m.value.length >= 8);
   const masked = keys.map((m) => ({
     m,
-    re: new RegExp(`(?:[*.•…xX]{2,}|ending in )${escape(m.value.slice(-4))}(?![0-9A-Za-z])`),
+    re: new RegExp(`(?:…|[*.•xX]{2,}|ending in )${escape(m.value.slice(-4))}(?![0-9A-Za-z])`),
   }));
   const others = marks.filter((m) => m.kind !== 'key');
   const ids = scenario.providers.map((p) => escape(p.id)).join('|');

@@ -45,9 +45,11 @@ describe('checkOwnAnswers', () => {
     expect(r.evidence[1]!.detail).toMatch(/answered 500 for a capacity problem \(no attempt sent\)/);
   });
 
-  it('fails a Retry-After shorter than the earliest wait by more than a second, not one a provider had ended', () => {
-    const short = refused({ errorAnswer: answer({ headers: { 'retry-after': '0' } }) });
+  it('fails a Retry-After shorter than the earliest wait (rounded down), not one a provider had ended', () => {
+    const short = refused({ errorAnswer: answer({ headers: { 'retry-after': '1' } }) });
     expect(checkOwnAnswers(input({ rows: waits, outcomes: [short] })).verdict).toBe('fail');
+    const rounded = refused({ errorAnswer: answer({ headers: { 'retry-after': '2' } }) });
+    expect(checkOwnAnswers(input({ rows: waits, outcomes: [rounded] })).verdict).toBe('pass');
     // One key of openai has no wait: the router could still try it, so nothing is owed.
     expect(checkOwnAnswers(input({ rows: waits.slice(1), outcomes: [short] })).verdict).toBe('pass');
   });

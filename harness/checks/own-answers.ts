@@ -18,8 +18,11 @@ const CAPACITY_UPSTREAM = new Set([429, 503, 529]);
  */
 export const RETRY_AFTER_CAP_MS = 60_000;
 
-/** A Retry-After is whole seconds: an answer may round the wait down by up to one. */
-const ROUNDING_MS = 1000;
+/**
+ * A Retry-After is whole seconds, so only a wait rounded up is no shorter than the one announced;
+ * this much slack covers the router reading the hint a moment after the simulator sent it.
+ */
+const TOLERANCE_MS = 100;
 
 /** Retry-After in ms from `at`: delta-seconds or an HTTP date (RFC 9110 §10.2.3); null if absent or unreadable. */
 export function retryAfterMs(value: string | undefined, at: number): number | null {
@@ -41,7 +44,7 @@ function capacityCase(attempts: readonly LedgerRow[]): boolean {
  * for capacity (no attempt sent, or every attempt rate-limited or overloaded) is answered 429,
  * 503 or 504, never a 500; a 503 given while every provider that could serve the request was in a
  * wait it had announced carries a Retry-After no shorter than the time until the earliest of
- * those waits ends (at most `RETRY_AFTER_CAP_MS`; whole seconds, so a second short is forgiven).
+ * those waits ends (at most `RETRY_AFTER_CAP_MS`; whole seconds, rounded up).
  * Shaped: OpenAI's `{error:{message,type,code}}` on chat completions, Responses and embeddings,
  * Anthropic's `{type:'error',error:{type,message}}` on Messages.
  */
@@ -101,7 +104,7 @@ export function checkOwnAnswers({ outcomes, rows, scenario }: CheckInput): Check
         windowed++;
         const needMs = Math.min(wait.endsAt - at, RETRY_AFTER_CAP_MS);
         const got = retryAfterMs(a.headers['retry-after'], at);
-        if (got === null || got < needMs - ROUNDING_MS) {
+        if (got === null || got < needMs - TOLERANCE_MS) {
           shortRetry++;
           found.push(
             `503 while every provider it could use was in an announced wait (${wait.providers.join(', ')}; the first ends in ${Math.round(wait.endsAt - at)} ms) ${got === null ? 'without a Retry-After' : `with Retry-After: ${a.headers['retry-after']}`}`,

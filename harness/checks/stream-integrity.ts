@@ -1,17 +1,33 @@
-import { isEventStreamType, type ClientOutcome } from '../load/client-outcome.js';
+import type { LedgerRow } from '../../simulator/index.js';
+import { isEventStreamType, streamCompleted, type ClientOutcome } from '../load/client-outcome.js';
+import { attemptsByRequest } from './attempts-by-request.js';
+import { succeededUpstream } from './served-answers.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
 
 const is2xx = (o: ClientOutcome) => o.status >= 200 && o.status < 300;
+
+/** Whether an attempt's answer broke on its way (an error event, a cut, a reset, garbage), not ran to its end. */
+const broke = (r: LedgerRow) =>
+  r.end === 'error-event' || r.end === 'truncated' || r.end === 'reset' || r.end === 'malformed';
 
 /**
  * No stream that started ended silently. Streams are read as clients read them, whatever their
  * content type: one is complete when it ends with `[DONE]` or with a `finish_reason`, or ended
  * honestly with an error event. A finish without `[DONE]` and a missing or wrong content type are
- * warnings (findings of their own), never failures.
+ * warnings (findings of their own), never failures. A stream that ends as complete although every
+ * attempt behind it (by the ledger) broke upstream ended silently too, in disguise: its `[DONE]`
+ * or `finish_reason` claims an end no provider sent.
  */
-export function checkStreamIntegrity({ outcomes }: CheckInput): CheckResult {
+export function checkStreamIntegrity({ outcomes, rows }: CheckInput): CheckResult {
   const streams = outcomes.filter((o) => o.stream && is2xx(o));
-  const silent = streams.filter((o) => o.streamEnd === 'silent');
+  const byRequest = attemptsByRequest(rows);
+  const disguised = (o: ClientOutcome) => {
+    if (!streamCompleted(o)) return false;
+    const attempts = byRequest.get(o.id) ?? [];
+    return attempts.some(broke) && !attempts.some(succeededUpstream);
+  };
+  const silent = streams.filter((o) => o.streamEnd === 'silent' || disguised(o));
+  const disguisedCount = silent.filter((o) => o.streamEnd !== 'silent').length;
   const errored = streams.filter((o) => o.streamEnd === 'error-event').length;
   const noDone = streams.filter((o) => o.streamEnd === 'finish');
   const badType = streams.filter((o) => o.contentType !== undefined && !isEventStreamType(o.contentType));
@@ -23,19 +39,21 @@ export function checkStreamIntegrity({ outcomes }: CheckInput): CheckResult {
     warnings.push(`${count(badType.length, 'stream')} not labelled text/event-stream (content type: ${types})`);
   }
   const detail = (o: ClientOutcome) =>
-    o.frames === 0
-      ? `a stream was asked for; the 2xx body held no SSE frame (content type ${o.contentType ?? 'none'})`
-      : `stream closed after ${count(o.frames ?? 0, 'frame')} without [DONE], a finish_reason or an error event`;
+    o.streamEnd !== 'silent'
+      ? `stream ended as complete (${o.streamEnd === 'done' ? '[DONE]' : 'a finish_reason'}) though every attempt behind it broke upstream (${(byRequest.get(o.id) ?? []).map((r) => `${r.provider} ${r.end}`).join(', ')})`
+      : o.frames === 0
+        ? `a stream was asked for; the 2xx body held no SSE frame (content type ${o.contentType ?? 'none'})`
+        : `stream closed after ${count(o.frames ?? 0, 'frame')} without [DONE], a finish_reason or an error event`;
   return {
     id: 'stream-integrity',
     title: 'Streams never end silently',
     meaning:
-      'Every stream that started ended as a client accepts it ([DONE] or a finish_reason) or with an explicit error event, never a silent close that looks complete.',
+      'Every stream that started ended as a client accepts it ([DONE] or a finish_reason) or with an explicit error event, never a silent close that looks complete, nor a [DONE] after its upstream broke.',
     verdict: streams.length === 0 ? 'skip' : silent.length === 0 ? 'pass' : 'fail',
     figure:
       (streams.length === 0
         ? 'no streams were answered'
-        : `${silent.length} of ${count(streams.length, 'stream')} ended silently (${errored} ended with an error event)`) +
+        : `${silent.length} of ${count(streams.length, 'stream')} ended silently${disguisedCount ? ` (${disguisedCount} as complete though their upstream broke)` : ''} (${errored} ended with an error event)`) +
       (warnings.length ? `; warning: ${warnings.join('; ')}` : ''),
     value: silent.length,
     unit: 'streams',
