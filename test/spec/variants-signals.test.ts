@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  loadRunScenarioFile,
-  runSimulatedScenario,
   type FetchHandler,
   type RunScenario,
   type SimulatedLaunchContext,
@@ -13,26 +10,16 @@ import type { Transport } from '../../router/index.js';
 import { referenceWith } from '../fixtures/broken/reference-with.js';
 import { providerOf, rewritingHeaders, withoutHeaders } from '../fixtures/broken/signals.js';
 import { limit } from '../helpers/limit.js';
+import { digestChecks, judgeScenario } from './judge-pack.js';
 
 // Other ways to break SIG-* and PACE-* than the breakers docs/spec.md names: each must fail the
 // clause's check (on any pack scenario, in simulated time), so that the suite catches the rule
 // broken, not one example of it.
 
-const PACK = join(import.meta.dirname, '../../scenarios/conformance');
-
 async function verdictOf(scenarioName: string, check: CheckId, launcher: (s: RunScenario) => SimulatedRouterLauncher) {
-  const file = join(PACK, `${scenarioName}.yaml`);
-  const loaded = await loadRunScenarioFile(file, {});
-  if (!loaded.ok) throw new Error(loaded.report);
-  const data = await runSimulatedScenario({
-    scenario: loaded.scenario,
-    scenarioText: loaded.text,
-    scenarioFile: file,
-    seed: loaded.scenario.seed ?? 1,
-    launcher: launcher(loaded.scenario),
-  });
-  const r = data.checks.find((c) => c.id === check)!;
-  return `${r.verdict}: ${r.figure}`;
+  const checks = await judgeScenario(scenarioName, launcher);
+  const r = checks.find((c) => c.id === check)!;
+  return `${r.verdict}: ${r.figure}\n${digestChecks(checks)}`;
 }
 
 type TransportFlaw = (inner: Transport, ctx: SimulatedLaunchContext) => Transport;
