@@ -12,7 +12,14 @@ export interface PlannedRequest {
   deadlineMs: number;
   headers: Record<string, string>;
   body: string;
+  /** The conversation it belongs to (`requests.conversations`), whose system prompt it opens with. */
+  conversation?: number;
+  /** Why no provider could serve it (`requests.invalid`): it is invalid on its face. */
+  invalid?: InvalidKind;
 }
+
+/** The ways the load can make a request invalid on its face (`requests.invalid.kind`). */
+export type InvalidKind = NonNullable<LoadSpec['requests']['invalid']>['kind'];
 
 /**
  * Plans requests from the load spec and the seed: models by weight, the streaming share, prompt
@@ -72,14 +79,18 @@ export function createRequestPlanner(
     const model = models.find((m) => (pick -= m.weight) < 0)?.model ?? models[models.length - 1]!.model;
     const stream = rng.next() < load.requests.stream;
     // A wide distribution may draw past the bound its parameters respect; the bound holds for draws too.
-    const tokens = Math.min(MAX_PROMPT_TOKENS, Math.max(1, Math.round(sample(load.requests.promptTokens, rng))));
+    const drawn = Math.min(MAX_PROMPT_TOKENS, Math.max(1, Math.round(sample(load.requests.promptTokens, rng))));
+    // Drawn from a seed of its own, so that a load without invalid requests plans what it always did.
+    const invalid = load.requests.invalid && createRng(deriveSeed(seed, 13, n)).next() < load.requests.invalid.share;
+    const tokens = invalid ? load.requests.invalid!.promptTokens : drawn;
     const id = `${runId}-${n}`;
     const words = generateText(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75)));
     const user = `{"role":"user","content":${JSON.stringify(`${formatCorrelationMarker(id)} ${words}`)}}`;
     const s = +stream;
     let body: string;
+    let conversation: number | undefined;
     if (conversations) {
-      const c = Math.floor(rng.next() * conversations.count);
+      const c = (conversation = Math.floor(rng.next() * conversations.count));
       const key = conversations.promptCacheKey ? `,"prompt_cache_key":"conversation-${c}"` : '';
       body = `${heads.get(model)!}${systemOf(c, conversations.systemTokens)},${user}${streamJson[s]!}${key}${endJson[s]!}`;
     } else body = `${heads.get(model)!}${user}${streamJson[s]!}${endJson[s]!}`;
@@ -90,6 +101,15 @@ export function createRequestPlanner(
       'x-throttlelab-deadline-ms': deadline,
     };
     if (authorization) headers.authorization = authorization;
-    return { id, model, stream, deadlineMs: load.requests.deadline, headers, body };
+    return {
+      id,
+      model,
+      stream,
+      deadlineMs: load.requests.deadline,
+      headers,
+      body,
+      ...(conversation === undefined ? {} : { conversation }),
+      ...(invalid ? { invalid: load.requests.invalid!.kind } : {}),
+    };
   };
 }

@@ -23,6 +23,10 @@ export const CHECK_IDS = [
   'answer-integrity',
   'content-integrity',
   'usage',
+  'no-needless-error',
+  'recovery',
+  'own-answers',
+  'no-leak',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
@@ -117,6 +121,18 @@ const Load = z.strictObject({
           promptCacheKey: z.boolean().default(false),
         })
         .optional(),
+      /**
+       * A seeded `share` of requests invalid on their face, which no router could serve and every
+       * provider refuses with a non-retryable 4xx. `context-too-long`: a prompt of `promptTokens`,
+       * past the context window the scenario gives each provider (`options.contextWindow`).
+       */
+      invalid: z
+        .strictObject({
+          share: z.number().min(0).max(1),
+          kind: z.enum(['context-too-long']).default('context-too-long'),
+          promptTokens: z.number().int().positive().max(MAX_PROMPT_TOKENS),
+        })
+        .optional(),
       /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
       deadline: durationWithin(
         'above-zero',
@@ -173,6 +189,13 @@ const Expect = z.strictObject({
     .strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) })
     .default({ min: 0.95, serviceTime: 500 }),
   usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
+  /**
+   * `serviceTime`: an error is needless only if capacity existed this long before the request's
+   * deadline: time for the one probe a router sends when a wait ends, then for the answer itself.
+   */
+  noNeedlessError: z.strictObject({ serviceTime: NonNegativeDuration.default(1000) }).default({ serviceTime: 1000 }),
+  /** `within`: how soon after a provider can serve again the router must send to it again (recovery). */
+  recovery: z.strictObject({ within: PositiveDuration.default(10_000) }).default({ within: 10_000 }),
   /**
    * Model names a client may ask for besides `auto`, `provider/model` and a provider's own model
    * names: each lists what may answer it, as `provider/model` or `provider` (any of its models).
