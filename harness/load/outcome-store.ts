@@ -66,8 +66,8 @@ class Column {
   }
 }
 
-/** Interned strings per outcome: model, error, stream end, served by, retry-after, content type, detail. */
-const STRINGS = 7;
+/** Interned strings per outcome: model, error, stream end, served by, retry-after, content type, detail, request facts. */
+const STRINGS = 8;
 
 // Flags: which optional fields an outcome has, and its two booleans.
 const STREAM = 1;
@@ -171,6 +171,8 @@ export class OutcomeStore {
     s[base + 5] = this.labels.code(o.contentType);
     // Details (error bodies, local errors) repeat: a day's 194 000 no-capacity answers say 69 000 things.
     s[base + 6] = this.labels.code(o.detail);
+    // A request's facts repeat (a few values a parameter): interned like the rest.
+    s[base + 7] = this.labels.code(o.request);
   }
 
   private grow(): void {
@@ -253,6 +255,9 @@ export class OutcomeStore {
       get retryAfter() {
         return str(this.i, 4);
       }
+      get request() {
+        return str(this.i, 7) ?? undefined;
+      }
       get contentType() {
         return (s.flags[this.i]! & HAS_CONTENT_TYPE) === 0 ? undefined : str(this.i, 5);
       }
@@ -288,6 +293,8 @@ export class OutcomeStore {
           servedBy: this.servedBy,
           retryAfter: this.retryAfter,
         };
+        const request = this.request;
+        if (request !== undefined) o.request = request;
         // Set after the answer, in this order, by the load generator (absent when it never set them).
         const f = s.flags[this.i]!;
         if (f & HAS_CONTENT_TYPE) o.contentType = this.contentType;

@@ -1,5 +1,6 @@
 import { findCorrelationId } from '../correlation.js';
 import { countPromptTokens } from '../tokens.js';
+import { formatRequestFacts, requestFacts, shapeOfVendor } from '../request-facts.js';
 import { refuse, type Authenticated, type ChatRoute, type Parsed, type Refused } from './attempt.js';
 
 // For the marker in the prompt alone: the headers were searched when the attempt opened.
@@ -26,6 +27,8 @@ export function parse(attempt: Authenticated & { route: ChatRoute }, bodyTooLarg
   start.model = chat.model;
   start.stream = chat.stream;
   start.correlationId ??= findCorrelationId(NO_HEADERS, NO_NAMES, chat.promptText);
+  if (!chat.embedding)
+    start.request = formatRequestFacts(requestFacts(shapeOfVendor(profile.id, attempt.route.api), body));
   if (!attempt.provider.models.has(chat.model)) return refuse(attempt, { kind: 'model_not_found' });
   attempt.tokensIn = countPromptTokens(profile.id, chat.promptText, chat.messageCount, !chat.embedding);
   attempt.body = body;
