@@ -15,6 +15,10 @@ export interface Clause {
  * clause here is written there (same id, title, level and check), and the other way round.
  */
 export const CLAUSES: readonly Clause[] = [
+  // Requests
+  { id: 'REQ-1', title: 'Requests are passed on faithfully', level: 'MUST', check: 'request-fidelity' },
+  // Cost
+  { id: 'COST-2', title: 'Cache hints are kept, and so is the cache', level: 'MUST', check: 'cache-use' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
