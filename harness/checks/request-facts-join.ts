@@ -14,7 +14,7 @@ const PLAIN: RequestFacts = { n: 0 };
 /**
  * Every chat attempt whose client request says what it asked for (`ClientOutcome.request`),
  * joined by correlation id, in arrival order; each distinct facts text parsed once. Attempts
- * refused before their body was read (4xx other than 429) and those whose facts the ledger could
+ * refused before their body was read (4xx other than 429, with no facts) and those whose facts the ledger could
  * no longer keep (`<other>`, past its intern table) are left out.
  */
 export function joinRequestFacts(outcomes: readonly ClientOutcome[], rows: readonly LedgerRow[]): JoinedAttempt[] {
@@ -34,7 +34,7 @@ export function joinRequestFacts(outcomes: readonly ClientOutcome[], rows: reado
   for (const row of rows) {
     if (row.endpoint !== 'chat' && row.endpoint !== 'responses') continue;
     // Refused before the body was read (a key, a path, a body it could not parse): nothing to compare.
-    if (row.status >= 400 && row.status < 429) continue;
+    if (row.request === undefined && row.status >= 400 && row.status < 429) continue;
     const client = row.correlationId === null ? undefined : asked.get(row.correlationId);
     if (!client) continue;
     const text = row.request;
