@@ -37,6 +37,7 @@ export function judgeRun(e: RunEvidence): RunData {
     outcomes: e.outcomes,
     rows: e.rows,
     scenario: e.scenario,
+    seed: e.seed,
     startedAt: e.loadStartedAt,
     ...(lag ? { lag } : {}),
     ...(e.loopStalls ? { loopBehindMs: (from: number, to: number) => e.loopStalls!.behindMs(from, to) } : {}),

@@ -17,10 +17,10 @@ export {
   type RequestFacts,
   type RequestShape,
 } from './engine/request-facts.js';
-export { cachePolicyFor } from './engine/prompt-cache.js';
 export { ContentDigest, contentDigest, formatDigest } from './core/content-digest.js';
 export { createVocabulary, generateText, generateTokens, type Vocabulary } from './engine/vocabulary.js';
 export { createProviderRuntime, type ProviderRuntime } from './engine/provider-runtime.js';
+export { cachePolicyFor, type CachePolicy } from './engine/prompt-cache.js';
 export type { Costs } from './quota/quota-set.js';
 export { Ledger, type LedgerQuery, type LedgerSink } from './ledger/ledger.js';
 export type { LedgerRow, AttemptEnd } from './ledger/ledger-row.js';
@@ -67,3 +67,4 @@ export { createMswHandlers } from './transports/msw-handlers.js';
 export { createUndiciDispatcher } from './transports/undici-dispatcher.js';
 export { VENDORS, VENDOR_IDS } from './vendors/registry.js';
 export type { VendorId, SimRequest, HintForm } from './vendors/types.js';
+export { upstreamMarks, type UpstreamMark } from './vendors/upstream-marks.js';

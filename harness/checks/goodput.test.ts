@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
+import { scenarioFrom } from '../../test/helpers/scenario.js';
+import { createRequestPlanner } from '../load/request-plan.js';
 import { candidateProviders, checkGoodput } from './goodput.js';
 
 const many = (n: number, p: Parameters<typeof outcome>[0] = {}) =>
@@ -44,19 +46,19 @@ describe('checkGoodput', () => {
     expect(r.evidence[0]).toMatchObject({ correlationId: 'x', detail: 'not served: status 502 (bad_gateway)' });
   });
 
-  it('leaves out requests whose deadline fell while every provider was closed', () => {
-    // Both providers' keys announced waits covering the request's whole deadline (less the service time).
+  it('leaves out requests whose deadline fell while forced faults closed every provider', () => {
+    // Both providers' keys announced forced waits covering the request's whole deadline (less the service time).
     const rows = [
-      limited(0, 10_000),
-      limited(0, 10_000, { key: 'second' }),
-      limited(0, 10_000, { provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5' }),
+      limited(0, 10_000, { faults: ['f'] }),
+      limited(0, 10_000, { key: 'second', faults: ['f'] }),
+      limited(0, 10_000, { provider: 'anthropic', vendor: 'anthropic', model: 'claude-haiku-4-5', faults: ['f'] }),
     ];
     const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
     expect(r).toMatchObject({ verdict: 'skip', details: expect.objectContaining({ excludedNoCapacity: 1 }) });
   });
 
   it('judges a pinned request by its own provider only', () => {
-    const rows = [limited(0, 10_000), limited(0, 10_000, { key: 'second' })];
+    const rows = [limited(0, 10_000, { faults: ['f'] }), limited(0, 10_000, { key: 'second', faults: ['f'] })];
     const pinned = outcome({ id: 'x', at: 100, model: 'openai/gpt-4o-mini', status: 503, deadlineMs: 2000 });
     expect(checkGoodput(input({ rows, outcomes: [pinned] })).details).toMatchObject({ excludedNoCapacity: 1 });
     expect(checkGoodput(input({ rows, outcomes: [{ ...pinned, model: 'auto' }] })).verdict).toBe('fail');
@@ -80,8 +82,8 @@ describe('candidateProviders', () => {
   });
 });
 
-describe('checkGoodput and quotas a router read from headers', () => {
-  it('leaves out requests while the quota was spent, even without a 429', () => {
+describe('checkGoodput judges from the weather, not from what the router sent', () => {
+  it('does not leave out requests for quota the router spent itself, even when it ran dry', () => {
     const spent = (at: number, key = 'main', provider = 'openai') =>
       row({
         at,
@@ -91,7 +93,41 @@ describe('checkGoodput and quotas a router read from headers', () => {
       });
     const rows = [spent(0), spent(0, 'second'), spent(0, 'main', 'anthropic')];
     const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
-    expect(r.details).toMatchObject({ excludedNoCapacity: 1 });
+    expect(r).toMatchObject({ verdict: 'fail', details: expect.objectContaining({ excludedNoCapacity: 0 }) });
+  });
+
+  it('does not count 429s the router ran into as no capacity: the quota oracle replays the real quotas', () => {
+    const rows = [limited(0, 10_000), limited(0, 10_000, { key: 'second' })];
+    const r = checkGoodput(input({ rows, outcomes: [outcome({ id: 'x', at: 100, status: 503, deadlineMs: 2000 })] }));
+    expect(r.verdict).toBe('fail');
+  });
+
+  // The load plans every tenth request with a prompt past the providers' context windows.
+  const invalidLoad = scenarioFrom(`version: 1
+name: invalid
+providers:
+  - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-a }], options: { contextWindow: 1000 } }
+load:
+  duration: 1s
+  rate: 40
+  requests: { invalid: { share: 0.1, promptTokens: 2000 } }
+`);
+  const plan = createRequestPlanner(invalidLoad.load!, 7, 'r7');
+  const planned = Array.from({ length: 40 }, (_, n) => plan(n));
+
+  it('leaves out the requests the load made invalid: no router could serve them', () => {
+    const outcomes = planned.map((p, n) =>
+      outcome({ id: p.id, at: n * 25, ...(p.invalid ? { status: 400, error: 'invalid_request_error' } : {}) }),
+    );
+    const invalid = planned.filter((p) => p.invalid).length;
+    expect(invalid).toBeGreaterThan(0);
+    const r = checkGoodput({ ...input({ outcomes, rows: reached(outcomes), scenario: invalidLoad }), seed: 7 });
+    expect(r).toMatchObject({ verdict: 'pass', details: expect.objectContaining({ excludedInvalid: invalid }) });
+  });
+
+  it('serves them when the run’s seed is unknown and so is the plan', () => {
+    const outcomes = planned.map((p, n) => outcome({ id: p.id, at: n * 25, ...(p.invalid ? { status: 400 } : {}) }));
+    expect(checkGoodput(input({ outcomes, rows: reached(outcomes), scenario: invalidLoad })).verdict).not.toBe('pass');
   });
 });
 

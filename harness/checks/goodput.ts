@@ -7,6 +7,7 @@ import { atLeast, pctRange, wilson } from './confidence.js';
 import { attemptsByRequest } from './attempts-by-request.js';
 import { groupBy, type CheckInput, type CheckResult } from './types.js';
 import { deriveWindows } from './windows.js';
+import { plannedRequests } from './planned-requests.js';
 import { starvationMeasured } from './starvation.js';
 import { unservedThroughStarvation } from './unserved-through-starvation.js';
 
@@ -30,7 +31,7 @@ function blanketFaults(scenario: CheckInput['scenario'], provider: string, start
 }
 
 /** Per provider: when every one of its keys was closed (spans by `provider/key`), or a blanket fault held. */
-function closedProviders(
+export function closedProviders(
   scenario: CheckInput['scenario'],
   spansByKey: ReadonlyMap<string, Intervals>,
   startedAt: number,
@@ -48,7 +49,7 @@ function closedProviders(
 }
 
 /** Announced waits as spans by `provider/key`. */
-function waitSpans(rows: CheckInput['rows']): Map<string, Intervals> {
+export function waitSpans(rows: CheckInput['rows']): Map<string, Intervals> {
   const spans = new Map<string, Intervals>();
   for (const [k, list] of groupBy(deriveWindows(rows, 'key'), (w) => `${w.provider}/${w.key}`))
     spans.set(
@@ -56,53 +57,6 @@ function waitSpans(rows: CheckInput['rows']): Map<string, Intervals> {
       list.map((w) => [w.start, w.end]),
     );
   return spans;
-}
-
-/**
- * When each provider could not serve at all: on every key, inside an announced wait or a time the
- * simulator's quota would have refused another request (even if the router, reading headers, never
- * asked); or under a fault that hit every one of its requests.
- */
-export function blockedByProvider(input: CheckInput, startedAt: number): Map<string, Intervals> {
-  const { rows, scenario } = input;
-  const spans = waitSpans(rows);
-  const sharers = keysSharingQuota(scenario);
-  for (const r of rows) {
-    const empty = r.quota.emptyForMs;
-    if (empty === null || !(empty > 0) || r.endpoint !== 'chat') continue;
-    for (const key of sharers.get(`${r.provider}/${r.key}`) ?? [r.key]) {
-      const k = `${r.provider}/${key}`;
-      const list = spans.get(k);
-      if (list) list.push([r.arrivalAt, r.arrivalAt + empty]);
-      else spans.set(k, [[r.arrivalAt, r.arrivalAt + empty]]);
-    }
-  }
-  return closedProviders(scenario, spans, startedAt);
-}
-
-/**
- * For each provider key, the keys whose quota runs out with it: all of the provider's keys when
- * every limit is provider-wide, the keys of its organisation when no limit is per key, else itself.
- */
-function keysSharingQuota(scenario: CheckInput['scenario']): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const p of scenario.providers) {
-    const scopes = p.quotas.filter((q) => q.metric !== 'concurrency').map((q) => q.scope ?? 'org');
-    for (const k of p.keys) {
-      const org = k.org ?? k.id;
-      const keys =
-        scopes.length > 0 && scopes.every((s) => s === 'provider')
-          ? p.keys
-          : !scopes.includes('key')
-            ? p.keys.filter((x) => (x.org ?? x.id) === org)
-            : [k];
-      out.set(
-        `${p.id}/${k.id}`,
-        keys.map((x) => x.id),
-      );
-    }
-  }
-  return out;
 }
 
 /**
@@ -132,15 +86,11 @@ export function candidateProviders(model: string, scenario: CheckInput['scenario
 }
 
 /**
- * When no provider that could serve `model` had capacity. Requests whose whole deadline fell in
- * such a time had no capacity to be served with and are left out of goodput.
+ * When no provider that could serve `model` had capacity, by `blocked` (per provider, see
+ * `forcedBlocked`). Requests whose whole deadline fell in such a time had no capacity to be served
+ * with and are left out of goodput.
  */
-export function noCapacity(
-  input: CheckInput,
-  startedAt: number,
-  model = 'auto',
-  blocked = blockedByProvider(input, startedAt),
-): Intervals {
+function noCapacity(input: CheckInput, model: string, blocked: ReadonlyMap<string, Intervals>): Intervals {
   let all: Intervals | undefined;
   for (const id of candidateProviders(model, input.scenario)) {
     const b = blocked.get(id) ?? [];
@@ -150,8 +100,10 @@ export function noCapacity(
 }
 
 /**
- * Times each provider was closed by faults the scenario forced: blanket faults, and on every key
- * the waits announced by forced 429s (the quota oracle simulates the real quotas itself).
+ * Times each provider was closed by the weather alone: blanket faults, and on every key the waits
+ * announced by forced 429s. Not the quota waits the router's own attempts ran into: a router that
+ * spends its quota badly (without the prompt cache, say) would lower its own bar; the quota
+ * oracle replays the real quotas itself.
  */
 function forcedBlocked(input: CheckInput, startedAt: number): Map<string, Intervals> {
   return closedProviders(input.scenario, waitSpans(input.rows.filter((r) => r.faults.length > 0)), startedAt);
@@ -182,20 +134,23 @@ function neverReached(outcomes: readonly ClientOutcome[]): CheckResult {
 
 /**
  * The share of requests served (complete answers, streams ending in `[DONE]`) among those that
- * could have been. Left out: requests during whose deadline (less `serviceTime`) no provider that
- * could serve them had capacity, and answers cut by a fault after their first token. And since
- * "some capacity" is not "enough for everyone", the share is taken of what the providers' quotas
- * could have admitted in time (the quota oracle), when that is fewer.
+ * could have been, judged from the weather, never from what the router chose to send. Left out:
+ * requests the load made invalid on their face (no router could serve them), requests during
+ * whose deadline (less `serviceTime`) a forced fault closed every provider that could serve them,
+ * and answers cut by a fault after their first token. And since "some capacity" is not "enough
+ * for everyone", the share is taken of what the providers' quotas could have admitted in time,
+ * with the best prompt caching the request stream allows (the quota oracle), when that is fewer.
  */
 export function checkGoodput(input: CheckInput & { startedAt: number }): CheckResult {
   const { outcomes, rows, scenario } = input;
-  const perProvider = blockedByProvider(input, input.startedAt);
+  const forced = forcedBlocked(input, input.startedAt);
   const byModel = new Map<string, Intervals>();
   const blockedFor = (model: string) => {
     let b = byModel.get(model);
-    if (!b) byModel.set(model, (b = noCapacity(input, input.startedAt, model, perProvider)));
+    if (!b) byModel.set(model, (b = noCapacity(input, model, forced)));
     return b;
   };
+  const planned = plannedRequests(input);
   const attempts = attemptsByRequest(rows);
   const postCommit = new Set(
     scenario.faults.filter((f) => f.kind === 'stream-break' || f.kind === 'malformed').map((f) => f.id),
@@ -206,8 +161,13 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   let served = 0;
   let excludedNoCapacity = 0;
   let excludedCut = 0;
+  let excludedInvalid = 0;
   for (let i = 0; i < outcomes.length; i++) {
     const o = outcomes[i]!;
+    if (planned?.(o.id)?.invalid) {
+      excludedInvalid++;
+      continue;
+    }
     if (covers(blockedFor(o.model), o.sentAt, o.sentAt + Math.max(0, o.deadlineMs - serviceTime))) {
       excludedNoCapacity++;
       continue;
@@ -222,8 +182,8 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
   }
   const servable = quotaOracleColumns(
     scenario,
-    oracleColumns(input, eligible, attempts, serviceTime, (model) => candidateTargets(model, scenario)),
-    forcedBlocked(input, input.startedAt),
+    oracleColumns(input, eligible, attempts, serviceTime, (model) => candidateTargets(model, scenario), planned),
+    forced,
   );
   const base = Math.min(eligible.length, servable);
   const reached = rows.some((r) => r.endpoint === 'chat');
@@ -288,6 +248,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
       interval,
       excludedNoCapacity,
       excludedCutByFault: excludedCut,
+      ...(excludedInvalid > 0 ? { excludedInvalid } : {}),
       ...(starvationMeasured(input) ? { unservedThroughStalls: starved } : {}),
       noCapacityMs: blockedFor('auto').reduce((a, [s, e]) => a + (Number.isFinite(e) ? e - s : 0), 0),
     },

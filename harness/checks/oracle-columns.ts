@@ -1,11 +1,13 @@
 import type { AttemptGroups } from './attempts-by-request.js';
 import type { OracleColumns, OracleRequest } from './quota-oracle.js';
 import type { CheckInput } from './types.js';
+import type { PlannedFacts } from './planned-requests.js';
 
 /**
  * The eligible requests as the quota oracle reads them, in send order: each with the prompt tokens
- * of its first attempt (else the run's median), its deadline less `serviceTime`, and the provider
- * models that could serve its model (one shared list per model).
+ * of its first attempt (else the run's median), its deadline less `serviceTime`, the provider
+ * models that could serve its model (one shared list per model) and, from the load's plan, the
+ * conversation whose cacheable prefix it opens with.
  */
 export function oracleColumns(
   input: Pick<CheckInput, 'outcomes' | 'rows' | 'scenario'>,
@@ -14,6 +16,8 @@ export function oracleColumns(
   serviceTime: number,
   /** The provider models that could serve a model (goodput's `candidateTargets`). */
   targetsOf: (model: string) => OracleRequest['targets'],
+  /** The load's plan of each request (`plannedRequests`): the conversation whose prefix it shares. */
+  planned?: (id: string) => PlannedFacts | undefined,
 ): OracleColumns {
   const { outcomes, rows, scenario } = input;
   let chatWithTokens = 0;
@@ -37,6 +41,8 @@ export function oracleColumns(
     targets: new Uint32Array(n),
     targetLists: [],
   };
+  const conversations = scenario.load?.requests.conversations;
+  const conversation = planned && conversations ? new Int32Array(n).fill(-1) : undefined;
   const listOf = new Map<string, number>();
   const lists: Array<OracleRequest['targets']> = [];
   for (let j = 0; j < n; j++) {
@@ -50,6 +56,16 @@ export function oracleColumns(
       listOf.set(o.model, list);
     }
     columns.targets[j] = list;
+    if (conversation) conversation[j] = planned!(o.id)?.conversation ?? -1;
   }
-  return { ...columns, targetLists: lists };
+  return {
+    ...columns,
+    targetLists: lists,
+    ...(conversation
+      ? {
+          conversation,
+          prefix: { tokens: conversations!.systemTokens, cacheControl: conversations!.cacheControl },
+        }
+      : {}),
+  };
 }

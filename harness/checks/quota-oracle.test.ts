@@ -96,4 +96,28 @@ describe('quotaOracle', () => {
     expect(admitted).toBeGreaterThan(1400);
     expect(admitted).toBeLessThanOrEqual(1200 + 20 * 15);
   });
+
+  describe('with a prompt cache', () => {
+    // Anthropic does not count cache reads toward ITPM on Haiku 4.5: one write of the 5,000-token
+    // prefix, then 100 tokens a request while it stays warm in the key’s organisation; without it,
+    // the bucket of 10,000 and 1.5 s of refill hold two requests.
+    const anthropic = world().providers[1]!;
+    const scenario = {
+      ...world(),
+      providers: [{ ...anthropic, quotas: [{ metric: 'input-tokens' as const, limit: 10_000, per: 60_000 }] }],
+    };
+    const target = [{ provider: 'anthropic', model: 'claude-haiku-4-5' }];
+    const requests = Array.from({ length: 20 }, (_, i) =>
+      req(i * 10, { targets: target, tokensIn: 5100, conversation: 0 }),
+    );
+
+    it('admits what the cached prefix saves, as the request stream allows it', () => {
+      expect(quotaOracle(scenario as never, requests, new Map(), { tokens: 5000, cacheControl: true })).toBe(20);
+    });
+
+    it('saves nothing without a cache breakpoint where the vendor caches only at one, or without a prefix', () => {
+      expect(quotaOracle(scenario as never, requests, new Map(), { tokens: 5000, cacheControl: false })).toBe(2);
+      expect(quotaOracle(scenario as never, requests, new Map())).toBe(2);
+    });
+  });
 });

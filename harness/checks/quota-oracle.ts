@@ -1,5 +1,5 @@
-import { createProviderRuntime } from '../../simulator/index.js';
-import type { Costs } from '../../simulator/index.js';
+import { cachePolicyFor, createProviderRuntime } from '../../simulator/index.js';
+import type { Costs, ProviderRuntime } from '../../simulator/index.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { containing, type Intervals } from './intervals.js';
 
@@ -12,6 +12,8 @@ export interface OracleRequest {
   targets: ReadonlyArray<{ provider: string; model: string }>;
   tokensIn: number;
   maxTokens: number;
+  /** The conversation whose cacheable prefix (`quotaOracle`'s `prefix`) it opens with. */
+  conversation?: number;
 }
 
 // Time must move on each retry: at epoch-millisecond magnitudes a wait of 2.7e-11 ms (a bucket a
@@ -22,6 +24,62 @@ const MIN_STEP_MS = 1;
 /** End of the blocked interval containing `t`, or `t` itself. */
 function after(blocked: Intervals, t: number): number {
   return containing(blocked, t)?.[1] ?? t;
+}
+
+/** What a request takes at admission, as the simulator charges it (its quota stage's `costsOf`). */
+function costsOf(rule: ProviderRuntime['accounting']['tokenAdmission'], input: number, maxTokens: number): Costs {
+  const tokens =
+    rule === 'input' ? input : rule === 'input+max_tokens' ? input + maxTokens : Math.max(input, maxTokens);
+  return { requests: 1, tokens, 'input-tokens': input, 'output-tokens': 0, concurrency: 0 };
+}
+
+/**
+ * The best prompt caching a router could have had: each conversation's prefix warm in an
+ * organisation from the first request placed there until its TTL lapses, read free of input
+ * limits where the vendor does not count cache reads (docs/vendor-facts.md, "Prompt caching").
+ */
+class OracleCaches {
+  private readonly byTarget = new Map<string, TargetCache | null>();
+  constructor(private readonly prefix: OraclePrefix | undefined) {}
+  /** The cache of one provider model, or undefined where reads would save nothing. */
+  of(rt: ProviderRuntime, model: string): TargetCache | undefined {
+    const k = `${rt.id}\u0000${model}`;
+    let c = this.byTarget.get(k);
+    if (c === undefined) {
+      const policy = this.prefix && cachePolicyFor(rt.profile.id, model, rt.options);
+      const saves =
+        policy &&
+        !policy.readsCountTowardLimits &&
+        (policy.mode === 'automatic' || this.prefix!.cacheControl) &&
+        this.prefix!.tokens >= policy.minTokens;
+      c = saves ? new TargetCache(this.prefix!.tokens, policy.ttlMs) : null;
+      this.byTarget.set(k, c);
+    }
+    return c ?? undefined;
+  }
+}
+
+/** One provider model's warm prefixes, by organisation and conversation: when each expires. */
+class TargetCache {
+  private readonly expires = new Map<string, number>();
+  constructor(
+    private readonly tokens: number,
+    private readonly ttlMs: number,
+  ) {}
+  read(org: string, conversation: number, at: number): number {
+    return (this.expires.get(`${org}\u0000${conversation}`) ?? -Infinity) > at ? this.tokens : 0;
+  }
+  write(org: string, conversation: number, at: number): void {
+    this.expires.set(`${org}\u0000${conversation}`, at + this.ttlMs);
+  }
+  warmFirst<K extends { id: string; org?: string | undefined }>(
+    keys: readonly K[],
+    conversation: number,
+    at: number,
+  ): K[] {
+    const warm = keys.filter((k) => this.read(k.org ?? k.id, conversation, at) > 0);
+    return warm.length === 0 ? [...keys] : [...warm, ...keys.filter((k) => !warm.includes(k))];
+  }
 }
 
 /**
@@ -36,6 +94,18 @@ export interface OracleColumns {
   maxTokens: Float64Array;
   targets: Uint32Array;
   targetLists: ReadonlyArray<OracleRequest['targets']>;
+  /**
+   * The conversation each request opens (its system prompt a cacheable prefix), -1 for none, and
+   * how that prefix may be cached; absent: no request shares a prefix.
+   */
+  conversation?: Int32Array;
+  prefix?: OraclePrefix;
+}
+
+/** The prefix a load's conversations share: its tokens, and whether it carries a cache breakpoint. */
+export interface OraclePrefix {
+  tokens: number;
+  cacheControl: boolean;
 }
 
 /**
@@ -113,6 +183,7 @@ export function quotaOracle(
   scenario: RunScenario,
   requests: readonly OracleRequest[],
   blocked: ReadonlyMap<string, Intervals>,
+  prefix?: OraclePrefix,
 ): number {
   const n = requests.length;
   const columns: OracleColumns = {
@@ -123,6 +194,7 @@ export function quotaOracle(
     maxTokens: Float64Array.from(requests, (r) => r.maxTokens),
     targets: Uint32Array.from(requests, (_, i) => i),
     targetLists: requests.map((r) => r.targets),
+    ...(prefix ? { prefix, conversation: Int32Array.from(requests, (r) => r.conversation ?? -1) } : {}),
   };
   return quotaOracleColumns(scenario, columns, blocked);
 }
@@ -136,6 +208,7 @@ export function quotaOracleColumns(
   const runtimes = scenario.providers.map((p, i) => createProviderRuntime(p, i));
   const byId = new Map(runtimes.map((rt) => [rt.id, rt]));
   const queue = new Queue(requests.length);
+  const caches = new OracleCaches(requests.prefix);
   for (let i = 0; i < requests.length; i++) queue.push(requests.sentAt[i]!, i);
   let admitted = 0;
   // Each request comes back at most once per millisecond of its deadline, and far fewer in
@@ -160,21 +233,20 @@ export function quotaOracleColumns(
         soonest = Math.min(soonest, free);
         continue;
       }
-      const rule = rt.accounting.tokenAdmission;
-      const tokens =
-        rule === 'input'
-          ? tokensIn
-          : rule === 'input+max_tokens'
-            ? tokensIn + maxTokens
-            : Math.max(tokensIn, maxTokens);
-      const costs: Costs = { requests: 1, tokens, 'input-tokens': tokensIn, 'output-tokens': 0, concurrency: 0 };
-      for (const k of rt.spec.keys) {
+      const costs = costsOf(rt.accounting.tokenAdmission, tokensIn, maxTokens);
+      const conversation = requests.conversation?.[i] ?? -1;
+      const cached = conversation < 0 ? undefined : caches.of(rt, model);
+      // Keys whose organisation holds this conversation's prefix first: there it costs the least.
+      for (const k of cached ? cached.warmFirst(rt.spec.keys, conversation, at) : rt.spec.keys) {
         const caller = { keyId: k.id, org: k.org ?? k.id };
-        if (rt.quota.admit(caller, model, costs, at).ok) {
+        const read = cached?.read(caller.org, conversation, at) ?? 0;
+        const cost = read > 0 ? costsOf(rt.accounting.tokenAdmission, Math.max(0, tokensIn - read), maxTokens) : costs;
+        if (rt.quota.admit(caller, model, cost, at).ok) {
+          cached?.write(caller.org, conversation, at);
           placed = true;
           break;
         }
-        const wait = rt.quota.waitFor(rt.quota.bucketsFor(caller, model, at), costs, at);
+        const wait = rt.quota.waitFor(rt.quota.bucketsFor(caller, model, at), cost, at);
         if (wait > 0) soonest = Math.min(soonest, at + Math.max(wait, MIN_STEP_MS));
       }
       if (placed) break;

@@ -32,6 +32,11 @@ export interface CheckInput {
   /** Ledger rows in arrival order. */
   rows: readonly LedgerRow[];
   scenario: RunScenario;
+  /**
+   * The run's seed: with the scenario's load it plans each request again, to learn what the
+   * client asked (see `plannedRequests`) rather than what the router sent. Absent: unknown.
+   */
+  seed?: number;
   /** The harness's own lag during the run, when measured. */
   lag?: HarnessLag;
   /**

@@ -17,7 +17,14 @@ export interface PlannedRequest {
   path: string;
   /** What the client asked for (`ClientOutcome.request`), when the load draws the client surface. */
   request?: string;
+  /** The conversation it belongs to (`requests.conversations`), whose system prompt it opens with. */
+  conversation?: number;
+  /** Why no provider could serve it (`requests.invalid`): it is invalid on its face. */
+  invalid?: InvalidKind;
 }
+
+/** The ways the load can make a request invalid on its face (`requests.invalid.kind`). */
+export type InvalidKind = NonNullable<LoadSpec['requests']['invalid']>['kind'];
 
 /**
  * Plans requests from the load spec and the seed: models by weight, the streaming share, prompt
@@ -87,7 +94,10 @@ export function createRequestPlanner(
     const model = models.find((m) => (pick -= m.weight) < 0)?.model ?? models[models.length - 1]!.model;
     const stream = rng.next() < load.requests.stream;
     // A wide distribution may draw past the bound its parameters respect; the bound holds for draws too.
-    const tokens = Math.min(MAX_PROMPT_TOKENS, Math.max(1, Math.round(sample(load.requests.promptTokens, rng))));
+    const drawn = Math.min(MAX_PROMPT_TOKENS, Math.max(1, Math.round(sample(load.requests.promptTokens, rng))));
+    // Drawn from a seed of its own, so that a load without invalid requests plans what it always did.
+    const invalid = load.requests.invalid && createRng(deriveSeed(seed, 13, n)).next() < load.requests.invalid.share;
+    const tokens = invalid ? load.requests.invalid!.promptTokens : drawn;
     const id = `${runId}-${n}`;
     const words = generateText(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75)));
     const user = `{"role":"user","content":${JSON.stringify(`${formatCorrelationMarker(id)} ${words}`)}}`;
@@ -101,7 +111,7 @@ export function createRequestPlanner(
     if (authorization) headers.authorization = authorization;
     if (surface) {
       const c = conversations ? Math.floor(rng.next() * conversations.count) : undefined;
-      const drawn = drawSurfaceRequest(
+      const req = drawSurfaceRequest(
         surface,
         rng,
         {
@@ -114,24 +124,36 @@ export function createRequestPlanner(
         },
         surface.embeddingModel ?? model,
       );
-      if (drawn.api === 'messages') headers['anthropic-version'] = '2023-06-01';
+      if (req.api === 'messages') headers['anthropic-version'] = '2023-06-01';
       return {
         id,
-        model: drawn.api === 'embeddings' ? (surface.embeddingModel ?? model) : model,
-        stream: drawn.stream,
+        model: req.api === 'embeddings' ? (surface.embeddingModel ?? model) : model,
+        stream: req.stream,
         deadlineMs: load.requests.deadline,
         headers,
-        body: drawn.body,
-        path: drawn.path,
-        ...(drawn.request === undefined ? {} : { request: drawn.request }),
+        body: req.body,
+        path: req.path,
+        ...(req.request === undefined ? {} : { request: req.request }),
+        ...(c === undefined ? {} : { conversation: c }),
       };
     }
     let body: string;
+    let conversation: number | undefined;
     if (conversations) {
-      const c = Math.floor(rng.next() * conversations.count);
+      const c = (conversation = Math.floor(rng.next() * conversations.count));
       const key = conversations.promptCacheKey ? `,"prompt_cache_key":"conversation-${c}"` : '';
       body = `${heads.get(model)!}${systemOf(c, conversations.systemTokens)},${user}${streamJson[s]!}${key}${endJson[s]!}`;
     } else body = `${heads.get(model)!}${user}${streamJson[s]!}${endJson[s]!}`;
-    return { id, model, stream, deadlineMs: load.requests.deadline, headers, body, path: API_PATHS.chat };
+    return {
+      id,
+      model,
+      stream,
+      deadlineMs: load.requests.deadline,
+      headers,
+      body,
+      path: API_PATHS.chat,
+      ...(conversation === undefined ? {} : { conversation }),
+      ...(invalid ? { invalid: load.requests.invalid!.kind } : {}),
+    };
   };
 }

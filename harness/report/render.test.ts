@@ -99,6 +99,8 @@ describe('report renderers', () => {
         answer-integrity   PASS          the 1 answer backed by a successful attempt for the model asked
         content-integrity  SKIP          no answer of 1 request could be traced to an upstream success with text
         usage              PASS          usage present and exact on the 1 answer
+        own-answers        SKIP          1 error answer but none recorded whole (status, headers and body)
+        no-leak            SKIP          no error answer of the router was recorded to read
 
       no-blind-retry skip: no attempt failed without a wait hint
       amplification inconclusive: MARGINAL: a confidence interval straddles its threshold; more requests would decide
@@ -109,7 +111,7 @@ describe('report renderers', () => {
           [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
       goodput: Of the requests the providers had capacity for, the share the router did serve.
           [r-1] not served: status 429 (rate_limit_exceeded)
-      verdict: FAIL (5 passed, 3 failed, 4 skipped, 1 inconclusive)"
+      verdict: FAIL (5 passed, 3 failed, 6 skipped, 1 inconclusive)"
     `);
   });
 
@@ -148,6 +150,8 @@ describe('report renderers', () => {
       | answer-integrity | ✅ pass | the 1 answer backed by a successful attempt for the model asked |
       | content-integrity | ➖ skip | no answer of 1 request could be traced to an upstream success with text |
       | usage | ✅ pass | usage present and exact on the 1 answer |
+      | own-answers | ➖ skip | 1 error answer but none recorded whole (status, headers and body) |
+      | no-leak | ➖ skip | no error answer of the router was recorded to read |
 
       **no-429** — The router absorbed every provider rate limit; no client request was answered 429.
 
@@ -169,7 +173,7 @@ describe('report renderers', () => {
     expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="throttlelab">
-        <testsuite name="synthetic" tests="13" failures="3" skipped="5" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
+        <testsuite name="synthetic" tests="15" failures="3" skipped="7" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
           <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429)">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
@@ -183,6 +187,8 @@ describe('report renderers', () => {
           <testcase classname="throttlelab.synthetic" name="answer-integrity" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="content-integrity" time="0"><skipped message="no answer of 1 request could be traced to an upstream success with text"/></testcase>
           <testcase classname="throttlelab.synthetic" name="usage" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="own-answers" time="0"><skipped message="1 error answer but none recorded whole (status, headers and body)"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-leak" time="0"><skipped message="no error answer of the router was recorded to read"/></testcase>
         </testsuite>
       </testsuites>
       "

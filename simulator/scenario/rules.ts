@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import { isKnownTimeZone } from '../quota/window-start.js';
 import type { Scenario } from './schema.js';
 import { VENDORS } from '../vendors/registry.js';
 import type { VendorId } from '../vendors/types.js';
-import { VENDOR_OPTIONS } from './vendor-options.js';
+import { COMMON_OPTIONS, VENDOR_OPTIONS } from './vendor-options.js';
 
 /** An issue found by a rule, before it is located. */
 export interface RuleIssue {
@@ -136,7 +137,11 @@ const quotas: Rule = (s, _ctx, push) => {
 
 const vendorOptions: Rule = (s, _ctx, push) => {
   s.providers.forEach((p, i) => {
-    const result = VENDOR_OPTIONS[p.vendor as keyof typeof VENDOR_OPTIONS].safeParse(p.options);
+    // The options every vendor takes, then the vendor's own.
+    const common = Object.fromEntries(Object.entries(p.options).filter(([k]) => k in COMMON_OPTIONS));
+    const own = Object.fromEntries(Object.entries(p.options).filter(([k]) => !(k in COMMON_OPTIONS)));
+    const shared = z.strictObject(COMMON_OPTIONS).safeParse(common);
+    const result = shared.success ? VENDOR_OPTIONS[p.vendor as keyof typeof VENDOR_OPTIONS].safeParse(own) : shared;
     if (result.success) return;
     for (const issue of result.error.issues) {
       if (issue.code === 'unrecognized_keys') {

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import type { VendorId } from '../vendors/types.js';
 
 /**
+ * Options every vendor takes. `contextWindow`: the most prompt tokens a model takes; a longer
+ * prompt is refused with the vendor's 400 (OpenAI's `context_length_exceeded`, Anthropic's
+ * "prompt is too long"), as no retry could change.
+ */
+export const COMMON_OPTIONS = { contextWindow: z.number().int().positive().optional() };
+
+/**
  * The vendor-specific switches, one strict schema per vendor. Most exist because the behaviour
  * is UNCONFIRMED in docs/vendor-facts.md, so the scenario picks it.
  */

@@ -1,11 +1,25 @@
 import { findCorrelationId } from '../correlation.js';
 import { countPromptTokens } from '../tokens.js';
 import { formatRequestFacts, requestFacts, shapeOfVendor } from '../request-facts.js';
+import type { ErrorSpec } from '../../vendors/types.js';
 import { refuse, type Authenticated, type ChatRoute, type Parsed, type Refused } from './attempt.js';
 
 // For the marker in the prompt alone: the headers were searched when the attempt opened.
 const NO_HEADERS = {};
 const NO_NAMES: readonly string[] = [];
+
+/**
+ * A prompt past the model's context window (provider option `contextWindow`, in tokens): a 400
+ * every vendor sends for the request itself, which no retry or other key can change.
+ * @see https://platform.openai.com/docs/guides/error-codes (context_length_exceeded)
+ */
+function contextTooLong(tokens: number, window: number): ErrorSpec {
+  return {
+    kind: 'invalid_request',
+    param: 'messages',
+    message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+  };
+}
 
 /**
  * Reads the body as the vendor's API would: too large, not JSON, invalid for the API or naming
@@ -33,6 +47,9 @@ export function parse(attempt: Authenticated & { route: ChatRoute }, bodyTooLarg
   if (chat.embedding) start.request = undefined;
   if (!attempt.provider.models.has(chat.model)) return refuse(attempt, { kind: 'model_not_found' });
   attempt.tokensIn = countPromptTokens(profile.id, chat.promptText, chat.messageCount, !chat.embedding);
+  const window = attempt.provider.options.contextWindow;
+  if (typeof window === 'number' && attempt.tokensIn > window)
+    return refuse(attempt, contextTooLong(attempt.tokensIn, window));
   attempt.body = body;
   attempt.chat = chat;
   return attempt as Parsed;
