@@ -10,6 +10,13 @@ export { CORRELATION_HEADER, CORRELATION_MARKER_RE, formatCorrelationMarker } fr
 export type { Reply, Step, ReplyOutcome } from './engine/reply.js';
 export { playReply, type ReplySink } from './engine/play-reply.js';
 export { sample } from './engine/sample.js';
+export {
+  requestFacts,
+  formatRequestFacts,
+  shapeOfVendor,
+  type RequestFacts,
+  type RequestShape,
+} from './engine/request-facts.js';
 export { ContentDigest, contentDigest, formatDigest } from './core/content-digest.js';
 export { createVocabulary, generateText, generateTokens, type Vocabulary } from './engine/vocabulary.js';
 export { createProviderRuntime, type ProviderRuntime } from './engine/provider-runtime.js';

@@ -20,6 +20,8 @@ import { forgetAttemptsByRequest } from './attempts-by-request.js';
 import { forgetAttemptsByScope } from './windows.js';
 import { longestStall, worstLag, type CheckInput, type CheckResult, type HarnessLag } from './types.js';
 import { checkUsage } from './usage.js';
+import { checkRequestFidelity } from './request-fidelity.js';
+import { checkCacheUse } from './cache-use.js';
 
 /** Every check by id. */
 export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number }) => CheckResult> = {
@@ -40,6 +42,8 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
   recovery: checkRecovery,
   'own-answers': checkOwnAnswers,
   'no-leak': checkNoLeak,
+  'request-fidelity': checkRequestFidelity,
+  'cache-use': checkCacheUse,
 };
 
 /** Runs the scenario's checks (all by default, minus `skip`), in report order. */

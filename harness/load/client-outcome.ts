@@ -42,6 +42,12 @@ export interface ClientOutcome {
   contentChars?: number;
   /** `data:` frames of a stream. */
   frames?: number;
+  /**
+   * What the client asked for, as `RequestFacts` JSON (the simulator's words for every API: the
+   * ledger's `request` is the same for each attempt); absent unless the load draws the client
+   * surface (`load.requests.surface`).
+   */
+  request?: string;
   /** Which replica of a fleet the request was sent to (absent for a single router). */
   replica?: number;
   /** The router's own answer when it answered an error (a status of 400 or more): what the client's SDK parses. */
@@ -283,11 +289,11 @@ export function readAnswer(
 
 /** A request's outcome before any answer: what was planned and when it left. */
 export function pendingOutcome(
-  p: { id: string; model: string; stream: boolean; deadlineMs: number },
+  p: { id: string; model: string; stream: boolean; deadlineMs: number; request?: string },
   scheduledAt: number,
   sentAt: number,
 ): ClientOutcome {
-  return {
+  const out: ClientOutcome = {
     id: p.id,
     model: p.model,
     stream: p.stream,
@@ -304,6 +310,8 @@ export function pendingOutcome(
     servedBy: null,
     retryAfter: null,
   };
+  if (p.request !== undefined) out.request = p.request;
+  return out;
 }
 
 /** Records an answer's status line and headers on an outcome, at `now`: its first byte. */

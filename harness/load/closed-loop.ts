@@ -34,6 +34,8 @@ export async function runClosedLoop(
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = new URL(target.baseUrl.replace(/\/+$/, '') + '/chat/completions');
+  // The base's path, under which each request's API path goes (`/chat/completions`, `/messages`…).
+  const base = url.pathname.slice(0, -'/chat/completions'.length);
   const outcomes: ClientOutcome[] = [];
   const byStatus: Record<string, number> = {};
   const open = new Map<string, PlannedRequest & { sentAt: number }>();
@@ -75,7 +77,7 @@ export async function runClosedLoop(
           context.planned = p;
           context.sentAt = sentAt;
           open.set(p.id, { ...p, sentAt });
-          return { ...req, method: 'POST', path: url.pathname, headers: p.headers, body: p.body };
+          return { ...req, method: 'POST', path: base + p.path, headers: p.headers, body: p.body };
         },
         onResponse(status: number, body: string, context: Context, headers: Record<string, string>) {
           const p = context.planned!;

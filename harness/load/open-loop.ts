@@ -50,9 +50,7 @@ export async function runOpenLoop(
   onProgress?: (p: LoadProgress) => void,
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
-  const urls = (target.replicas?.baseUrls ?? [target.baseUrl]).map(
-    (b) => new URL(b.replace(/\/+$/, '') + '/chat/completions'),
-  );
+  const urls = (target.replicas?.baseUrls ?? [target.baseUrl]).map((b) => new URL(b.replace(/\/+$/, '') + '/'));
   const pools = urls.map(
     (url) =>
       new Pool(url.origin, {
@@ -94,7 +92,8 @@ export async function runOpenLoop(
     open.add(ac);
     try {
       const res = await pool.request({
-        path: url.pathname,
+        // The base's path and the request's API path (`/chat/completions`, `/messages`…).
+        path: url.pathname.replace(/\/$/, '') + p.path,
         method: 'POST',
         headers: p.headers,
         body: p.body,

@@ -66,8 +66,8 @@ class Column {
   }
 }
 
-/** Interned strings per outcome: model, error, stream end, served by, retry-after, content type, detail, error answer. */
-const STRINGS = 8;
+/** Interned strings per outcome: model, error, stream end, served by, retry-after, content type, detail, error answer, request facts. */
+const STRINGS = 9;
 
 // Flags: which optional fields an outcome has, and its two booleans.
 const STREAM = 1;
@@ -175,6 +175,8 @@ export class OutcomeStore {
     s[base + 6] = this.labels.code(o.detail);
     // The router's error answers repeat too (one no-capacity answer, its Retry-After aside, is much like the next).
     s[base + 7] = o.errorAnswer === undefined ? 0 : this.labels.code(JSON.stringify(o.errorAnswer));
+    // A request's facts repeat (a few values a parameter): interned like the rest.
+    s[base + 8] = this.labels.code(o.request);
   }
 
   private grow(): void {
@@ -257,6 +259,9 @@ export class OutcomeStore {
       get retryAfter() {
         return str(this.i, 4);
       }
+      get request() {
+        return str(this.i, 8) ?? undefined;
+      }
       get contentType() {
         return (s.flags[this.i]! & HAS_CONTENT_TYPE) === 0 ? undefined : str(this.i, 5);
       }
@@ -295,6 +300,8 @@ export class OutcomeStore {
           servedBy: this.servedBy,
           retryAfter: this.retryAfter,
         };
+        const request = this.request;
+        if (request !== undefined) o.request = request;
         // Set after the answer, in this order, by the load generator (absent when it never set them).
         const f = s.flags[this.i]!;
         if (f & HAS_CONTENT_TYPE) o.contentType = this.contentType;

@@ -3,6 +3,7 @@ import { formatCorrelationMarker, CORRELATION_HEADER } from '../../simulator/ind
 import { sample } from '../../simulator/index.js';
 import { createVocabulary, generateText, type Vocabulary } from '../../simulator/index.js';
 import { MAX_PROMPT_TOKENS, type LoadSpec } from '../scenario/schema.js';
+import { API_PATHS, drawSurfaceRequest } from './surface-request.js';
 
 /** One request the load will send. */
 export interface PlannedRequest {
@@ -12,6 +13,10 @@ export interface PlannedRequest {
   deadlineMs: number;
   headers: Record<string, string>;
   body: string;
+  /** Where it goes under the router's base URL: `/chat/completions`, `/responses`, `/messages`, `/embeddings`. */
+  path: string;
+  /** What the client asked for (`ClientOutcome.request`), when the load draws the client surface. */
+  request?: string;
   /** The conversation it belongs to (`requests.conversations`), whose system prompt it opens with. */
   conversation?: number;
   /** Why no provider could serve it (`requests.invalid`): it is invalid on its face. */
@@ -44,6 +49,7 @@ export function createRequestPlanner(
   const models = load.requests.models;
   const totalWeight = models.reduce((a, m) => a + m.weight, 0);
   const conversations = load.requests.conversations;
+  const surface = load.requests.surface;
   // The body is written as JSON.stringify writes {model, messages, stream, prompt_cache_key?,
   // stream_options?, max_tokens?}, from parts made once: a million requests, one string each.
   const heads = new Map(models.map((m) => [m.model, `{"model":${JSON.stringify(m.model)},"messages":[`]));
@@ -53,18 +59,27 @@ export function createRequestPlanner(
   const endJson = [`${maxTokens}}`, `,"stream_options":{"include_usage":true}${maxTokens}}`];
   const deadline = String(load.requests.deadline);
   const authorization = load.routerToken ? `Bearer ${load.routerToken}` : undefined;
-  // A conversation's system message as JSON: the same text for every request of it, in every run with the seed.
+  // A conversation's system text and message as JSON: the same for every request of it, in every run with the seed.
   const systems = new Map<number, string>();
-  const systemOf = (c: number, tokens: number) => {
-    let json = systems.get(c);
-    if (json === undefined) {
+  const systemTexts = new Map<number, string>();
+  const systemTextOf = (c: number, tokens: number) => {
+    let text = systemTexts.get(c);
+    if (text === undefined) {
       const words = generateText(
         vocabulary,
         createRng(deriveSeed(seed, 11, c)),
         Math.max(1, Math.round(tokens * 0.75)),
       );
       // Cut to four characters a token: the size the simulator (and most estimators) will count.
-      const text = `You are assistant ${c}.${words}`.slice(0, tokens * 4);
+      text = `You are assistant ${c}.${words}`.slice(0, tokens * 4);
+      systemTexts.set(c, text);
+    }
+    return text;
+  };
+  const systemOf = (c: number, tokens: number) => {
+    let json = systems.get(c);
+    if (json === undefined) {
+      const text = systemTextOf(c, tokens);
       json = JSON.stringify({
         role: 'system',
         content: conversations!.cacheControl ? [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] : text,
@@ -87,13 +102,6 @@ export function createRequestPlanner(
     const words = generateText(vocabulary, rng, Math.max(1, Math.round(tokens * 0.75)));
     const user = `{"role":"user","content":${JSON.stringify(`${formatCorrelationMarker(id)} ${words}`)}}`;
     const s = +stream;
-    let body: string;
-    let conversation: number | undefined;
-    if (conversations) {
-      const c = (conversation = Math.floor(rng.next() * conversations.count));
-      const key = conversations.promptCacheKey ? `,"prompt_cache_key":"conversation-${c}"` : '';
-      body = `${heads.get(model)!}${systemOf(c, conversations.systemTokens)},${user}${streamJson[s]!}${key}${endJson[s]!}`;
-    } else body = `${heads.get(model)!}${user}${streamJson[s]!}${endJson[s]!}`;
     const headers: Record<string, string> = {
       ...extra,
       'content-type': 'application/json',
@@ -101,6 +109,41 @@ export function createRequestPlanner(
       'x-throttlelab-deadline-ms': deadline,
     };
     if (authorization) headers.authorization = authorization;
+    if (surface) {
+      const c = conversations ? Math.floor(rng.next() * conversations.count) : undefined;
+      const req = drawSurfaceRequest(
+        surface,
+        rng,
+        {
+          model,
+          stream,
+          user: `${formatCorrelationMarker(id)} ${words}`,
+          ...(c === undefined
+            ? {}
+            : { system: { text: systemTextOf(c, conversations!.systemTokens), conversation: c } }),
+        },
+        surface.embeddingModel ?? model,
+      );
+      if (req.api === 'messages') headers['anthropic-version'] = '2023-06-01';
+      return {
+        id,
+        model: req.api === 'embeddings' ? (surface.embeddingModel ?? model) : model,
+        stream: req.stream,
+        deadlineMs: load.requests.deadline,
+        headers,
+        body: req.body,
+        path: req.path,
+        ...(req.request === undefined ? {} : { request: req.request }),
+        ...(c === undefined ? {} : { conversation: c }),
+      };
+    }
+    let body: string;
+    let conversation: number | undefined;
+    if (conversations) {
+      const c = (conversation = Math.floor(rng.next() * conversations.count));
+      const key = conversations.promptCacheKey ? `,"prompt_cache_key":"conversation-${c}"` : '';
+      body = `${heads.get(model)!}${systemOf(c, conversations.systemTokens)},${user}${streamJson[s]!}${key}${endJson[s]!}`;
+    } else body = `${heads.get(model)!}${user}${streamJson[s]!}${endJson[s]!}`;
     return {
       id,
       model,
@@ -108,6 +151,7 @@ export function createRequestPlanner(
       deadlineMs: load.requests.deadline,
       headers,
       body,
+      path: API_PATHS.chat,
       ...(conversation === undefined ? {} : { conversation }),
       ...(invalid ? { invalid: load.requests.invalid!.kind } : {}),
     };

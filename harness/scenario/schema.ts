@@ -27,6 +27,8 @@ export const CHECK_IDS = [
   'recovery',
   'own-answers',
   'no-leak',
+  'request-fidelity',
+  'cache-use',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
@@ -76,6 +78,32 @@ const ModelChoice = z.union([
     .transform((model) => ({ model, weight: 1 })),
   z.strictObject({ model: z.string().min(1), weight: z.number().positive().default(1) }),
 ]);
+
+const Share = z.number().min(0).max(1).default(0);
+const Weight = z.number().nonnegative().default(0);
+
+const Surface = z
+  .strictObject({
+    apis: z
+      .strictObject({ chat: Weight, responses: Weight, messages: Weight, embeddings: Weight })
+      .refine((a) => a.chat + a.responses + a.messages + a.embeddings > 0, { message: 'give some API a weight' })
+      .default({ chat: 1, responses: 0, messages: 0, embeddings: 0 }),
+    /** The model an embeddings request names (required when `apis.embeddings` has a weight). */
+    embeddingModel: z.string().min(1).optional(),
+    maxTokens: Share,
+    temperature: Share,
+    topP: Share,
+    stop: Share,
+    seed: Share,
+    tools: Share,
+    cacheHints: Share,
+  })
+  .refine((s) => s.apis.embeddings === 0 || s.embeddingModel !== undefined, {
+    message: 'embeddings requests need an embeddingModel',
+    path: ['embeddingModel'],
+  });
+
+export type SurfaceSpec = z.output<typeof Surface>;
 
 const Load = z.strictObject({
   /** open: a constant (or ramping) arrival rate; closed: a number of connections, each waiting for its answer (autocannon). */
@@ -133,12 +161,24 @@ const Load = z.strictObject({
           promptTokens: z.number().int().positive().max(MAX_PROMPT_TOKENS),
         })
         .optional(),
+      /**
+       * The client surface beyond a plain chat request (absent: today's requests, byte for byte):
+       * which inbound API each request uses (weights), and the share of requests that set each
+       * parameter (values drawn from a few each, with the seeded Rng), offer tools with tool
+       * calls and results over earlier turns, or carry cache hints on the conversation's shared
+       * prefix (`cache_control`, `prompt_cache_key`; needs `conversations`).
+       */
+      surface: Surface.optional(),
       /** Each request's deadline, sent to the router in x-throttlelab-deadline-ms and judged by the deadline check. */
       deadline: durationWithin(
         'above-zero',
         TEN_MINUTES,
         'a request deadline is at most 10 minutes (a run waits for its slowest answer)',
       ).default(10_000),
+    })
+    .refine((r) => !r.surface?.cacheHints || r.conversations !== undefined, {
+      message: 'cache hints go on a shared prefix: give `conversations` too',
+      path: ['surface', 'cacheHints'],
     })
     .default({
       models: [{ model: 'auto', weight: 1 }],

@@ -28,6 +28,8 @@ export type DirectHandler = (call: {
   body: string;
   /** The client's; a plain `Cancel` rather than an AbortSignal, which costs far more per request. */
   signal: AbortLike;
+  /** The API's path (`/v1/responses`…); chat completions when absent. */
+  path?: string;
 }) => Promise<
   | { status: number; headers: Record<string, string>; body: string }
   | { status: 200; headers: Record<string, string>; frames: AsyncIterable<string> }
@@ -52,7 +54,7 @@ async function collect(frames: AsyncIterator<string>): Promise<string> {
   return out;
 }
 
-/** Where the in-process load sends: `/chat/completions` under this base URL (the host is never resolved). */
+/** Where the in-process load sends: each request's API path under this base URL (the host is never resolved). */
 export const SIM_ROUTER_BASE = 'http://router.simulated/v1';
 
 const GAVE_UP = Symbol('client-gave-up');
@@ -77,6 +79,7 @@ export async function runSimulatedLoad(
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = `${SIM_ROUTER_BASE}/chat/completions`;
   const path = new URL(url).pathname;
+  const chatPath = '/chat/completions';
   // Each outcome goes into columns once its request is over: a day's million stay small.
   const outcomes = new OutcomeStore();
   /** Each open request's way to stop it (the client giving up, or the load's end). */
@@ -118,7 +121,8 @@ export async function runSimulatedLoad(
       if (direct) {
         const headers: Record<string, string> = {};
         for (const k in p.headers) headers[k.toLowerCase()] = p.headers[k]!;
-        const a = await orStop(direct({ headers, body: p.body, signal: ac }));
+        const call = { headers, body: p.body, signal: ac };
+        const a = await orStop(direct(p.path === chatPath ? call : { ...call, path: `/v1${p.path}` }));
         status = a.status;
         header = (name) => a.headers[name] ?? null;
         answerHeaders = () => Object.entries(a.headers);
@@ -129,7 +133,7 @@ export async function runSimulatedLoad(
         const fetchAbort = new AbortController();
         if (ac.aborted) fetchAbort.abort(ac.reason);
         else ac.addEventListener('abort', () => fetchAbort.abort(ac.reason));
-        const request = new Request(url, {
+        const request = new Request(`${SIM_ROUTER_BASE}${p.path}`, {
           method: 'POST',
           headers: p.headers,
           body: p.body,

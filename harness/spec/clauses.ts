@@ -38,6 +38,10 @@ export const CLAUSES: readonly Clause[] = [
   // Answers
   { id: 'ANS-1', title: 'The answer is from the model asked for', level: 'MUST', check: 'answer-integrity' },
   { id: 'ANS-2', title: 'Usage is what the provider metered', level: 'MUST', check: 'usage' },
+  // Requests
+  { id: 'REQ-1', title: 'Requests are passed on faithfully', level: 'MUST', check: 'request-fidelity' },
+  // Cost
+  { id: 'COST-2', title: 'Cache hints are kept, and so is the cache', level: 'MUST', check: 'cache-use' },
   // The router's own answers
   { id: 'OWN-1', title: 'Its own errors carry the right status', level: 'MUST', check: 'own-answers' },
   { id: 'OWN-2', title: 'Its own errors are shaped as the API’s SDKs parse them', level: 'MUST', check: 'own-answers' },

@@ -61,6 +61,8 @@ export function toGemini(req: ChatRequest, maxTokens: number | undefined): Recor
   if (typeof req.temperature === 'number') generationConfig.temperature = req.temperature;
   if (typeof req.top_p === 'number') generationConfig.topP = req.top_p;
   if (req.stop) generationConfig.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
+  // Gemini takes a seed too (generationConfig.seed); Anthropic and Converse have none.
+  if (typeof req.seed === 'number' && Number.isInteger(req.seed)) generationConfig.seed = req.seed;
   const json = jsonFormatOf(req);
   if (json) {
     generationConfig.responseMimeType = 'application/json';

@@ -1,5 +1,6 @@
 import type { AbortLike } from '../core/cancel.js';
 import type { Router } from '../router.js';
+import { ENDPOINTS } from './endpoints.js';
 
 const encoder = new TextEncoder();
 
@@ -9,6 +10,8 @@ export interface DirectCall {
   body: string;
   /** The client's: an AbortSignal, or anything as cheap that aborts the same way (`toAbortSignal` makes an AbortSignal of it). */
   signal: AbortLike;
+  /** The API path (`/v1/responses`, `/v1/messages`, `/v1/embeddings`); chat completions when absent. */
+  path?: string;
 }
 
 /** The router's answer in process: a whole body, or the frames of a stream as they come. */
@@ -40,8 +43,8 @@ function overBytes(text: string, max: number): boolean {
 }
 
 /**
- * `POST /v1/chat/completions` in process, with no server, no socket and no Web stream: what a
- * run in simulated time calls for each request. Answered as `startRouterServer` answers it; an
+ * `POST /v1/chat/completions` (or the API `call.path` names) in process, with no server, no
+ * socket and no Web stream: what a run in simulated time calls for each request. Answered as `startRouterServer` answers it; an
  * aborted signal (the client went away) cancels the upstream attempt.
  */
 export function routerDirectHandler(router: Router): (call: DirectCall) => Promise<DirectAnswer> {
@@ -49,34 +52,46 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
   const deadlineHeader = router.config.deadline.header.toLowerCase();
   const max = router.config.server.maxBodyBytes;
   return async (call) => {
+    const endpoint = call.path === undefined ? undefined : ENDPOINTS[call.path];
+    const codec = endpoint?.codec;
+    // Errors before routing, in the shape of the API the path names (Anthropic's for /v1/messages).
+    const fail = (status: number, message: string, type: string, code: string | null): DirectAnswer =>
+      codec ? codec.error(status, type, code, message) : errorAnswer(status, message, type, code);
+    if (call.path !== undefined && !endpoint)
+      return errorAnswer(404, `Invalid URL (POST ${call.path})`, 'invalid_request_error', null);
     if (overBytes(call.body, max))
-      return errorAnswer(
-        413,
-        `Request body is larger than ${max} bytes.`,
-        'invalid_request_error',
-        'request_too_large',
-      );
+      return fail(413, `Request body is larger than ${max} bytes.`, 'invalid_request_error', 'request_too_large');
     let body: unknown;
     try {
       body = JSON.parse(call.body);
     } catch {
-      return errorAnswer(
+      return fail(
         400,
         'We could not parse the JSON body of your request. The API expects a JSON payload.',
         'invalid_request_error',
         null,
       );
     }
+    if (codec) {
+      const refused = codec.preflight?.(call.headers);
+      if (refused) return refused;
+      const decoded = codec.decode(body);
+      if (!decoded.ok) return decoded.reply;
+      body = decoded.req;
+    }
     const fwd: Record<string, string> = {};
     for (const h of forward) if (call.headers[h] !== undefined) fwd[h] = call.headers[h]!;
-    const result = await router.route(body, {
+    const routed = await router.route(body, {
       signal: call.signal,
       deadlineMs: clientDeadlineMs(call.headers, deadlineHeader),
       forward: fwd,
+      ...(endpoint ? { api: endpoint.api } : {}),
       // The body is the request as it came, as the HTTP server passes it: an OpenAI-style
       // adapter edits its top-level members rather than serialising the parsed request again.
-      raw: call.body,
+      // Only where no codec translated it.
+      raw: codec ? undefined : call.body,
     });
+    const result = codec ? codec.encode(routed, (body as { model: string }).model) : routed;
     if (result.kind === 'response') return { status: result.status, headers: result.headers, body: result.body };
     const { first, rest } = result;
     return {
@@ -106,7 +121,8 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
 
 /**
  * The router as a fetch handler, `(Request) => Promise<Response>`, with no server and no socket:
- * `POST /v1/chat/completions` (streaming or not), `GET /v1/models` and `GET /healthz`, answered as
+ * every API the server serves (`POST /v1/chat/completions`, `/v1/responses`, `/v1/messages`,
+ * `/v1/embeddings`, streaming or not), `GET /v1/models` and `GET /healthz`, answered as
  * `startRouterServer` answers them. A request whose signal aborts (the client went away) cancels
  * its upstream attempt.
  */
@@ -126,11 +142,11 @@ export function routerFetchHandler(router: Router): (request: Request) => Promis
       const a = errorAnswer(status, message, 'invalid_request_error', null) as { body: string };
       return new Response(a.body, { status, headers: { 'content-type': 'application/json' } });
     };
-    if (path !== '/v1/chat/completions') return refuse(404, `Invalid URL (${request.method} ${path})`);
+    if (!ENDPOINTS[path]) return refuse(404, `Invalid URL (${request.method} ${path})`);
     if (request.method !== 'POST') return refuse(405, `Method ${request.method} is not allowed on ${path}; use POST.`);
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => (headers[k] = v));
-    const answer = await direct({ headers, body: await request.text(), signal: request.signal });
+    const answer = await direct({ headers, body: await request.text(), signal: request.signal, path });
     if ('body' in answer) return new Response(answer.body, { status: answer.status, headers: answer.headers });
     const frames = answer.frames[Symbol.asyncIterator]();
     const stream = new ReadableStream<Uint8Array>({

@@ -59,5 +59,11 @@ export interface LedgerRow {
    * `<where>=<owner label>`, e.g. `header:x-api-key=foreign:anthropic/main`; never the values.
    */
   carried: string[];
+  /**
+   * What the provider was asked, in the words of every API (`RequestFacts` as compact JSON:
+   * max tokens, temperature, top_p, stop sequences, seed, tools, tool-result ids, cache hints,
+   * the number of turns); absent for a plain request that set none of them.
+   */
+  request?: string;
   end: AttemptEnd;
 }

@@ -41,6 +41,8 @@ export interface AttemptStart {
   stream: boolean;
   /** Credentials carried besides the one that authenticated (see `LedgerRow.carried`). */
   carried?: string[];
+  /** What the request asked for (see `LedgerRow.request`). */
+  request?: string;
 }
 
 /** The facts decided when the response is planned. */
@@ -151,6 +153,9 @@ export class Ledger {
   private readonly chars: Column<Int32Array>;
   private readonly carried: Column<Uint16Array>;
   private readonly carriedSets = new InternTable();
+  // A request's facts repeat across attempts and requests: one interned id a row (0: none).
+  private readonly request: Column<Uint32Array>;
+  private readonly requests = new InternTable(200_000);
   // Rows past maxRows live here only until they end and reach the sinks.
   private readonly overflow = new Map<number, LedgerRow>();
 
@@ -182,6 +187,7 @@ export class Ledger {
     this.digest = f64(Number.NaN);
     this.chars = new Column((n) => new Int32Array(n), this.capacity, -1);
     this.carried = u16();
+    this.request = new Column((n) => new Uint32Array(n), this.capacity);
     this.correlationNumber = f64(Number.NaN);
   }
 
@@ -226,6 +232,7 @@ export class Ledger {
       this.digest,
       this.chars,
       this.carried,
+      this.request,
       this.correlationNumber,
     ];
   }
@@ -253,6 +260,7 @@ export class Ledger {
     this.retry.data[i] = start.sdkRetryCount ?? -1;
     this.small.data[i] = (ENDPOINTS.indexOf(start.endpoint) << 3) | (start.stream ? 64 : 0);
     this.carried.data[i] = start.carried?.length ? this.carriedSets.id(start.carried.join(' ')) + 1 : 0;
+    this.request.data[i] = start.request === undefined ? 0 : this.requests.id(start.request) + 1;
     return seq;
   }
 
@@ -375,6 +383,8 @@ export class Ledger {
     // Only rows that touched a prompt cache carry its figures.
     if (this.cacheRead.data[i]) row.cacheRead = this.cacheRead.data[i]!;
     if (this.cacheWrite.data[i]) row.cacheWrite = this.cacheWrite.data[i]!;
+    const request = this.request.data[i]!;
+    if (request) row.request = this.requests.value(request - 1);
     return row;
   }
 
@@ -496,6 +506,10 @@ export class Ledger {
         const c = l.carried.data[this.seq]!;
         return c === 0 ? NONE : l.carriedSets.value(c - 1).split(' ');
       }
+      get request() {
+        const r = l.request.data[this.seq]!;
+        return r === 0 ? undefined : l.requests.value(r - 1);
+      }
       toJSON() {
         return l.row(this.seq);
       }
@@ -567,6 +581,7 @@ function startToRow(s: AttemptStart): Partial<LedgerRow> {
     sdkRetryCount: s.sdkRetryCount,
     stream: s.stream,
     carried: s.carried ?? [],
+    ...(s.request === undefined ? {} : { request: s.request }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { findCorrelationId } from '../correlation.js';
 import { countPromptTokens } from '../tokens.js';
+import { formatRequestFacts, requestFacts, shapeOfVendor } from '../request-facts.js';
 import type { ErrorSpec } from '../../vendors/types.js';
 import { refuse, type Authenticated, type ChatRoute, type Parsed, type Refused } from './attempt.js';
 
@@ -34,12 +35,16 @@ export function parse(attempt: Authenticated & { route: ChatRoute }, bodyTooLarg
     return refuse(attempt, { kind: 'bad_json' });
   }
   const { profile, start } = attempt;
+  // What the body asks for, even when the API refuses it (a tool result answering no call).
+  const api = attempt.route.api;
+  if (api !== 'embeddings') start.request = formatRequestFacts(requestFacts(shapeOfVendor(profile.id, api), body));
   const chat = profile.parse(attempt.route, body);
   if ('kind' in chat) return refuse(attempt, chat);
   attempt.ctx.model = chat.model;
   start.model = chat.model;
   start.stream = chat.stream;
   start.correlationId ??= findCorrelationId(NO_HEADERS, NO_NAMES, chat.promptText);
+  if (chat.embedding) start.request = undefined;
   if (!attempt.provider.models.has(chat.model)) return refuse(attempt, { kind: 'model_not_found' });
   attempt.tokensIn = countPromptTokens(profile.id, chat.promptText, chat.messageCount, !chat.embedding);
   const window = attempt.provider.options.contextWindow;
