@@ -23,6 +23,8 @@ export const CHECK_IDS = [
   'answer-integrity',
   'content-integrity',
   'usage',
+  'client-errors',
+  'duplicate-work',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 

@@ -17,6 +17,10 @@ export interface Clause {
 export const CLAUSES: readonly Clause[] = [
   // Capacity
   { id: 'CAP-1', title: 'The router serves what the weather allowed', level: 'MUST', check: 'goodput' },
+  // Cost
+  { id: 'COST-1', title: 'No duplicate work', level: 'MUST', check: 'duplicate-work' },
+  // Client errors
+  { id: 'CE-1', title: 'Client errors go back to the client', level: 'MUST', check: 'client-errors' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
