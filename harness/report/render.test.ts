@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
 import { runChecks, overallVerdict } from '../checks/run-checks.js';
+import { clausesOf } from '../spec/clauses.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './render-html.js';
 import { distinctPoints, mergedBands, throughputChart, timelineChart } from './charts.js';
@@ -99,6 +100,8 @@ describe('report renderers', () => {
         answer-integrity   PASS          the 1 answer backed by a successful attempt for the model asked
         content-integrity  SKIP          no answer of 1 request could be traced to an upstream success with text
         usage              PASS          usage present and exact on the 1 answer
+        client-errors      SKIP          the load sent no request invalid on its face
+        duplicate-work     PASS          each of 2 answered requests billed one complete answer
 
       no-blind-retry skip: no attempt failed without a wait hint
       amplification inconclusive: MARGINAL: a confidence interval straddles its threshold; more requests would decide
@@ -108,8 +111,9 @@ describe('report renderers', () => {
       retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
           [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
       goodput: Of the requests the providers had capacity for, the share the router did serve.
+          breaks CAP-1 (MUST: The router serves what the weather allowed) of docs/spec.md
           [r-1] not served: status 429 (rate_limit_exceeded)
-      verdict: FAIL (5 passed, 3 failed, 4 skipped, 1 inconclusive)"
+      verdict: FAIL (6 passed, 3 failed, 5 skipped, 1 inconclusive)"
     `);
   });
 
@@ -123,8 +127,9 @@ describe('report renderers', () => {
     const words = 'breaks KEY-1 (MUST: Keys stay with their provider) of docs/spec.md';
     for (const text of [renderVerdictTable(r), renderMarkdown([r]), renderHtml([r])]) expect(text).toContain(words);
     expect(renderJunit([r])).toContain(`; ${words}">`);
-    // A check no clause judges yet says nothing of the spec.
-    expect(renderVerdictTable(r).match(/breaks [A-Z]+-\d/g)).toHaveLength(1);
+    // Each failed check a clause judges names it; a check no clause judges yet says nothing of the spec.
+    const judged = r.checks.filter((c) => c.verdict === 'fail' && clausesOf(c.id).length > 0);
+    expect(renderVerdictTable(r).match(/breaks [A-Z]+-\d/g)).toHaveLength(judged.length);
   });
 
   it('writes Markdown for CI job summaries', () => {
@@ -148,6 +153,8 @@ describe('report renderers', () => {
       | answer-integrity | ✅ pass | the 1 answer backed by a successful attempt for the model asked |
       | content-integrity | ➖ skip | no answer of 1 request could be traced to an upstream success with text |
       | usage | ✅ pass | usage present and exact on the 1 answer |
+      | client-errors | ➖ skip | the load sent no request invalid on its face |
+      | duplicate-work | ✅ pass | each of 2 answered requests billed one complete answer |
 
       **no-429** — The router absorbed every provider rate limit; no client request was answered 429.
 
@@ -157,7 +164,7 @@ describe('report renderers', () => {
 
       - \`r-1\` arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
 
-      **goodput** — Of the requests the providers had capacity for, the share the router did serve.
+      **goodput** — Of the requests the providers had capacity for, the share the router did serve. (breaks CAP-1 (MUST: The router serves what the weather allowed) of docs/spec.md)
 
       - \`r-1\` not served: status 429 (rate_limit_exceeded)
 
@@ -169,7 +176,7 @@ describe('report renderers', () => {
     expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="throttlelab">
-        <testsuite name="synthetic" tests="13" failures="3" skipped="5" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
+        <testsuite name="synthetic" tests="15" failures="3" skipped="6" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
           <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429)">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
@@ -177,12 +184,14 @@ describe('report renderers', () => {
           <testcase classname="throttlelab.synthetic" name="single-probe" time="0"><skipped message="no wait ended with traffic after it"/></testcase>
           <testcase classname="throttlelab.synthetic" name="no-blind-retry" time="0"><skipped message="no attempt failed without a wait hint"/></testcase>
           <testcase classname="throttlelab.synthetic" name="amplification" time="0"><skipped message="INCONCLUSIVE: MARGINAL: a confidence interval straddles its threshold; more requests would decide"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="goodput" time="0"><failure message="50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="goodput" time="0"><failure message="50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %; breaks CAP-1 (MUST: The router serves what the weather allowed) of docs/spec.md">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="key-isolation" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="stream-integrity" time="0"><skipped message="no streams were answered"/></testcase>
           <testcase classname="throttlelab.synthetic" name="answer-integrity" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="content-integrity" time="0"><skipped message="no answer of 1 request could be traced to an upstream success with text"/></testcase>
           <testcase classname="throttlelab.synthetic" name="usage" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="client-errors" time="0"><skipped message="the load sent no request invalid on its face"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="duplicate-work" time="0"></testcase>
         </testsuite>
       </testsuites>
       "
