@@ -27,6 +27,10 @@ export function checkDuplicateWork({ outcomes, rows }: CheckInput): CheckResult 
   let requests = 0;
   let tokensIn = 0;
   let tokensOut = 0;
+  // How long after an earlier answer was complete the latest duplicate was sent: a hedge (sent
+  // while the other still ran) is a duplicate whatever the lag; a re-send a few ms after an
+  // answer a starved router had not yet read may be the harness's lag (see `discountHarnessLag`).
+  let worstMarginMs = -Infinity;
   for (const o of outcomes) {
     const billed = (attempts.get(o.id) ?? []).filter(billedAnswer);
     if (billed.length === 0) continue;
@@ -35,9 +39,12 @@ export function checkDuplicateWork({ outcomes, rows }: CheckInput): CheckResult 
     requests++;
     duplicates += billed.length - 1;
     // The first answer is the one a router needed; the rest are the waste.
-    for (const r of billed.slice(1)) {
+    for (let k = 1; k < billed.length; k++) {
+      const r = billed[k]!;
       tokensIn += r.tokensIn;
       tokensOut += r.tokensOut;
+      const ended = Math.max(...billed.slice(0, k).map((e) => e.endAt ?? Infinity));
+      worstMarginMs = Math.max(worstMarginMs, r.arrivalAt < ended ? Infinity : r.arrivalAt - ended);
     }
     if (evidence.length < MAX_EVIDENCE)
       evidence.push({
@@ -63,6 +70,7 @@ export function checkDuplicateWork({ outcomes, rows }: CheckInput): CheckResult 
     threshold: '0 complete billed answers beyond one per request',
     violations: requests,
     evidence,
+    ...(duplicates > 0 ? { timing: { toleranceMs: 0, worstMarginMs, lagBound: 'max' as const } } : {}),
     details: { answered, requests, duplicates, wastedTokensIn: tokensIn, wastedTokensOut: tokensOut },
   };
 }
