@@ -14,8 +14,10 @@ import { wallClockNote } from '../../bin/commands/run-simulated.js';
 import { cli } from '../helpers/cli.js';
 import { judgeRun } from '../../harness/judge-run.js';
 import type { LedgerRow } from '../../simulator/index.js';
+import { readSpec } from '../spec/read-spec.js';
 
 const PACK = join(import.meta.dirname, '../../scenarios/conformance');
+const SPEC = readSpec();
 const dirs: string[] = [];
 const tmp = async () => {
   const d = await mkdtemp(join(tmpdir(), 'tl-sim-'));
@@ -64,6 +66,11 @@ describe('simulated time (the reference router in process, one discrete-event cl
         f,
       ).toEqual([]);
       expect(first.data.verdict, f).toBe('pass');
+      // Where this scenario forces a clause of docs/spec.md, its check judged the reference and passed (not SKIP).
+      for (const c of SPEC.filter((c) => `${c.forcedBy}.yaml` === f))
+        expect(first.data.checks.find((r) => r.id === c.judgedBy)?.verdict, `${f}: ${c.id} (${c.judgedBy})`).toBe(
+          'pass',
+        );
       // The load ran to its end in simulated time, whatever the wall clock did.
       expect(first.data.loadEndedAt - first.data.loadStartedAt, f).toBeGreaterThanOrEqual(
         first.data.scenario.load!.duration - 1000,
