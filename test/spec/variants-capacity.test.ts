@@ -1,22 +1,19 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  loadRunScenarioFile,
-  runSimulatedScenario,
-  type FetchHandler,
-  type RunScenario,
-  type SimulatedLaunchContext,
-  type SimulatedRouterLauncher,
+import type {
+  FetchHandler,
+  RunScenario,
+  SimulatedLaunchContext,
+  SimulatedRouterLauncher,
 } from '../../harness/index.js';
 import type { CheckId } from '../../harness/scenario/schema.js';
 import type { Transport } from '../../router/index.js';
 import { hedgingEvery, resendingAfterSuccess, unavailableFor400 } from '../fixtures/broken/capacity.js';
 import { referenceWith } from '../fixtures/broken/reference-with.js';
 import { limit } from '../helpers/limit.js';
+import { digestChecks, judgeScenario } from './judge-pack.js';
 
 // Other ways to break CAP-1, CE-1 and COST-1 than the clause breakers of test/fixtures/broken/capacity.ts,
 // as real routers do: each must fail its clause's check on a pack scenario, in simulated time.
-const PACK = join(import.meta.dirname, '../../scenarios/conformance');
 
 /** Puts a per-call line at the head of the system prompt (a timestamp, a request id): no prefix is ever the same twice. */
 function bustingTheCache(inner: Transport): Transport {
@@ -110,20 +107,9 @@ const two = limit(2);
 
 describe('other broken routers fail the clause they break', () => {
   it.concurrent.each(Object.entries(VARIANTS))('%s', { timeout: 180_000 }, async (name, v) => {
-    const file = join(PACK, `${v.scenario}.yaml`);
-    const loaded = await loadRunScenarioFile(file, {});
-    if (!loaded.ok) throw new Error(loaded.report);
-    const data = await two(() =>
-      runSimulatedScenario({
-        scenario: loaded.scenario,
-        scenarioText: loaded.text,
-        scenarioFile: file,
-        seed: loaded.scenario.seed ?? 1,
-        launcher: v.launcher(loaded.scenario),
-      }),
-    );
-    const result = data.checks.find((c) => c.id === v.check);
-    expect(result?.verdict, `${name} (${v.clause}) on ${v.scenario}: ${result?.figure}`).toBe('fail');
+    const checks = await two(() => judgeScenario(v.scenario, v.launcher));
+    const result = checks.find((c) => c.id === v.check);
+    expect(result?.verdict, `${name} (${v.clause}) on ${v.scenario}:\n${digestChecks(checks)}`).toBe('fail');
     expect(result!.evidence.length).toBeGreaterThan(0);
   });
 });
