@@ -76,3 +76,18 @@ export { renderCompareTable, renderCompareMarkdown, renderCompareHtml } from './
 export { installPortkey, PORTKEY_VERSION, PORTKEY_PINS, type PortkeyInstall } from './peers/install-portkey.js';
 export { portkeyConfig, portkeyScenario, PORTKEY_PROVIDERS } from './peers/portkey-config.js';
 export { runPortkeyScenario } from './peers/run-portkey.js';
+export {
+  installLlmGateway,
+  LLM_GATEWAY_VERSION,
+  LLM_GATEWAY_PINS,
+  type LlmGatewayInstall,
+} from './peers/install-llm-gateway.js';
+export { llmGatewayConfig, llmGatewayScenario, LLM_GATEWAY_PROVIDERS } from './peers/llm-gateway-config.js';
+export { runLlmGatewayScenario } from './peers/run-llm-gateway.js';
+export {
+  clauseVerdicts,
+  forcingScenarios,
+  ledgerLines,
+  type ClauseVerdict,
+  type JudgedCheck,
+} from './peers/clause-table.js';

@@ -60,3 +60,4 @@ export { createMswHandlers } from './transports/msw-handlers.js';
 export { createUndiciDispatcher } from './transports/undici-dispatcher.js';
 export { VENDORS, VENDOR_IDS } from './vendors/registry.js';
 export type { VendorId, SimRequest, HintForm } from './vendors/types.js';
+export { upstreamMarks, type UpstreamMark } from './vendors/upstream-marks.js';

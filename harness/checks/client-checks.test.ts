@@ -41,6 +41,15 @@ describe('checkNo429', () => {
     expect(r.verdict).toBe('skip');
     expect(r.reason).toBe('no provider answered 429: there was no rate limit to absorb');
   });
+  it("fails on a provider's 529 passed on to a client", () => {
+    const rows = [row({ at: 0, provider: 'anthropic', status: 529, correlationId: 'c' })];
+    const r = checkNo429(input({ rows, outcomes: [outcome(), outcome({ id: 'c', status: 529 })] }));
+    expect(r).toMatchObject({
+      verdict: 'fail',
+      figure: '1 of 2 client requests got 429 or 529 (providers answered 0 429s)',
+    });
+    expect(r.evidence[0]!.detail).toBe('client got 529');
+  });
 });
 
 describe('checkDeadline', () => {

@@ -31,7 +31,7 @@ function blanketFaults(scenario: CheckInput['scenario'], provider: string, start
 }
 
 /** Per provider: when every one of its keys was closed (spans by `provider/key`), or a blanket fault held. */
-function closedProviders(
+export function closedProviders(
   scenario: CheckInput['scenario'],
   spansByKey: ReadonlyMap<string, Intervals>,
   startedAt: number,
@@ -49,7 +49,7 @@ function closedProviders(
 }
 
 /** Announced waits as spans by `provider/key`. */
-function waitSpans(rows: CheckInput['rows']): Map<string, Intervals> {
+export function waitSpans(rows: CheckInput['rows']): Map<string, Intervals> {
   const spans = new Map<string, Intervals>();
   for (const [k, list] of groupBy(deriveWindows(rows, 'key'), (w) => `${w.provider}/${w.key}`))
     spans.set(

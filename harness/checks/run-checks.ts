@@ -10,6 +10,10 @@ import { checkGoodput } from './goodput.js';
 import { checkKeyIsolation } from './key-isolation.js';
 import { checkNo429 } from './no-429.js';
 import { checkNoBlindRetry } from './no-blind-retry.js';
+import { checkNoNeedlessError } from './no-needless-error.js';
+import { checkRecovery } from './recovery.js';
+import { checkNoLeak } from './no-leak.js';
+import { checkOwnAnswers } from './own-answers.js';
 import { checkRetryAfter } from './retry-after.js';
 import { checkSingleProbe } from './single-probe.js';
 import { checkStreamIntegrity } from './stream-integrity.js';
@@ -34,6 +38,10 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
   'answer-integrity': checkAnswerIntegrity,
   'content-integrity': checkContentIntegrity,
   usage: checkUsage,
+  'no-needless-error': checkNoNeedlessError,
+  recovery: checkRecovery,
+  'own-answers': checkOwnAnswers,
+  'no-leak': checkNoLeak,
   'client-errors': checkClientErrors,
   'duplicate-work': checkDuplicateWork,
 };

@@ -22,7 +22,7 @@ describe('checkSingleProbe', () => {
   });
 
   it('judges overlapping waits once, at the end of the last', () => {
-    const rows = [limited(0, 1000), limited(30, 1470), row({ at: 1500, firstByteAt: T0 + 1550 }), row({ at: 1560 })];
+    const rows = [limited(0, 1000), limited(5, 1495), row({ at: 1500, firstByteAt: T0 + 1550 }), row({ at: 1560 })];
     expect(checkSingleProbe(input({ rows }))).toMatchObject({
       verdict: 'pass',
       figure: 'largest herd 1 over 1 quiet wait end',

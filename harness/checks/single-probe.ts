@@ -1,21 +1,15 @@
-import type { LedgerRow } from '../../simulator/index.js';
 import { count, groupBy, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
-import {
-  attemptsByScope,
-  deriveWindows,
-  firstArrivalAtOrAfter,
-  mergeWaits,
-  type WaitPeriod,
-  type WaitWindow,
-} from './windows.js';
+import { attemptsByScope, deriveWindows, firstArrivalAtOrAfter, mergeWaits, scopeOf } from './windows.js';
+import { findEarlyAttempts } from './early-attempts.js';
 import { fleetViewOf, replicaName } from './fleet-view.js';
 
 /**
  * When a scope's announced waits end (overlapping waits count as one period), the attempts that
  * arrive before the first post-wait answer (the herd) must be exactly one: a single probe, not the
- * whole queue released at once. Judged only where the scope was quiet during the wait: a router
- * that kept sending through it never paused, so there is no release to judge (retry-after judges
- * that); with no quiet wait end the check is skipped.
+ * whole queue released at once. Judged only where the scope was quiet during the wait (no attempt
+ * that retry-after counts as sent into it; an in-flight race is no sign the router ignored the
+ * wait, `findEarlyAttempts`): a router that kept sending through it never paused, so there is no
+ * release to judge (retry-after judges that); with no quiet wait end the check is skipped.
  *
  * The router's run-queue delay is deliberately no excuse here (unlike deadline, retry-after,
  * goodput and failover-latency). Who is in the herd is decided by the simulator's stamps alone:
@@ -29,17 +23,25 @@ import { fleetViewOf, replicaName } from './fleet-view.js';
  * lease, so that a second replica probes too: the provider then did get two probes, as it would
  * from a production host that paused the process; that is the lease's weakness, not a false FAIL.
  */
-export function checkSingleProbe({ rows, scenario, outcomes, lag }: CheckInput): CheckResult {
+export function checkSingleProbe(input: CheckInput): CheckResult {
+  const { rows, scenario, outcomes } = input;
   const fleet = fleetViewOf(outcomes);
   let herdsFromSeveralReplicas = 0;
-  const { tolerance, scope } = scenario.expect.retryAfter;
-  const inFlightGrace = scenario.expect.retryAfter.inFlightGrace + (lag?.loopP99Ms ?? 0);
+  const { tolerance, scope, inFlightGrace } = scenario.expect.retryAfter;
   const windows = deriveWindows(rows, scope);
-  // Each scope's waits by start, so a period finds its own by binary search (a day has tens of thousands).
-  const windowsByScope = groupBy(windows, (w) => w.scope);
-  for (const list of windowsByScope.values()) list.sort((x, y) => x.start - y.start);
   const periods = mergeWaits(windows);
   const byScope = attemptsByScope(rows, scope);
+  // What retry-after counts as sent into a wait (in-flight races left out), by scope in arrival order.
+  const { violations: early } = findEarlyAttempts(
+    input,
+    groupBy(windows, (w) => w.scope),
+    byScope,
+    { toleranceMs: tolerance, fleetGraceMs: inFlightGrace, fleet },
+  );
+  const earlyByScope = groupBy(
+    early.map((e) => e.a),
+    (a) => scopeOf(a, scope),
+  );
   const evidence: Evidence[] = [];
   let judged = 0;
   let violations = 0;
@@ -50,8 +52,9 @@ export function checkSingleProbe({ rows, scenario, outcomes, lag }: CheckInput):
     const list = byScope.get(p.scope) ?? [];
     const from = firstArrivalAtOrAfter(list, p.end - tolerance);
     if (from >= list.length) continue;
-    const inside = list.slice(firstArrivalAtOrAfter(list, p.start), from);
-    if (!quiet(p, inside, windowsByScope.get(p.scope) ?? [], inFlightGrace, tolerance)) {
+    const sent = earlyByScope.get(p.scope) ?? [];
+    const i = firstArrivalAtOrAfter(sent, p.start);
+    if (i < sent.length && sent[i]!.arrivalAt < p.end - tolerance) {
       notPaused++;
       continue;
     }
@@ -114,32 +117,4 @@ export function checkSingleProbe({ rows, scenario, outcomes, lag }: CheckInput):
       ...(fleet ? { fleet: { replicas: fleet.replicas, herdsFromSeveralReplicas } } : {}),
     },
   };
-}
-
-/**
- * Whether nothing was sent into the period's waits: no attempt arrived inside one of its waits
- * past the in-flight grace at that wait's start (attempts already on their way when a wait was
- * announced are no sign the router ignored it), as retry-after judges.
- */
-function quiet(
-  p: WaitPeriod,
-  inside: readonly LedgerRow[],
-  /** The scope's waits, sorted by start. */
-  scopeWindows: readonly WaitWindow[],
-  grace = 0,
-  tolerance = 0,
-): boolean {
-  if (inside.length === 0) return true;
-  let lo = 0;
-  let hi = scopeWindows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (scopeWindows[mid]!.start < p.start) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < scopeWindows.length && scopeWindows[i]!.start <= p.end; i++) {
-    const w = scopeWindows[i]!;
-    if (inside.some((a) => a.arrivalAt >= w.start + grace && a.arrivalAt < w.end - tolerance)) return false;
-  }
-  return true;
 }

@@ -1,7 +1,14 @@
 import autocannon from 'autocannon';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
-import { applyStream, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
+import {
+  applyErrorAnswer,
+  applyStream,
+  headerEntries,
+  readAnswer,
+  StreamScanner,
+  type ClientOutcome,
+} from './client-outcome.js';
 import { clientGraceMs } from './client-grace.js';
 import type { LoadProgress, LoadTarget } from './open-loop.js';
 import type { PlannedRequest } from './request-plan.js';
@@ -91,6 +98,7 @@ export async function runClosedLoop(
             if (answer.contentChars !== undefined) draft.contentChars = answer.contentChars;
           }
           const { streamEnd, usage = null, contentDigest, contentChars, frames } = draft;
+          applyErrorAnswer(draft, url.pathname, headerEntries(headers), body);
           record({
             id: p.id,
             model: p.model,
@@ -112,6 +120,7 @@ export async function runClosedLoop(
             contentDigest: contentDigest ?? null,
             ...(contentChars !== undefined ? { contentChars } : {}),
             ...(frames !== undefined ? { frames } : {}),
+            ...(draft.errorAnswer ? { errorAnswer: draft.errorAnswer } : {}),
           });
         },
       },

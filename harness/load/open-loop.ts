@@ -3,6 +3,8 @@ import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
 import {
   applyAnswer,
+  applyErrorAnswer,
+  headerEntries,
   applyFailure,
   applyHead,
   applyStream,
@@ -114,7 +116,9 @@ export async function runOpenLoop(
         if (scanner.push(decoder.decode()) || scanner.flush()) out.firstContentAt ??= clock.now();
         applyStream(out, scanner);
       } else {
-        applyAnswer(out, res.statusCode, await res.body.text());
+        const body = await res.body.text();
+        applyAnswer(out, res.statusCode, body);
+        applyErrorAnswer(out, url.pathname, headerEntries(res.headers), body);
       }
     } catch (error) {
       // Any abort here is the client's timer: a request the user's stop cut is dropped below.

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyAnswer, applyStream, pendingOutcome, StreamScanner, type ClientOutcome } from './client-outcome.js';
+import {
+  applyAnswer,
+  applyErrorAnswer,
+  applyStream,
+  pendingOutcome,
+  StreamScanner,
+  type ClientOutcome,
+} from './client-outcome.js';
 import { OutcomeStore } from './outcome-store.js';
 
 const FIELDS: Array<keyof ClientOutcome> = [
@@ -23,6 +30,7 @@ const FIELDS: Array<keyof ClientOutcome> = [
   'contentDigest',
   'contentChars',
   'frames',
+  'errorAnswer',
 ];
 
 function outcomes(): ClientOutcome[] {
@@ -43,6 +51,7 @@ function outcomes(): ClientOutcome[] {
   failed.retryAfter = '12';
   failed.contentType = 'application/json';
   applyAnswer(failed, 429, '{"error":{"code":"rate_limited"}}');
+  applyErrorAnswer(failed, '/v1/chat/completions', [['Retry-After', '12']], '{"error":{"code":"rate_limited"}}');
   failed.endAt = 2100;
 
   const stream = pendingOutcome({ id: 'r1-3', model: 'auto', stream: true, deadlineMs: 30000 }, 3000, 3000);

@@ -1,5 +1,5 @@
 import { formatDigest } from '../../simulator/index.js';
-import type { ClientOutcome } from './client-outcome.js';
+import type { ClientOutcome, ErrorAnswer } from './client-outcome.js';
 
 const STREAM_ENDS = [null, 'done', 'finish', 'error-event', 'silent'] as const;
 
@@ -66,8 +66,8 @@ class Column {
   }
 }
 
-/** Interned strings per outcome: model, error, stream end, served by, retry-after, content type, detail. */
-const STRINGS = 7;
+/** Interned strings per outcome: model, error, stream end, served by, retry-after, content type, detail, error answer. */
+const STRINGS = 8;
 
 // Flags: which optional fields an outcome has, and its two booleans.
 const STREAM = 1;
@@ -77,6 +77,7 @@ const HAS_DIGEST = 8;
 const HAS_USAGE = 16;
 /** A stream's `frames` was set before its content digest (`applyStream`), not after (a plain body). */
 const FRAMES_FIRST = 32;
+const HAS_ERROR_ANSWER = 64;
 
 /**
  * Client outcomes kept as columns once a request is over (typed arrays and a few interned
@@ -160,6 +161,7 @@ export class OutcomeStore {
       const keys = Object.keys(o);
       if (keys.indexOf('frames') < keys.indexOf('contentDigest')) f |= FRAMES_FIRST;
     }
+    if (o.errorAnswer !== undefined) f |= HAS_ERROR_ANSWER;
     this.flags[i] = f;
     const s = this.strings;
     const base = i * STRINGS;
@@ -171,6 +173,8 @@ export class OutcomeStore {
     s[base + 5] = this.labels.code(o.contentType);
     // Details (error bodies, local errors) repeat: a day's 194 000 no-capacity answers say 69 000 things.
     s[base + 6] = this.labels.code(o.detail);
+    // The router's error answers repeat too (one no-capacity answer, its Retry-After aside, is much like the next).
+    s[base + 7] = o.errorAnswer === undefined ? 0 : this.labels.code(JSON.stringify(o.errorAnswer));
   }
 
   private grow(): void {
@@ -269,6 +273,9 @@ export class OutcomeStore {
       get frames() {
         return orAbsent(c.frames.data[this.i]!);
       }
+      get errorAnswer(): ErrorAnswer | undefined {
+        return (s.flags[this.i]! & HAS_ERROR_ANSWER) === 0 ? undefined : (JSON.parse(str(this.i, 7)!) as ErrorAnswer);
+      }
       /** The outcome as the load generator built it, key for key (what `outcomes.jsonl` holds). */
       toJSON(): ClientOutcome {
         const o: ClientOutcome = {
@@ -298,6 +305,7 @@ export class OutcomeStore {
         const chars = this.contentChars;
         if (chars !== undefined) o.contentChars = chars;
         if (frames !== undefined && !(f & FRAMES_FIRST)) o.frames = frames;
+        if (f & HAS_ERROR_ANSWER) o.errorAnswer = this.errorAnswer;
         return o;
       }
     };

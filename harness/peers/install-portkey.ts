@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { LOOPBACK_PRELOAD } from './loopback-preload.js';
 
 const run = promisify(execFile);
 
@@ -29,20 +30,6 @@ export const PORTKEY_VERSION = '1.15.2';
  */
 export const PORTKEY_PINS: Record<string, string> = { hono: '4.13.19', '@hono/node-server': '1.14.1' };
 
-// Portkey's gateway calls server.listen(port) with no host, i.e. on every interface: the
-// preload binds every listen without a host to 127.0.0.1, so the suite never exposes it.
-const LOOPBACK_PRELOAD = `import net from 'node:net';
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if (typeof args[0] === 'number' || typeof args[0] === 'string') {
-    const cb = args.find((a) => typeof a === 'function');
-    return listen.call(this, { port: Number(args[0]), host: '127.0.0.1' }, cb);
-  }
-  if (args[0] && typeof args[0] === 'object' && !args[0].host && !args[0].path) args[0] = { ...args[0], host: '127.0.0.1' };
-  return listen.apply(this, args);
-};
-`;
-
 /** An installed gateway: the command that starts it on `$THROTTLELAB_ROUTER_PORT`, loopback only. */
 export interface PortkeyInstall {
   dir: string;
@@ -65,6 +52,7 @@ export async function installPortkey(dir: string, version = PORTKEY_VERSION): Pr
     ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', `@portkey-ai/gateway@${version}`],
     { cwd: dir, timeout: 600_000, maxBuffer: 16 << 20 },
   );
+  // Portkey's gateway calls server.listen(port) with no host, i.e. on every interface.
   const preload = join(dir, 'bind-loopback.mjs');
   await writeFile(preload, LOOPBACK_PRELOAD);
   const entry = join(dir, 'node_modules/@portkey-ai/gateway/build/start-server.js');

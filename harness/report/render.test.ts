@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
-import { runChecks, overallVerdict } from '../checks/run-checks.js';
 import { clausesOf } from '../spec/clauses.js';
+import { runChecks, overallVerdict } from '../checks/run-checks.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './render-html.js';
 import { distinctPoints, mergedBands, throughputChart, timelineChart } from './charts.js';
@@ -100,20 +100,30 @@ describe('report renderers', () => {
         answer-integrity   PASS          the 1 answer backed by a successful attempt for the model asked
         content-integrity  SKIP          no answer of 1 request could be traced to an upstream success with text
         usage              PASS          usage present and exact on the 1 answer
+        no-needless-error  FAIL          1 of 1 error answered while capacity existed (deadline less 1000 ms)
+        recovery           SKIP          no reopening to judge
+        own-answers        SKIP          1 error answer but none recorded whole (status, headers and body)
+        no-leak            SKIP          no error answer of the router was recorded to read
         client-errors      SKIP          the load sent no request invalid on its face
         duplicate-work     PASS          each of 2 answered requests billed one complete answer
 
       no-blind-retry skip: no attempt failed without a wait hint
       amplification inconclusive: MARGINAL: a confidence interval straddles its threshold; more requests would decide
           [r-0] 1.50 attempts per request on average; request r-0 took 2
+      recovery skip: no provider the router had used reopened with requests for it still coming 10000 ms later
       no-429: The router absorbed every provider rate limit; no client request was answered 429.
+          breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md
           [r-1] client got 429 (rate_limit_exceeded)
       retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
-          [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
+          breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md
+          [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it
       goodput: Of the requests the providers had capacity for, the share the router did serve.
           breaks CAP-1 (MUST: The router serves what the weather allowed) of docs/spec.md
           [r-1] not served: status 429 (rate_limit_exceeded)
-      verdict: FAIL (6 passed, 3 failed, 5 skipped, 1 inconclusive)"
+      no-needless-error: No request was answered with an error (429 or 5xx) while a provider it could go to had capacity before its deadline.
+          breaks FO-2 (MUST: No needless error) of docs/spec.md
+          [r-1] answered 429 (rate_limit_exceeded) after 100 ms, while openai had capacity when it came (its deadline: 5000 ms)
+      verdict: FAIL (6 passed, 4 failed, 8 skipped, 1 inconclusive)"
     `);
   });
 
@@ -153,20 +163,28 @@ describe('report renderers', () => {
       | answer-integrity | ✅ pass | the 1 answer backed by a successful attempt for the model asked |
       | content-integrity | ➖ skip | no answer of 1 request could be traced to an upstream success with text |
       | usage | ✅ pass | usage present and exact on the 1 answer |
+      | no-needless-error | ❌ fail | 1 of 1 error answered while capacity existed (deadline less 1000 ms) |
+      | recovery | ➖ skip | no reopening to judge (no provider the router had used reopened with requests for it still coming 10000 ms later) |
+      | own-answers | ➖ skip | 1 error answer but none recorded whole (status, headers and body) |
+      | no-leak | ➖ skip | no error answer of the router was recorded to read |
       | client-errors | ➖ skip | the load sent no request invalid on its face |
       | duplicate-work | ✅ pass | each of 2 answered requests billed one complete answer |
 
-      **no-429** — The router absorbed every provider rate limit; no client request was answered 429.
+      **no-429** — The router absorbed every provider rate limit; no client request was answered 429. (breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md)
 
       - \`r-1\` client got 429 (rate_limit_exceeded)
 
-      **retry-after** — After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
+      **retry-after** — After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended. (breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md)
 
-      - \`r-1\` arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)
+      - \`r-1\` arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it
 
       **goodput** — Of the requests the providers had capacity for, the share the router did serve. (breaks CAP-1 (MUST: The router serves what the weather allowed) of docs/spec.md)
 
       - \`r-1\` not served: status 429 (rate_limit_exceeded)
+
+      **no-needless-error** — No request was answered with an error (429 or 5xx) while a provider it could go to had capacity before its deadline. (breaks FO-2 (MUST: No needless error) of docs/spec.md)
+
+      - \`r-1\` answered 429 (rate_limit_exceeded) after 100 ms, while openai had capacity when it came (its deadline: 5000 ms)
 
       "
     `);
@@ -176,9 +194,9 @@ describe('report renderers', () => {
     expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="throttlelab">
-        <testsuite name="synthetic" tests="15" failures="3" skipped="6" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
-          <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429)">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
-          <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %)">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds)</failure></testcase>
+        <testsuite name="synthetic" tests="19" failures="4" skipped="9" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
+          <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429); breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %); breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="failover-latency" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="single-probe" time="0"><skipped message="no wait ended with traffic after it"/></testcase>
@@ -190,6 +208,10 @@ describe('report renderers', () => {
           <testcase classname="throttlelab.synthetic" name="answer-integrity" time="0"></testcase>
           <testcase classname="throttlelab.synthetic" name="content-integrity" time="0"><skipped message="no answer of 1 request could be traced to an upstream success with text"/></testcase>
           <testcase classname="throttlelab.synthetic" name="usage" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-needless-error" time="0"><failure message="1 of 1 error answered while capacity existed (deadline less 1000 ms); breaks FO-2 (MUST: No needless error) of docs/spec.md">r-1 answered 429 (rate_limit_exceeded) after 100 ms, while openai had capacity when it came (its deadline: 5000 ms)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="recovery" time="0"><skipped message="no provider the router had used reopened with requests for it still coming 10000 ms later"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="own-answers" time="0"><skipped message="1 error answer but none recorded whole (status, headers and body)"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-leak" time="0"><skipped message="no error answer of the router was recorded to read"/></testcase>
           <testcase classname="throttlelab.synthetic" name="client-errors" time="0"><skipped message="the load sent no request invalid on its face"/></testcase>
           <testcase classname="throttlelab.synthetic" name="duplicate-work" time="0"></testcase>
         </testsuite>

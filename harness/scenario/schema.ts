@@ -23,6 +23,10 @@ export const CHECK_IDS = [
   'answer-integrity',
   'content-integrity',
   'usage',
+  'no-needless-error',
+  'recovery',
+  'own-answers',
+  'no-leak',
   'client-errors',
   'duplicate-work',
 ] as const;
@@ -151,8 +155,10 @@ const Expect = z.strictObject({
   checks: z.array(z.enum(CHECK_IDS)).optional(),
   skip: z.array(z.enum(CHECK_IDS)).default([]),
   /**
-   * `tolerance` forgives timer granularity at a wait's end; `inFlightGrace` forgives other requests'
-   * attempts arriving just after the hinted answer left (sent before the router could read it).
+   * `tolerance` forgives timer granularity and loopback latency; `inFlightGrace` is a fleet's
+   * propagation bound: it forgives an attempt another replica sent just after the hinted answer
+   * left, before news of the wait could reach it. Within one router no fixed grace applies: an
+   * in-flight race is told apart by the measured stalls (see harness/checks/early-attempts.ts).
    */
   retryAfter: z
     .strictObject({
@@ -163,7 +169,14 @@ const Expect = z.strictObject({
     .default({ tolerance: 10, inFlightGrace: 50, scope: 'model' }),
   deadline: z.strictObject({ tolerance: NonNegativeDuration.default(50) }).default({ tolerance: 50 }),
   failoverLatency: z.strictObject({ p99: PositiveDuration.optional() }).default({}),
-  noBlindRetry: z.strictObject({ floor: NonNegativeDuration.default(50) }).default({ floor: 50 }),
+  /**
+   * `floor`: the shortest gap after a hint-less failure before the same request comes back to the
+   * same provider; `cap`: the backoff ceiling below which successive gaps must grow (8 s, the
+   * Stainless SDKs' MAX_RETRY_DELAY).
+   */
+  noBlindRetry: z
+    .strictObject({ floor: NonNegativeDuration.default(50), cap: PositiveDuration.default(8000) })
+    .default({ floor: 50, cap: 8000 }),
   amplification: z
     .strictObject({
       maxAttemptsPerRequest: z.number().positive().default(4),
@@ -178,6 +191,13 @@ const Expect = z.strictObject({
     .strictObject({ min: z.number().min(0).max(1).default(0.95), serviceTime: NonNegativeDuration.default(500) })
     .default({ min: 0.95, serviceTime: 500 }),
   usage: z.strictObject({ source: z.enum(['response', 'none']).default('response') }).default({ source: 'response' }),
+  /**
+   * `serviceTime`: an error is needless only if capacity existed this long before the request's
+   * deadline: time for the one probe a router sends when a wait ends, then for the answer itself.
+   */
+  noNeedlessError: z.strictObject({ serviceTime: NonNegativeDuration.default(1000) }).default({ serviceTime: 1000 }),
+  /** `within`: how soon after a provider can serve again the router must send to it again (recovery). */
+  recovery: z.strictObject({ within: PositiveDuration.default(10_000) }).default({ within: 10_000 }),
   /**
    * Model names a client may ask for besides `auto`, `provider/model` and a provider's own model
    * names: each lists what may answer it, as `provider/model` or `provider` (any of its models).

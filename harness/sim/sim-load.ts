@@ -1,6 +1,7 @@
 import type { LoadSpec } from '../scenario/schema.js';
 import {
   applyAnswer,
+  applyErrorAnswer,
   applyFailure,
   applyHead,
   applyStream,
@@ -75,6 +76,7 @@ export async function runSimulatedLoad(
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
   const url = `${SIM_ROUTER_BASE}/chat/completions`;
+  const path = new URL(url).pathname;
   // Each outcome goes into columns once its request is over: a day's million stay small.
   const outcomes = new OutcomeStore();
   /** Each open request's way to stop it (the client giving up, or the load's end). */
@@ -110,6 +112,7 @@ export async function runSimulatedLoad(
     try {
       let status: number;
       let header: (name: string) => string | null;
+      let answerHeaders: () => Iterable<[string, string]>;
       let text: string | Promise<string> | undefined;
       let frames: AsyncIterator<string> | undefined;
       if (direct) {
@@ -118,6 +121,7 @@ export async function runSimulatedLoad(
         const a = await orStop(direct({ headers, body: p.body, signal: ac }));
         status = a.status;
         header = (name) => a.headers[name] ?? null;
+        answerHeaders = () => Object.entries(a.headers);
         if ('frames' in a) frames = a.frames[Symbol.asyncIterator]();
         else text = a.body;
       } else {
@@ -134,6 +138,7 @@ export async function runSimulatedLoad(
         const res = await orStop(handler(request));
         status = res.status;
         header = (name) => res.headers.get(name);
+        answerHeaders = () => res.headers.entries();
         if (res.body && p.stream && status >= 200 && status < 300) frames = decodeStream(res.body.getReader());
         else text = res.text();
       }
@@ -161,7 +166,9 @@ export async function runSimulatedLoad(
         applyStream(out, scanner);
       } else {
         if (frames) text = collect(frames);
-        applyAnswer(out, status, await orStop(Promise.resolve(text ?? '')));
+        const body = await orStop(Promise.resolve(text ?? ''));
+        applyAnswer(out, status, body);
+        applyErrorAnswer(out, path, answerHeaders(), body);
       }
     } catch (error) {
       applyFailure(out, error, { gaveUp: ac.reason === GAVE_UP, stopped: ac.aborted });

@@ -67,7 +67,15 @@ try {
       };
       byScenario.set(v.scenario, [...(byScenario.get(v.scenario) ?? []), v]);
     }
-    const fails = reports.filter((x) => x.verdict === 'fail').map((x) => x.scenario.name);
+    const fails = reports
+      .filter((x) => x.verdict === 'fail')
+      .map(
+        (x) =>
+          `${x.scenario.name} (${x.checks
+            .filter((c) => c.verdict === 'fail')
+            .map((c) => c.id)
+            .join(', ')})`,
+      );
     console.log(
       `run ${i + 1}/${runs}: ${reports.length} scenarios, ${durations.at(-1)!.toFixed(0)} s, load ${loads.at(-1)!.toFixed(1)}${fails.length ? `, FAIL: ${fails.join(', ')}` : ''}`,
     );
