@@ -1,7 +1,9 @@
 import { CHECK_IDS, type CheckId } from '../scenario/schema.js';
 import { checkAmplification } from './amplification.js';
 import { checkAnswerIntegrity } from './answer-integrity.js';
+import { checkClientErrors } from './client-errors.js';
 import { checkContentIntegrity } from './content-integrity.js';
+import { checkDuplicateWork } from './duplicate-work.js';
 import { checkDeadline } from './deadline.js';
 import { checkFailoverLatency } from './failover-latency.js';
 import { checkGoodput } from './goodput.js';
@@ -44,6 +46,8 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
   'no-leak': checkNoLeak,
   'request-fidelity': checkRequestFidelity,
   'cache-use': checkCacheUse,
+  'client-errors': checkClientErrors,
+  'duplicate-work': checkDuplicateWork,
 };
 
 /** Runs the scenario's checks (all by default, minus `skip`), in report order. */

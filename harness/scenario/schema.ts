@@ -29,6 +29,8 @@ export const CHECK_IDS = [
   'no-leak',
   'request-fidelity',
   'cache-use',
+  'client-errors',
+  'duplicate-work',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 

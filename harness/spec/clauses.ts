@@ -41,11 +41,14 @@ export const CLAUSES: readonly Clause[] = [
   // Requests
   { id: 'REQ-1', title: 'Requests are passed on faithfully', level: 'MUST', check: 'request-fidelity' },
   // Cost
+  { id: 'COST-1', title: 'No duplicate work', level: 'MUST', check: 'duplicate-work' },
   { id: 'COST-2', title: 'Cache hints are kept, and so is the cache', level: 'MUST', check: 'cache-use' },
   // The router's own answers
   { id: 'OWN-1', title: 'Its own errors carry the right status', level: 'MUST', check: 'own-answers' },
   { id: 'OWN-2', title: 'Its own errors are shaped as the API’s SDKs parse them', level: 'MUST', check: 'own-answers' },
   { id: 'OWN-3', title: 'Nothing upstream-internal reaches the client', level: 'MUST', check: 'no-leak' },
+  // Client errors
+  { id: 'CE-1', title: 'Client errors go back to the client', level: 'MUST', check: 'client-errors' },
   // Keys and security
   { id: 'KEY-1', title: 'Keys stay with their provider', level: 'MUST', check: 'key-isolation' },
 ];
