@@ -104,11 +104,17 @@ describe('report renderers', () => {
         recovery           SKIP          no reopening to judge
         own-answers        SKIP          1 error answer but none recorded whole (status, headers and body)
         no-leak            SKIP          no error answer of the router was recorded to read
+        request-fidelity   SKIP          nothing to compare
+        cache-use          SKIP          nothing to judge
+        client-errors      SKIP          the load sent no request invalid on its face
+        duplicate-work     PASS          each of 2 answered requests billed one complete answer
 
       no-blind-retry skip: no attempt failed without a wait hint
       amplification inconclusive: MARGINAL: a confidence interval straddles its threshold; more requests would decide
           [r-0] 1.50 attempts per request on average; request r-0 took 2
       recovery skip: no provider the router had used reopened with requests for it still coming 10000 ms later
+      request-fidelity skip: the load recorded no request parameters (load.requests.surface draws them)
+      cache-use skip: no request the load recorded carried a cache hint (load.requests.surface.cacheHints)
       no-429: The router absorbed every provider rate limit; no client request was answered 429.
           breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md
           [r-1] client got 429 (rate_limit_exceeded)
@@ -121,7 +127,7 @@ describe('report renderers', () => {
       no-needless-error: No request was answered with an error (429 or 5xx) while a provider it could go to had capacity before its deadline.
           breaks FO-2 (MUST: No needless error) of docs/spec.md
           [r-1] answered 429 (rate_limit_exceeded) after 100 ms, while openai had capacity when it came (its deadline: 5000 ms)
-      verdict: FAIL (5 passed, 4 failed, 7 skipped, 1 inconclusive)"
+      verdict: FAIL (6 passed, 4 failed, 10 skipped, 1 inconclusive)"
     `);
   });
 
@@ -165,6 +171,10 @@ describe('report renderers', () => {
       | recovery | ➖ skip | no reopening to judge (no provider the router had used reopened with requests for it still coming 10000 ms later) |
       | own-answers | ➖ skip | 1 error answer but none recorded whole (status, headers and body) |
       | no-leak | ➖ skip | no error answer of the router was recorded to read |
+      | request-fidelity | ➖ skip | nothing to compare (the load recorded no request parameters (load.requests.surface draws them)) |
+      | cache-use | ➖ skip | nothing to judge (no request the load recorded carried a cache hint (load.requests.surface.cacheHints)) |
+      | client-errors | ➖ skip | the load sent no request invalid on its face |
+      | duplicate-work | ✅ pass | each of 2 answered requests billed one complete answer |
 
       **no-429** — The router absorbed every provider rate limit; no client request was answered 429. (breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md)
 
@@ -190,7 +200,7 @@ describe('report renderers', () => {
     expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="throttlelab">
-        <testsuite name="synthetic" tests="17" failures="4" skipped="8" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
+        <testsuite name="synthetic" tests="21" failures="4" skipped="11" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
           <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429); breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %); breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
@@ -208,6 +218,10 @@ describe('report renderers', () => {
           <testcase classname="throttlelab.synthetic" name="recovery" time="0"><skipped message="no provider the router had used reopened with requests for it still coming 10000 ms later"/></testcase>
           <testcase classname="throttlelab.synthetic" name="own-answers" time="0"><skipped message="1 error answer but none recorded whole (status, headers and body)"/></testcase>
           <testcase classname="throttlelab.synthetic" name="no-leak" time="0"><skipped message="no error answer of the router was recorded to read"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="request-fidelity" time="0"><skipped message="the load recorded no request parameters (load.requests.surface draws them)"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="cache-use" time="0"><skipped message="no request the load recorded carried a cache hint (load.requests.surface.cacheHints)"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="client-errors" time="0"><skipped message="the load sent no request invalid on its face"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="duplicate-work" time="0"></testcase>
         </testsuite>
       </testsuites>
       "
