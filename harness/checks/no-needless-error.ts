@@ -1,3 +1,4 @@
+import { plannedRequests } from './planned-requests.js';
 import { overlaps, type Intervals } from './intervals.js';
 import { modelRules } from './served-answers.js';
 import { spareCapacity } from './spare-capacity.js';
@@ -30,7 +31,10 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
   const evidence: Evidence[] = [];
   let judged = 0;
   let needless = 0;
+  const planned = errors.length > 0 ? plannedRequests(input) : undefined;
   for (const o of errors) {
+    // A request the load made invalid on its face no provider could serve: CE-1 judges its answer.
+    if (planned?.(o.id)?.invalid) continue;
     const rule = rules(o.model);
     if ('unknown' in rule) continue;
     judged++;
