@@ -1,3 +1,4 @@
+import { providerMessage } from './provider-message.js';
 import type { Signals } from './signals.js';
 import type { AttemptOutcome } from './types.js';
 
@@ -33,5 +34,5 @@ export function classifyResponse(status: number, signals: Signals, bodyText: str
     return { kind: 'auth_error', status };
   if (status === 404 || ((status === 400 || status === 422) && MODEL_MISSING.test(bodyText)))
     return { kind: 'not_found', status };
-  return { kind: 'client_error', status, message: bodyText.slice(0, 2000) };
+  return { kind: 'client_error', status, message: providerMessage(bodyText) };
 }
