@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
+  CLAUSES,
   buildReport,
   clauseVerdicts,
   forcingScenarios,
@@ -28,7 +29,6 @@ import {
   PORTKEY_VERSION,
   type RunData,
 } from '../harness/index.js';
-import { CLAUSES } from '../harness/spec/clauses.js';
 import { writeEvidenceFiles } from './evidence-files.js';
 import { readAttempts, readPeerReports } from './peer-reports.js';
 

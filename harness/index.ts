@@ -91,3 +91,4 @@ export {
   type ClauseVerdict,
   type JudgedCheck,
 } from './peers/clause-table.js';
+export { CLAUSES, clausesOf, type Clause } from './spec/clauses.js';

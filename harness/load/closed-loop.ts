@@ -1,14 +1,8 @@
 import autocannon from 'autocannon';
+import { headerEntries, applyErrorAnswer } from './error-answer.js';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
-import {
-  applyErrorAnswer,
-  applyStream,
-  headerEntries,
-  readAnswer,
-  StreamScanner,
-  type ClientOutcome,
-} from './client-outcome.js';
+import { applyStream, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
 import { clientGraceMs } from './client-grace.js';
 import type { LoadProgress, LoadTarget } from './open-loop.js';
 import type { PlannedRequest } from './request-plan.js';

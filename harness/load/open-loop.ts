@@ -1,10 +1,9 @@
 import { Pool } from 'undici';
+import { headerEntries, applyErrorAnswer } from './error-answer.js';
 import type { Clock } from '../../simulator/index.js';
 import type { LoadSpec } from '../scenario/schema.js';
 import {
   applyAnswer,
-  applyErrorAnswer,
-  headerEntries,
   applyFailure,
   applyHead,
   applyStream,

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyAnswer,
-  applyErrorAnswer,
-  applyStream,
-  pendingOutcome,
-  StreamScanner,
-  type ClientOutcome,
-} from './client-outcome.js';
+import { applyErrorAnswer } from './error-answer.js';
+import { applyAnswer, applyStream, pendingOutcome, StreamScanner, type ClientOutcome } from './client-outcome.js';
 import { OutcomeStore } from './outcome-store.js';
 
 const FIELDS: Array<keyof ClientOutcome> = [

@@ -10,11 +10,7 @@ class Labels {
   code(value: string | null | undefined): number {
     if (value === null || value === undefined) return 0;
     let k = this.index.get(value);
-    if (k === undefined) {
-      this.values.push(value);
-      k = this.values.length;
-      this.index.set(value, k);
-    }
+    if (k === undefined) this.index.set(value, (k = this.values.push(value)));
     return k;
   }
   value(code: number): string | null {

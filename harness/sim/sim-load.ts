@@ -1,7 +1,7 @@
 import type { LoadSpec } from '../scenario/schema.js';
+import { applyErrorAnswer } from '../load/error-answer.js';
 import {
   applyAnswer,
-  applyErrorAnswer,
   applyFailure,
   applyHead,
   applyStream,
