@@ -33,7 +33,7 @@ describe('examples, judged in process in simulated time', () => {
     expect(d.rows.some((r) => r.provider === 'groq' && r.status === 200)).toBe(true);
   }, 120_000);
 
-  it('a small router written against undici.request: the same weather, one probe per wait end, so no herd', async () => {
+  it('a small router written against undici.request: one probe per wait end, so no herd, but a needless 503 beside it', async () => {
     const d = await judgeInProcess({
       scenario: scenario('undici-router'),
       router: ({ env }) => createUndiciRouter(env),
@@ -48,8 +48,11 @@ describe('examples, judged in process in simulated time', () => {
       'stream-integrity': 'pass',
       // Where the fetch router sends everyone back at once, this one sends a single probe.
       'single-probe': 'pass',
+      // But a request that comes while the probe is out is refused at once (503) instead of
+      // waiting for it: openai had capacity well within its 10 s deadline (FO-2 of docs/spec.md).
+      'no-needless-error': 'fail',
     });
-    expect(d.verdict).toBe('pass');
+    expect(d.verdict).toBe('fail');
     // Its streams came through undici chunk by chunk, and it failed over to Groq during the 429s.
     expect(d.outcomes.filter((o) => o.stream && o.streamEnd === 'done').length).toBeGreaterThan(30);
     expect(d.rows.some((r) => r.provider === 'groq' && r.status === 200)).toBe(true);

@@ -45,6 +45,13 @@ describe('checkOwnAnswers', () => {
     expect(r.evidence[1]!.detail).toMatch(/answered 500 for a capacity problem \(no attempt sent\)/);
   });
 
+  it('does not take a 4xx the router gave without sending an attempt (a path it does not serve) for capacity', () => {
+    const notServed = answer({ headers: { 'content-type': 'application/json' } });
+    const r = checkOwnAnswers(input({ rows: [], outcomes: [refused({ status: 404, errorAnswer: notServed })] }));
+    expect(r).toMatchObject({ verdict: 'pass', details: { wrongStatus: 0 } });
+    expect(r.figure).toContain('0 for capacity');
+  });
+
   it('fails a Retry-After shorter than the earliest wait (rounded down), not one a provider had ended', () => {
     const short = refused({ errorAnswer: answer({ headers: { 'retry-after': '1' } }) });
     expect(checkOwnAnswers(input({ rows: waits, outcomes: [short] })).verdict).toBe('fail');

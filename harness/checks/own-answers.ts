@@ -33,8 +33,14 @@ export function retryAfterMs(value: string | undefined, at: number): number | nu
   return /[a-z]/i.test(v) && Number.isFinite(date) ? date - at : null;
 }
 
-/** Whether the request's attempts say the case was capacity: none sent, or every one rate-limited or overloaded. */
-function capacityCase(attempts: readonly LedgerRow[]): boolean {
+/**
+ * Whether the case was capacity: every attempt rate-limited or overloaded, or none sent and the
+ * router said as much (a 429 or a 5xx). With no attempt sent, another 4xx is the router refusing
+ * the request itself (a path it does not serve, a body it cannot read, a model it does not know):
+ * nothing says capacity was the case, and CE-1 judges client errors.
+ */
+function capacityCase(attempts: readonly LedgerRow[], status: number): boolean {
+  if (attempts.length === 0) return status === 429 || status >= 500;
   return attempts.every((r) => CAPACITY_UPSTREAM.has(r.status));
 }
 
@@ -89,7 +95,7 @@ export function checkOwnAnswers({ outcomes, rows, scenario }: CheckInput): Check
     const attempts = byRequest.get(o.id) ?? [];
     const at = o.firstByteAt ?? o.endAt;
     const found: string[] = [];
-    if (capacityCase(attempts)) {
+    if (capacityCase(attempts, o.status)) {
       capacity++;
       if (!CAPACITY_STATUSES.has(o.status)) {
         wrongStatus++;

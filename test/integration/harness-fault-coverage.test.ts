@@ -64,7 +64,7 @@ describe('fault times count from the load start', () => {
   );
 
   it.concurrent(
-    'a router that never reaches a provider gets SKIPs and INCONCLUSIVE, never PASS',
+    'a router that never reaches a provider gets SKIPs where nothing was judged, never PASS, and FAILs for its 500s',
     async () => {
       const run = await runFixture('429-burst.yaml', unreachable);
       const mine = [
@@ -80,10 +80,10 @@ describe('fault times count from the load start', () => {
         expect(c.verdict, `${c.id}: ${c.figure}`).toBe('skip');
         expect(c.reason, c.id).toBeTruthy();
       }
-      expect(run.verdict).toBe('inconclusive');
-      expect(run.inconclusive).toContain(
-        'fault "burst" (status at 1 s for 1500 ms from the load\'s start) matched no attempt: what it tests went untested',
-      );
+      // What it did do is judged: 500s from a router whose providers were all healthy are needless
+      // errors (FO-2), and a 500 is no status for them (OWN-1). The fault it never met is still named.
+      expect(run.verdict).toBe('fail');
+      expect(failed(run.checks), digest(run.checks)).toEqual(['no-needless-error', 'own-answers']);
       expect(run.checks.find((c) => c.id === 'goodput')!.reason).toMatch(
         /^no request reached a provider \(clients got \d+×500 no_route\)/,
       );
