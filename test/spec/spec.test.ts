@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRunScenarioFile } from '../../harness/index.js';
@@ -41,6 +41,16 @@ describe('docs/spec.md: every clause has a check, a forcing scenario and a broke
       expect(c.sources, `${c.id}: Sources`).toMatch(/https?:\/\//);
     },
   );
+
+  it("is listed in the README's clause table as the spec writes it", () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const rows = readme.split('\n').filter((l) => /^\| [A-Z]+-\d+ \| /.test(l));
+    expect(rows).toEqual(
+      written.map(
+        (c) => `| ${c.id} | ${c.level} | ${c.title} | \`${c.judgedBy}\` | \`${c.forcedBy}\` | \`${c.brokenRouter}\` |`,
+      ),
+    );
+  });
 
   it('has no broken router that no clause names', () => {
     const named = new Set(written.map((c) => c.brokenRouter));
