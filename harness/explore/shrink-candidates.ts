@@ -64,6 +64,13 @@ function withoutModelChoice(doc: ScenarioDoc, i: number): ShrinkCandidate {
   return { what: `drop the model choice ${typeof gone === 'string' ? gone : gone!.model}`, doc: out };
 }
 
+function withoutQuota(doc: ScenarioDoc, provider: number, quota: number): ShrinkCandidate {
+  const out = copyDoc(doc);
+  const p = out.providers[provider]!;
+  p.quotas = p.quotas!.filter((_, j) => j !== quota);
+  return { what: `drop quota ${quota} of provider ${p.id}`, doc: out };
+}
+
 function slower(doc: ScenarioDoc): ShrinkCandidate | undefined {
   const rate = doc.load?.rate;
   if (rate === undefined || rate <= SHRINK_FLOOR.rate) return undefined;
@@ -75,7 +82,8 @@ function slower(doc: ScenarioDoc): ShrinkCandidate | undefined {
 /**
  * Every one-step simplification of `doc`, simplest-first: each fault dropped, each model choice
  * of the load dropped (one always stays: a pinned model no longer keeps its provider), each
- * provider nothing needs dropped (one always stays), the load halved, the rate halved. Some may not validate; the
+ * provider nothing needs dropped (one always stays), the load halved, the rate halved, and last
+ * each quota dropped (a squeeze the weather drew, or one of the scenario's own). Some may not validate; the
  * shrinker skips those.
  */
 export function shrinkCandidates(doc: ScenarioDoc): ShrinkCandidate[] {
@@ -94,5 +102,6 @@ export function shrinkCandidates(doc: ScenarioDoc): ShrinkCandidate[] {
     ...providers.map((p) => withoutProvider(doc, p.id)),
     halved(doc),
     slower(doc),
+    ...doc.providers.flatMap((p, i) => (p.quotas ?? []).map((_, j) => withoutQuota(doc, i, j))),
   ].filter((c) => c !== undefined);
 }

@@ -13,7 +13,12 @@ const provider = (id: string, model: string) => ({
 const DOC: ScenarioDoc = {
   version: 1,
   name: 'shrink-unit',
-  providers: [provider('a', 'm-a'), provider('b', 'm-b'), provider('c', 'm-c'), provider('d', 'm-d')],
+  providers: [
+    { ...provider('a', 'm-a'), quotas: [{ metric: 'requests', limit: 5, per: '10s', scope: 'key' }] },
+    provider('b', 'm-b'),
+    provider('c', 'm-c'),
+    provider('d', 'm-d'),
+  ],
   faults: [
     { id: 'f1', kind: 'hang', at: 500, for: 1000, match: { provider: 'a' } },
     { id: 'f2', kind: 'status', status: 429, at: 1000, for: 1000, match: { provider: 'b' } },
@@ -38,6 +43,7 @@ describe('shrinkFailure', () => {
     // Halving again (to 1 s) would drop f2, which starts at 1 s.
     expect(r.doc.load?.duration).toBe(2000);
     expect(r.doc.load?.rate).toBe(1);
+    expect(r.doc.providers[0]!.quotas).toEqual([]);
     expect(r.seed).toBe(9);
     expect(r.steps).toBeGreaterThan(0);
     expect(DOC.faults).toHaveLength(3);

@@ -18,6 +18,9 @@ export const WEATHER_BOUNDS = {
   holdForMs: [2000, 20_000],
   /** The wait a quota wall announces, when it does: 1 h to 7 h (Gemini's daily wall says ~7 h). */
   wallHintH: [1, 7],
+  /** Most quota squeezes one seed draws, and the requests each lets through per window. */
+  maxSqueezes: 2,
+  squeezeLimit: [2, 20],
 } as const;
 
 /** The kinds of weather the grammar knows, each a real simulator fault (see docs/weather.md). */
@@ -154,6 +157,40 @@ function faultArb(kind: WeatherKind, target: ProviderDoc, durationMs: number): f
         optional: true,
       }) as unknown as SimFaultDoc,
   );
+}
+
+type QuotaDoc = NonNullable<ProviderDoc['quotas']>[number];
+
+/** A tight request quota added to a provider. */
+export interface Squeeze {
+  provider: string;
+  quota: QuotaDoc;
+}
+
+/**
+ * A quota squeeze: a tight request limit per 10 s or per minute on a provider, counted per key,
+ * per org (when its keys name orgs) or for the whole provider, for one model or all; its 429s are
+ * the simulator's own, with the vendor's headers and true resets.
+ */
+function squeezeArb(p: ProviderDoc): fc.Arbitrary<Squeeze> {
+  const orgs = p.keys.some((k) => k.org !== undefined);
+  return fc
+    .record(
+      {
+        limit: between(WEATHER_BOUNDS.squeezeLimit),
+        per: fc.constantFrom('10s', '1m'),
+        scope: fc.constantFrom(...(orgs ? (['key', 'org', 'provider'] as const) : (['key', 'provider'] as const))),
+        model: fc.constantFrom(...p.models),
+      },
+      { requiredKeys: ['limit', 'per', 'scope'] },
+    )
+    .map((q) => ({ provider: p.id, quota: { metric: 'requests', ...q } }));
+}
+
+/** The quota squeezes a seed may draw on `targets`: up to `maxSqueezes`. */
+export function squeezesArb(targets: readonly ProviderDoc[]): fc.Arbitrary<Squeeze[]> {
+  if (targets.length === 0) return fc.constant([]);
+  return fc.array(fc.constantFrom(...targets).chain(squeezeArb), { maxLength: WEATHER_BOUNDS.maxSqueezes });
 }
 
 /** The faults a seed may draw in `world`: up to `maxFaults`, each named `w<n>-<kind>`. */

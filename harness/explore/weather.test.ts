@@ -36,7 +36,9 @@ describe('randomWeather', () => {
         const doc = randomWeather(BASE, seed);
         const parsed = parseRunScenario(JSON.stringify(doc));
         expect(parsed.ok ? [] : parsed.issues.map((i) => i.message)).toEqual([]);
-        const { shelter } = drawWeather(BASE, seed);
+        const { shelter, squeezes } = drawWeather(BASE, seed);
+        expect(squeezes.length).toBeLessThanOrEqual(WEATHER_BOUNDS.maxSqueezes);
+        expect(squeezes.map((q) => q.provider)).not.toContain(shelter);
         const faults = simFaults(doc);
         expect(faults.length).toBeLessThanOrEqual(WEATHER_BOUNDS.maxFaults);
         expect(new Set(faults.map((f) => f.id)).size).toBe(faults.length);
@@ -72,6 +74,8 @@ describe('randomWeather', () => {
     );
     expect([...scopes].sort()).toEqual(['key', 'model', 'org', 'provider']);
     expect(faults.some((f) => f.kind === 'status' && f.status === 529)).toBe(true);
+    const squeezed = Array.from({ length: 200 }, (_, seed) => drawWeather(BASE, seed).squeezes).flat();
+    expect([...new Set(squeezed.map((q) => q.quota.scope))].sort()).toEqual(['key', 'org', 'provider']);
   });
 
   it('draws no mid-stream break when no request streams', () => {
@@ -84,7 +88,7 @@ describe('randomWeather', () => {
 
   it('leaves a scenario of one provider calm, the provider being its own shelter', () => {
     const one = { ...BASE, providers: [BASE.providers[0]!] };
-    for (let seed = 0; seed < 50; seed++) expect(randomWeather(one, seed).faults).toEqual([]);
+    for (let seed = 0; seed < 50; seed++) expect(randomWeather(one, seed)).toEqual({ ...one, faults: [] });
   });
 
   it('refuses a scenario without a load', () => {
