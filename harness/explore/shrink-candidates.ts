@@ -34,6 +34,17 @@ export function neededProviders(doc: ScenarioDoc): Set<string> {
   return needed;
 }
 
+/**
+ * Providers no fault can touch: random weather's shelter, or any provider a hand-written scenario
+ * leaves calm. A fault that names no provider touches them all.
+ */
+export function unfaultedProviders(doc: ScenarioDoc): string[] {
+  const faults = (doc.faults ?? []).filter((f) => f.kind !== 'redis');
+  if (faults.some((f) => f.match?.provider === undefined)) return [];
+  const touched = new Set(faults.flatMap((f) => asList(f.match?.provider)));
+  return doc.providers.map((p) => p.id).filter((id) => !touched.has(id));
+}
+
 function withoutFault(doc: ScenarioDoc, i: number): ShrinkCandidate {
   const out = copyDoc(doc);
   const [gone] = out.faults!.splice(i, 1);
@@ -83,11 +94,16 @@ function slower(doc: ScenarioDoc): ShrinkCandidate | undefined {
  * Every one-step simplification of `doc`, simplest-first: each fault dropped, each model choice
  * of the load dropped (one always stays: a pinned model no longer keeps its provider), each
  * provider nothing needs dropped (one always stays), the load halved, the rate halved, and last
- * each quota dropped (a squeeze the weather drew, or one of the scenario's own). Some may not validate; the
+ * each quota dropped (a squeeze the weather drew, or one of the scenario's own). A provider is
+ * kept when faults or pinned models need it, or when it is the last one no fault touches. Some may not validate; the
  * shrinker skips those.
  */
 export function shrinkCandidates(doc: ScenarioDoc): ShrinkCandidate[] {
   const needed = neededProviders(doc);
+  // The weather's bound holds while shrinking: the last calm provider stays, so that a failure is
+  // never shrunk into a world where nobody could serve.
+  const calm = unfaultedProviders(doc);
+  if (calm.length === 1) needed.add(calm[0]!);
   const providers = doc.providers.length > 1 ? doc.providers.filter((p) => !needed.has(p.id)) : [];
   const choices = doc.load?.requests?.models ?? [];
   return [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioDoc } from './scenario-doc.js';
 import { shrinkFailure, type ShrinkJudge } from './shrink.js';
-import { neededProviders } from './shrink-candidates.js';
+import { neededProviders, unfaultedProviders } from './shrink-candidates.js';
 
 const provider = (id: string, model: string) => ({
   id,
@@ -60,6 +60,13 @@ describe('shrinkFailure', () => {
     expect(runs).toBe(3);
   });
 
+  it('keeps the last provider no fault touches, so nobody-could-serve is never the shrunk world', async () => {
+    const needsF1: ShrinkJudge = (d) => Promise.resolve({ failed: faultIds(d).includes('f1') ? ['x'] : [] });
+    const r = await shrinkFailure({ doc: DOC, seed: 2, checkId: 'x', judge: needsF1, maxSteps: 100 });
+    expect(faultIds(r.doc)).toEqual(['f1']);
+    expect(providerIds(r.doc)).toEqual(['a', 'd']);
+  });
+
   it('returns the scenario unchanged when no simplification keeps the check failing', async () => {
     const onlyWhole: ShrinkJudge = (d) => Promise.resolve({ failed: d === DOC ? ['x'] : [] });
     const r = await shrinkFailure({ doc: DOC, seed: 1, checkId: 'x', judge: onlyWhole });
@@ -71,6 +78,13 @@ describe('shrinkFailure', () => {
     const r = await shrinkFailure({ doc: DOC, seed: 1, checkId: 'x', judge: throwing, maxSteps: 5 });
     expect(r.doc).toBe(DOC);
     expect(r.steps).toBe(5);
+  });
+});
+
+describe('unfaultedProviders', () => {
+  it('names the providers no fault touches; a fault on every provider leaves none', () => {
+    expect(unfaultedProviders(DOC)).toEqual(['d']);
+    expect(unfaultedProviders({ ...DOC, faults: [{ id: 'all', kind: 'hang' }] })).toEqual([]);
   });
 });
 
