@@ -92,3 +92,11 @@ export {
   type JudgedCheck,
 } from './peers/clause-table.js';
 export { CLAUSES, clausesOf, type Clause } from './spec/clauses.js';
+// Exploring seeds (issue 22): weather drawn from the seed, shrinking a failure, keeping it as a regression.
+export { randomWeather, drawWeather, type DrawnWeather } from './explore/weather.js';
+export { WEATHER_BOUNDS, WEATHER_KINDS } from './explore/weather-grammar.js';
+export { shrinkFailure, type ShrinkJudge, type ShrinkOptions, type ShrinkResult } from './explore/shrink.js';
+export { saveRegression, type Regression } from './explore/save-regression.js';
+export { readExpectations, type RegressionExpectation } from './explore/regression-expectations.js';
+export { judgeDoc } from './explore/judge-doc.js';
+export type { ScenarioDoc } from './explore/scenario-doc.js';
