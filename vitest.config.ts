@@ -12,8 +12,6 @@ const IN_PROCESS = [
   'test/contract/header-round-trip.test.ts',
   'test/contract/memory-store.test.ts',
   'test/contract/vendor-profiles.test.ts',
-  'test/integration/cache-affinity-scenario.test.ts',
-  'test/integration/harness-integrity.test.ts',
   'test/integration/in-process-transport.test.ts',
   'test/integration/router-simulated-time.test.ts',
   'test/integration/scenarios.test.ts',
