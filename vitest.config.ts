@@ -1,5 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+// Integration tests that run wholly in process in simulated time: no child processes, no sockets
+// of their own, no module mocks or patched globals. Each used to pay for a fresh worker that
+// imported the simulator, the harness and the router again (under load, import time exceeded test
+// time); unisolated, a worker imports them once. Their verdicts cannot depend on what ran before
+// them in the worker: simulated-run.test.ts plays the pack twice in one module state and requires
+// byte-identical reports and ledgers, and simulated-golden pins the same bytes.
+const IN_PROCESS = [
+  'test/spec/**/*.test.ts',
+  'test/contract/cancel-signal.test.ts',
+  'test/contract/header-round-trip.test.ts',
+  'test/contract/memory-store.test.ts',
+  'test/contract/vendor-profiles.test.ts',
+  'test/integration/in-process-transport.test.ts',
+  'test/integration/router-simulated-time.test.ts',
+  'test/integration/scenarios.test.ts',
+  'test/integration/simulated-golden.test.ts',
+  'test/integration/simulated-run.test.ts',
+];
+
 export default defineConfig({
   test: {
     exclude: ['node_modules/**', 'dist/**'],
@@ -20,11 +39,21 @@ export default defineConfig({
         },
       },
       {
+        // The in-process integration and spec tests above, unisolated for the same reason.
+        extends: true,
+        test: {
+          name: 'simulated',
+          include: IN_PROCESS,
+          isolate: false,
+        },
+      },
+      {
         // Integration, contract and end-to-end tests: each file in a fresh worker.
         extends: true,
         test: {
           name: 'integration',
           include: ['bin/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+          exclude: ['node_modules/**', 'dist/**', ...IN_PROCESS],
         },
       },
     ],
