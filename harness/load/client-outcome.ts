@@ -29,8 +29,9 @@ export interface ClientOutcome {
    */
   streamEnd: 'done' | 'finish' | 'error-event' | 'silent' | null;
   /**
-   * The cause in words: the first 300 bytes of an error body the router sent, or the local error
-   * that kept the request from an answer (`UND_ERR_INVALID_ARG: invalid x-config header`).
+   * The cause in words: the first 300 bytes of an error body the router sent, or of the error
+   * event a stream ended with (its `data:`), or the local error that kept the request from an
+   * answer (`UND_ERR_INVALID_ARG: invalid x-config header`).
    */
   detail?: string | null;
   /** Usage the router reported for this request, if any. */
@@ -89,6 +90,8 @@ export class StreamScanner {
   done = false;
   finished = false;
   errored = false;
+  /** The `data:` of the first error event (`event: error`, or a frame with an `error` member). */
+  errorText: string | undefined;
   frames = 0;
   usage: { prompt: number; completion: number } | null = null;
 
@@ -127,6 +130,7 @@ export class StreamScanner {
     if (!line.startsWith('data:')) return false;
     this.frames++;
     const data = line.slice(5).trim();
+    if (this.event === 'error') this.errorText ??= data;
     if (data === '[DONE]') {
       this.done = true;
       return false;
@@ -140,7 +144,10 @@ export class StreamScanner {
       return false; // A line that is not JSON is not content.
     }
     if (j === null || typeof j !== 'object') return false;
-    if (j.error) this.errored = true;
+    if (j.error) {
+      this.errored = true;
+      this.errorText ??= data;
+    }
     if (j.usage && typeof j.usage.prompt_tokens === 'number')
       this.usage = { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 };
     let sawFirst = false;
@@ -211,6 +218,8 @@ export function applyStream(out: ClientOutcome, scanner: StreamScanner): void {
     return;
   }
   out.streamEnd = scanner.end;
+  // What the router said when it ended the stream with an error: read as its error answers are (OWN-3).
+  if (scanner.errorText !== undefined) out.detail = bodySnippet(scanner.errorText);
   out.usage = scanner.usage;
   out.frames = scanner.frames;
   Object.assign(out, scanner.content);

@@ -79,12 +79,13 @@ export async function runClosedLoop(
           const endAt = clock.now();
           const draft = { status, streamEnd: null } as ClientOutcome;
           let error: string | null = null;
-          let detail: string | null = null;
+          let detail: string | null;
           // A stream is read as SSE whatever its content type says, as client libraries read it.
           if (p.stream && status >= 200 && status < 300) {
             const scanner = new StreamScanner();
             scanner.push(body);
             applyStream(draft, scanner);
+            detail = draft.detail ?? null;
           } else {
             const answer = readAnswer(status, body);
             error = answer.error;

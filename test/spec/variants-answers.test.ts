@@ -10,6 +10,7 @@ import {
   rewritingUsage,
 } from '../fixtures/broken/answers.js';
 import { referenceWith } from '../fixtures/broken/reference-with.js';
+import { leavingBrokenStreamsOpen, relayingUpstreamStreamErrors } from '../fixtures/broken/stream-errors.js';
 import { isErrorFrame, onAnswers, rewriteBody, rewriteFrames } from '../fixtures/broken/rewrite-answer.js';
 import { digestChecks, judgeScenario } from './judge-pack.js';
 
@@ -166,6 +167,13 @@ const VARIANTS: Variant[] = [
     flaw: { handler: onAnswers(streams, (res) => rewriteFrames(res, (f) => [isErrorFrame(f) ? 'data: [DONE]' : f])) },
   },
   {
+    name: 'stops writing where a stream breaks and leaves it open until the client gives up',
+    clause: 'ST-1',
+    check: 'stream-integrity',
+    scenario: '09-mid-stream-errors',
+    flaw: leavingBrokenStreamsOpen,
+  },
+  {
     name: 'sends the first content frame of every third stream twice (a chunk replayed on reconnect)',
     clause: 'ST-2',
     check: 'content-integrity',
@@ -289,6 +297,13 @@ const VARIANTS: Variant[] = [
       transport: hearingUpstreamErrors,
       handler: echoingUpstream((last) => `Last upstream error: ${last.split('.')[0]}.`),
     },
+  },
+  {
+    name: 'ends a broken stream with the provider’s own error message in its error event',
+    clause: 'OWN-3',
+    check: 'no-leak',
+    scenario: '09-mid-stream-errors',
+    flaw: relayingUpstreamStreamErrors(),
   },
 ];
 
