@@ -225,7 +225,45 @@ export function applyStream(out: ClientOutcome, scanner: StreamScanner): void {
   Object.assign(out, scanner.content);
 }
 
-/** Reads what a complete (non-streaming) answer says: usage, its content, or an error code and the body's start. */
+interface MessagesAnswer {
+  type?: unknown;
+  content?: unknown;
+  usage?: {
+    input_tokens?: unknown;
+    output_tokens?: unknown;
+    cache_read_input_tokens?: unknown;
+    cache_creation_input_tokens?: unknown;
+  };
+}
+
+const tokens = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+/**
+ * An Anthropic Messages answer's text (its text blocks, joined) and usage, with the prompt counted
+ * as chat completions count it: Anthropic's `input_tokens` leaves out the tokens read from or
+ * written to the prompt cache, OpenAI's `prompt_tokens` holds them.
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+function readMessagesAnswer(j: MessagesAnswer): { usage: ClientOutcome['usage']; text: string | undefined } {
+  const u = j.usage;
+  const usage =
+    u && typeof u.input_tokens === 'number'
+      ? {
+          prompt: u.input_tokens + tokens(u.cache_read_input_tokens) + tokens(u.cache_creation_input_tokens),
+          completion: tokens(u.output_tokens),
+        }
+      : null;
+  if (!Array.isArray(j.content)) return { usage, text: undefined };
+  let text = '';
+  for (const b of j.content as Array<{ type?: unknown; text?: unknown }>)
+    if (b?.type === 'text' && typeof b.text === 'string') text += b.text;
+  return { usage, text };
+}
+
+/**
+ * Reads what a complete (non-streaming) answer says: usage, its content, or an error code and the
+ * body's start. A chat completion, or an Anthropic Messages answer (`type: 'message'`).
+ */
 export function readAnswer(
   status: number,
   text: string,
@@ -237,11 +275,18 @@ export function readAnswer(
   contentChars?: number;
 } {
   try {
-    const j = JSON.parse(text) as {
+    // A body of `null` reads as an empty object: no usage, no content, the status its error.
+    const j = (JSON.parse(text) ?? {}) as {
       usage?: { prompt_tokens?: number; completion_tokens?: number };
       error?: { code?: unknown; type?: unknown };
       choices?: Array<{ index?: number; message?: { content?: unknown } }>;
     };
+    if ((j as MessagesAnswer).type === 'message' && status < 400) {
+      const m = readMessagesAnswer(j as MessagesAnswer);
+      const content = m.text === undefined ? null : contentDigest(m.text);
+      if (m.text === undefined) return { usage: m.usage, error: null, detail: null, contentDigest: content };
+      return { usage: m.usage, error: null, detail: null, contentDigest: content, contentChars: m.text.length };
+    }
     const usage =
       j.usage && typeof j.usage.prompt_tokens === 'number'
         ? { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 }

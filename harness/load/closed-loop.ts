@@ -95,7 +95,8 @@ export async function runClosedLoop(
             if (answer.contentChars !== undefined) draft.contentChars = answer.contentChars;
           }
           const { streamEnd, usage = null, contentDigest, contentChars, frames } = draft;
-          applyErrorAnswer(draft, url.pathname, headerEntries(headers), body);
+          // The API the request was sent to owes its vendor's error shape (a Messages error, Anthropic's).
+          applyErrorAnswer(draft, base + p.path, headerEntries(headers), body);
           record({
             id: p.id,
             model: p.model,

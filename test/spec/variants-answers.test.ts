@@ -117,6 +117,18 @@ function editing503(edit: (h: Headers) => void, status?: number): HandlerFlaw {
   );
 }
 
+/** Its own error answers on the Messages API rewritten into OpenAI's shape, as a router with one error writer does. */
+function openAIShapedOnMessages(): HandlerFlaw {
+  return (inner) => async (request) => {
+    const res = await inner(request);
+    if (res.status < 400 || !new URL(request.url).pathname.endsWith('/messages')) return res;
+    return rewriteBody(res, (text) => {
+      const j = JSON.parse(text) as { error: { type: string; message: string } };
+      return JSON.stringify({ error: { message: j.error.message, type: j.error.type, code: null } });
+    });
+  };
+}
+
 /** Its own 503s' messages with `extra(ctx)` appended. */
 function appending(extra: (ctx: SimulatedLaunchContext) => string): HandlerFlaw {
   return (inner, ctx) =>
@@ -264,6 +276,13 @@ const VARIANTS: Variant[] = [
     check: 'own-answers',
     scenario: '03-all-exhausted',
     flaw: { handler: rewritingErrors(500, JSON.stringify({ error: 'No provider has capacity.' }), 'application/json') },
+  },
+  {
+    name: 'answers Messages requests with OpenAI’s error body',
+    clause: 'OWN-2',
+    check: 'own-answers',
+    scenario: '03-all-exhausted',
+    flaw: { handler: openAIShapedOnMessages() },
   },
   {
     name: 'names the key it used by its last four characters (sk-…0003)',
