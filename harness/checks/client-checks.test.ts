@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, row, stalls, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
 import { checkAmplification } from './amplification.js';
 import { checkDeadline } from './deadline.js';
 import { checkFailoverLatency } from './failover-latency.js';
@@ -259,6 +259,27 @@ describe('checkStreamIntegrity', () => {
       checkStreamIntegrity(input({ rows: [cut, retried], outcomes: [outcome({ stream: true, streamEnd: 'done' })] }))
         .verdict,
     ).toBe('pass');
+  });
+  it('fails on a stream left open after its upstream ended, until the client gave up', () => {
+    const cut = row({ correlationId: 'c1', stream: true, end: 'reset' });
+    const gaveUp = outcome({ stream: true, streamEnd: null, error: 'client-timeout', frames: 4, endAt: T0 + 7500 });
+    const r = checkStreamIntegrity(input({ rows: [cut], outcomes: [gaveUp] }));
+    expect(r).toMatchObject({
+      verdict: 'fail',
+      figure:
+        '1 of 1 stream ended silently (1 never ended: left open until the client gave up) (0 ended with an error event)',
+      details: { leftOpen: 1 },
+    });
+    expect(r.evidence[0]!.detail).toBe(
+      'stream left open after 4 frames: no [DONE], finish_reason or error event 7500 ms after it was sent, when the client gave up, though every attempt behind it had ended (openai reset)',
+    );
+  });
+  it('leaves a stream still relaying its attempt when the client gave up to the deadline check', () => {
+    const running = row({ correlationId: 'c1', stream: true, end: 'client-abort' });
+    const late = outcome({ stream: true, streamEnd: null, error: 'client-timeout', endAt: running.endAt! });
+    expect(checkStreamIntegrity(input({ rows: [running], outcomes: [late] })).verdict).toBe('pass');
+    const pending = { ...running, endAt: null, end: 'pending' as const };
+    expect(checkStreamIntegrity(input({ rows: [pending], outcomes: [late] })).verdict).toBe('pass');
   });
   it('passes when every stream ended with [DONE] or an error event, and skips without streams', () => {
     expect(checkStreamIntegrity(input({ outcomes: [outcome({ stream: true, streamEnd: 'done' })] })).verdict).toBe(

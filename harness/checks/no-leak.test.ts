@@ -68,10 +68,37 @@ describe('checkNoLeak', () => {
     const r = checkNoLeak(input({ scenario: s, outcomes: [refused('a', answer(own)), refused('b', answer(own))] }));
     expect(r).toMatchObject({ verdict: 'pass', figure: 'none of 2 error answers shows anything upstream-internal' });
   });
+  it('fails a stream ended with an error event that carries the provider’s error text', () => {
+    const ended = (id: string, detail: string) =>
+      outcome({ id, stream: true, status: 200, streamEnd: 'error-event', detail });
+    const r = checkNoLeak(
+      input({
+        scenario: s,
+        outcomes: [
+          refused('a', answer(own)),
+          ended(
+            'b',
+            '{"error":{"message":"The provider was overloaded during the stream.","code":"provider_overloaded"}}',
+          ),
+          ended(
+            'c',
+            '{"error":{"message":"The server is overloaded or not ready yet.","code":"server_is_overloaded"}}',
+          ),
+        ],
+      }),
+    );
+    expect(r).toMatchObject({
+      verdict: 'fail',
+      violations: 1,
+      figure: '1 of 3 error answers (2 of them in-stream error events) show something upstream-internal',
+    });
+    expect(r.evidence[0]).toMatchObject({ correlationId: 'c' });
+    expect(r.evidence[0]!.detail).toMatch(/^stream's error event shows a provider's own error text/);
+  });
   it('skips, saying why, when no error answer was recorded', () => {
     expect(checkNoLeak(input({ scenario: s, outcomes: [outcome()] }))).toMatchObject({
       verdict: 'skip',
-      figure: 'no error answer of the router was recorded to read',
+      figure: 'no error answer or in-stream error event of the router was recorded to read',
     });
   });
 });

@@ -1,5 +1,5 @@
 import { upstreamMarks, type UpstreamMark } from '../../simulator/index.js';
-import type { ErrorAnswer } from '../load/client-outcome.js';
+import type { ClientOutcome, ErrorAnswer } from '../load/client-outcome.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
@@ -53,17 +53,26 @@ const answerText = (a: ErrorAnswer) =>
     .map(([k, v]) => `${k}: ${v}`)
     .join('\n')}\n\n${a.body}`;
 
+/** What the router said in its own words when a request failed: an error answer, or the error event that ended a stream. */
+function ownErrorText(o: ClientOutcome): { text: string; what: string } | undefined {
+  if (o.status >= 400 && o.errorAnswer !== undefined)
+    return { text: answerText(o.errorAnswer), what: `${o.status} answer` };
+  if (o.streamEnd === 'error-event' && o.detail) return { text: o.detail, what: "stream's error event" };
+  return undefined;
+}
+
 /**
- * Nothing of the providers' insides reaches a client through the router's own error answers:
- * no key or piece of one, no organisation id, no provider's error text, no upstream URL or
- * request id (see `leakFinder`), in a header or the body.
+ * Nothing of the providers' insides reaches a client through the router's own error answers
+ * or the error events it ends broken streams with: no key or piece of one, no organisation id,
+ * no provider's error text, no upstream URL or request id (see `leakFinder`), in a header or
+ * the body.
  */
 export function checkNoLeak({ outcomes, scenario }: CheckInput): CheckResult {
   const base = {
     id: 'no-leak' as const,
     title: 'Nothing upstream-internal reaches the client',
     meaning:
-      "The router's error answers never show a provider key (or part of one), an organisation id, a provider's own error text, an upstream URL or an upstream request id.",
+      "The router's error answers and in-stream error events never show a provider key (or part of one), an organisation id, a provider's own error text, an upstream URL or an upstream request id.",
     unit: 'answers',
   };
   const find = leakFinder(scenario);
@@ -71,24 +80,26 @@ export function checkNoLeak({ outcomes, scenario }: CheckInput): CheckResult {
   const seen = new Map<string, string | null>();
   const evidence: Evidence[] = [];
   let judged = 0;
+  let events = 0;
   let leaks = 0;
   for (const o of outcomes) {
-    const a = o.status >= 400 ? o.errorAnswer : undefined;
-    if (a === undefined) continue;
+    const said = ownErrorText(o);
+    if (said === undefined) continue;
     judged++;
-    const text = answerText(a);
-    let found = seen.get(text);
-    if (found === undefined) seen.set(text, (found = find(text)));
+    if (o.status < 400) events++;
+    let found = seen.get(said.text);
+    if (found === undefined) seen.set(said.text, (found = find(said.text)));
     if (found === null) continue;
     leaks++;
     if (evidence.length < MAX_EVIDENCE)
-      evidence.push({ at: o.endAt, correlationId: o.id, model: o.model, detail: `${o.status} answer shows ${found}` });
+      evidence.push({ at: o.endAt, correlationId: o.id, model: o.model, detail: `${said.what} shows ${found}` });
   }
+  const of = `${count(judged, 'error answer')}${events > 0 ? ` (${events} of them in-stream error events)` : ''}`;
   if (judged === 0)
     return {
       ...base,
       verdict: 'skip',
-      figure: 'no error answer of the router was recorded to read',
+      figure: 'no error answer or in-stream error event of the router was recorded to read',
       value: null,
       violations: 0,
       evidence: [],
@@ -98,11 +109,11 @@ export function checkNoLeak({ outcomes, scenario }: CheckInput): CheckResult {
     verdict: leaks === 0 ? 'pass' : 'fail',
     figure:
       leaks === 0
-        ? `none of ${count(judged, 'error answer')} shows anything upstream-internal`
-        : `${leaks} of ${count(judged, 'error answer')} show something upstream-internal`,
+        ? `none of ${of} shows anything upstream-internal`
+        : `${leaks} of ${of} show something upstream-internal`,
     value: leaks,
     violations: leaks,
     evidence,
-    details: { judged, distinct: seen.size },
+    details: { judged, streamErrorEvents: events, distinct: seen.size },
   };
 }

@@ -29,8 +29,9 @@ export interface ClientOutcome {
    */
   streamEnd: 'done' | 'finish' | 'error-event' | 'silent' | null;
   /**
-   * The cause in words: the first 300 bytes of an error body the router sent, or the local error
-   * that kept the request from an answer (`UND_ERR_INVALID_ARG: invalid x-config header`).
+   * The cause in words: the first 300 bytes of an error body the router sent, or of the error
+   * event a stream ended with (its `data:`), or the local error that kept the request from an
+   * answer (`UND_ERR_INVALID_ARG: invalid x-config header`).
    */
   detail?: string | null;
   /** Usage the router reported for this request, if any. */
@@ -89,6 +90,8 @@ export class StreamScanner {
   done = false;
   finished = false;
   errored = false;
+  /** The `data:` of the first error event (`event: error`, or a frame with an `error` member). */
+  errorText: string | undefined;
   frames = 0;
   usage: { prompt: number; completion: number } | null = null;
 
@@ -127,6 +130,7 @@ export class StreamScanner {
     if (!line.startsWith('data:')) return false;
     this.frames++;
     const data = line.slice(5).trim();
+    if (this.event === 'error') this.errorText ??= data;
     if (data === '[DONE]') {
       this.done = true;
       return false;
@@ -140,7 +144,10 @@ export class StreamScanner {
       return false; // A line that is not JSON is not content.
     }
     if (j === null || typeof j !== 'object') return false;
-    if (j.error) this.errored = true;
+    if (j.error) {
+      this.errored = true;
+      this.errorText ??= data;
+    }
     if (j.usage && typeof j.usage.prompt_tokens === 'number')
       this.usage = { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 };
     let sawFirst = false;
@@ -211,12 +218,52 @@ export function applyStream(out: ClientOutcome, scanner: StreamScanner): void {
     return;
   }
   out.streamEnd = scanner.end;
+  // What the router said when it ended the stream with an error: read as its error answers are (OWN-3).
+  if (scanner.errorText !== undefined) out.detail = bodySnippet(scanner.errorText);
   out.usage = scanner.usage;
   out.frames = scanner.frames;
   Object.assign(out, scanner.content);
 }
 
-/** Reads what a complete (non-streaming) answer says: usage, its content, or an error code and the body's start. */
+interface MessagesAnswer {
+  type?: unknown;
+  content?: unknown;
+  usage?: {
+    input_tokens?: unknown;
+    output_tokens?: unknown;
+    cache_read_input_tokens?: unknown;
+    cache_creation_input_tokens?: unknown;
+  };
+}
+
+const tokens = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+/**
+ * An Anthropic Messages answer's text (its text blocks, joined) and usage, with the prompt counted
+ * as chat completions count it: Anthropic's `input_tokens` leaves out the tokens read from or
+ * written to the prompt cache, OpenAI's `prompt_tokens` holds them.
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+function readMessagesAnswer(j: MessagesAnswer): { usage: ClientOutcome['usage']; text: string | undefined } {
+  const u = j.usage;
+  const usage =
+    u && typeof u.input_tokens === 'number'
+      ? {
+          prompt: u.input_tokens + tokens(u.cache_read_input_tokens) + tokens(u.cache_creation_input_tokens),
+          completion: tokens(u.output_tokens),
+        }
+      : null;
+  if (!Array.isArray(j.content)) return { usage, text: undefined };
+  let text = '';
+  for (const b of j.content as Array<{ type?: unknown; text?: unknown }>)
+    if (b?.type === 'text' && typeof b.text === 'string') text += b.text;
+  return { usage, text };
+}
+
+/**
+ * Reads what a complete (non-streaming) answer says: usage, its content, or an error code and the
+ * body's start. A chat completion, or an Anthropic Messages answer (`type: 'message'`).
+ */
 export function readAnswer(
   status: number,
   text: string,
@@ -228,11 +275,18 @@ export function readAnswer(
   contentChars?: number;
 } {
   try {
-    const j = JSON.parse(text) as {
+    // A body of `null` reads as an empty object: no usage, no content, the status its error.
+    const j = (JSON.parse(text) ?? {}) as {
       usage?: { prompt_tokens?: number; completion_tokens?: number };
       error?: { code?: unknown; type?: unknown };
       choices?: Array<{ index?: number; message?: { content?: unknown } }>;
     };
+    if ((j as MessagesAnswer).type === 'message' && status < 400) {
+      const m = readMessagesAnswer(j as MessagesAnswer);
+      const content = m.text === undefined ? null : contentDigest(m.text);
+      if (m.text === undefined) return { usage: m.usage, error: null, detail: null, contentDigest: content };
+      return { usage: m.usage, error: null, detail: null, contentDigest: content, contentChars: m.text.length };
+    }
     const usage =
       j.usage && typeof j.usage.prompt_tokens === 'number'
         ? { prompt: j.usage.prompt_tokens, completion: j.usage.completion_tokens ?? 0 }

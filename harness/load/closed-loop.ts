@@ -79,12 +79,13 @@ export async function runClosedLoop(
           const endAt = clock.now();
           const draft = { status, streamEnd: null } as ClientOutcome;
           let error: string | null = null;
-          let detail: string | null = null;
+          let detail: string | null;
           // A stream is read as SSE whatever its content type says, as client libraries read it.
           if (p.stream && status >= 200 && status < 300) {
             const scanner = new StreamScanner();
             scanner.push(body);
             applyStream(draft, scanner);
+            detail = draft.detail ?? null;
           } else {
             const answer = readAnswer(status, body);
             error = answer.error;
@@ -94,7 +95,8 @@ export async function runClosedLoop(
             if (answer.contentChars !== undefined) draft.contentChars = answer.contentChars;
           }
           const { streamEnd, usage = null, contentDigest, contentChars, frames } = draft;
-          applyErrorAnswer(draft, url.pathname, headerEntries(headers), body);
+          // The API the request was sent to owes its vendor's error shape (a Messages error, Anthropic's).
+          applyErrorAnswer(draft, base + p.path, headerEntries(headers), body);
           record({
             id: p.id,
             model: p.model,

@@ -138,9 +138,14 @@ describe('StreamScanner', () => {
     const errored = new StreamScanner();
     errored.push('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\ndata: {"error":{"message":"boom"}}\n\n');
     expect(errored.end).toBe('error-event');
+    expect(errored.errorText).toBe('{"error":{"message":"boom"}}');
     const named = new StreamScanner();
     named.push('event: error\ndata: {}\n\n');
     expect(named.end).toBe('error-event');
+    const out = { status: 200 } as ClientOutcome;
+    applyStream(out, named);
+    // What the router said in it, for the no-leak check to read.
+    expect(out.detail).toBe('{}');
     const silent = new StreamScanner();
     silent.push('data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n');
     expect(silent.end).toBe('silent');
@@ -192,6 +197,25 @@ describe('readAnswer', () => {
       contentDigest: contentDigest('Hi there.'),
       contentChars: 9,
     });
+  });
+  it('reads an Anthropic Messages answer: its text blocks, and its prompt with the cached tokens counted in', () => {
+    const answer = {
+      type: 'message',
+      content: [
+        { type: 'text', text: 'Hi ' },
+        { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+        { type: 'text', text: 'there.' },
+      ],
+      usage: { input_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 4 },
+    };
+    expect(readAnswer(200, JSON.stringify(answer))).toEqual({
+      usage: { prompt: 125, completion: 4 },
+      error: null,
+      detail: null,
+      contentDigest: contentDigest('Hi there.'),
+      contentChars: 9,
+    });
+    expect(readAnswer(200, 'null')).toMatchObject({ usage: null, error: null, contentDigest: null });
   });
 });
 

@@ -81,6 +81,8 @@ export async function runOpenLoop(
   const send = async (p: PlannedRequest, scheduledAt: number, replica: number | undefined) => {
     const url = urls[replica ?? 0]!;
     const pool = pools[replica ?? 0]!;
+    // The base's path and the request's API path (`/chat/completions`, `/messages`…): which API answers.
+    const path = url.pathname.replace(/\/$/, '') + p.path;
     const sentAt = clock.now();
     const out: ClientOutcome = {
       ...pendingOutcome(p, scheduledAt, sentAt),
@@ -91,8 +93,7 @@ export async function runOpenLoop(
     open.add(ac);
     try {
       const res = await pool.request({
-        // The base's path and the request's API path (`/chat/completions`, `/messages`…).
-        path: url.pathname.replace(/\/$/, '') + p.path,
+        path,
         method: 'POST',
         headers: p.headers,
         body: p.body,
@@ -116,7 +117,7 @@ export async function runOpenLoop(
       } else {
         const body = await res.body.text();
         applyAnswer(out, res.statusCode, body);
-        applyErrorAnswer(out, url.pathname, headerEntries(res.headers), body);
+        applyErrorAnswer(out, path, headerEntries(res.headers), body);
       }
     } catch (error) {
       // Any abort here is the client's timer: a request the user's stop cut is dropped below.

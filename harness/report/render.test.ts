@@ -103,7 +103,7 @@ describe('report renderers', () => {
         no-needless-error  FAIL          1 of 1 error answered while capacity existed (deadline less 1000 ms)
         recovery           SKIP          no reopening to judge
         own-answers        SKIP          1 error answer but none recorded whole (status, headers and body)
-        no-leak            SKIP          no error answer of the router was recorded to read
+        no-leak            SKIP          no error answer or in-stream error event of the router was recorded to read
         request-fidelity   SKIP          nothing to compare
         cache-use          SKIP          nothing to judge
         client-errors      SKIP          the load sent no request invalid on its face
@@ -170,7 +170,7 @@ describe('report renderers', () => {
       | no-needless-error | ❌ fail | 1 of 1 error answered while capacity existed (deadline less 1000 ms) |
       | recovery | ➖ skip | no reopening to judge (no provider the router had used reopened with requests for it still coming 10000 ms later) |
       | own-answers | ➖ skip | 1 error answer but none recorded whole (status, headers and body) |
-      | no-leak | ➖ skip | no error answer of the router was recorded to read |
+      | no-leak | ➖ skip | no error answer or in-stream error event of the router was recorded to read |
       | request-fidelity | ➖ skip | nothing to compare (the load recorded no request parameters (load.requests.surface draws them)) |
       | cache-use | ➖ skip | nothing to judge (no request the load recorded carried a cache hint (load.requests.surface.cacheHints)) |
       | client-errors | ➖ skip | the load sent no request invalid on its face |
@@ -217,7 +217,7 @@ describe('report renderers', () => {
           <testcase classname="throttlelab.synthetic" name="no-needless-error" time="0"><failure message="1 of 1 error answered while capacity existed (deadline less 1000 ms); breaks FO-2 (MUST: No needless error) of docs/spec.md">r-1 answered 429 (rate_limit_exceeded) after 100 ms, while openai had capacity when it came (its deadline: 5000 ms)</failure></testcase>
           <testcase classname="throttlelab.synthetic" name="recovery" time="0"><skipped message="no provider the router had used reopened with requests for it still coming 10000 ms later"/></testcase>
           <testcase classname="throttlelab.synthetic" name="own-answers" time="0"><skipped message="1 error answer but none recorded whole (status, headers and body)"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="no-leak" time="0"><skipped message="no error answer of the router was recorded to read"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-leak" time="0"><skipped message="no error answer or in-stream error event of the router was recorded to read"/></testcase>
           <testcase classname="throttlelab.synthetic" name="request-fidelity" time="0"><skipped message="the load recorded no request parameters (load.requests.surface draws them)"/></testcase>
           <testcase classname="throttlelab.synthetic" name="cache-use" time="0"><skipped message="no request the load recorded carried a cache hint (load.requests.surface.cacheHints)"/></testcase>
           <testcase classname="throttlelab.synthetic" name="client-errors" time="0"><skipped message="the load sent no request invalid on its face"/></testcase>

@@ -77,8 +77,8 @@ export async function runSimulatedLoad(
   /** The user stopped the run: no request is sent after it; those open are cut and not judged. */
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
-  const url = `${SIM_ROUTER_BASE}/chat/completions`;
-  const path = new URL(url).pathname;
+  // The base's path (`/v1`), under which each request's API path goes: which API's error shape it owes.
+  const basePath = new URL(SIM_ROUTER_BASE).pathname;
   const chatPath = '/chat/completions';
   // Each outcome goes into columns once its request is over: a day's million stay small.
   const outcomes = new OutcomeStore();
@@ -172,7 +172,7 @@ export async function runSimulatedLoad(
         if (frames) text = collect(frames);
         const body = await orStop(Promise.resolve(text ?? ''));
         applyAnswer(out, status, body);
-        applyErrorAnswer(out, path, answerHeaders(), body);
+        applyErrorAnswer(out, basePath + p.path, answerHeaders(), body);
       }
     } catch (error) {
       applyFailure(out, error, { gaveUp: ac.reason === GAVE_UP, stopped: ac.aborted });

@@ -6,6 +6,7 @@ import { remainingMs, type Deadline } from '../core/deadline.js';
 import type { Usage } from '../core/types.js';
 import { AbortReason } from './abort-reason.js';
 import type { AttemptControl } from './attempt-control.js';
+import { clientStreamFailure } from './client-stream-failure.js';
 import type { StreamOpening } from './stream-opening.js';
 
 const frame = (json: string) => `data: ${json}\n\n`;
@@ -75,7 +76,8 @@ interface StreamState {
 
 /**
  * Relays a committed stream. It ends with `data: [DONE]` only when the provider finished; a
- * failure after the first token ends it with an explicit error event, never a silent close.
+ * failure after the first token ends it with an explicit error event in the router's own words
+ * (`clientStreamFailure`), never a silent close and never the provider's error text.
  */
 async function* continueStream(
   s: StreamState,
@@ -107,7 +109,7 @@ async function* continueStream(
                 type: 'upstream_error',
                 code: 'stream_interrupted',
               };
-        yield `data: ${errorFrame(failure)}\n\n`;
+        yield `data: ${errorFrame(clientStreamFailure(failure))}\n\n`;
         return;
       }
       const events = first ? s.leftover : next.done ? s.reader.end() : s.reader.push(next.value);
@@ -117,7 +119,7 @@ async function* continueStream(
           type: 'upstream_error',
           code: 'malformed_stream',
         };
-        yield `data: ${errorFrame(failure)}\n\n`;
+        yield `data: ${errorFrame(clientStreamFailure(failure))}\n\n`;
         return;
       }
       const translated: Translated[] = events.map((ev) => s.translator.onEvent(ev.data, ev.event));
@@ -132,7 +134,7 @@ async function* continueStream(
       }
       if (out) out = s.redact(out);
       if (failure) {
-        yield `${out}data: ${s.redact(errorFrame(failure))}\n\n`;
+        yield `${out}data: ${errorFrame(clientStreamFailure(failure))}\n\n`;
         return;
       }
       if (s.finished) {

@@ -10,6 +10,7 @@ import {
   rewritingUsage,
 } from '../fixtures/broken/answers.js';
 import { referenceWith } from '../fixtures/broken/reference-with.js';
+import { leavingBrokenStreamsOpen, relayingUpstreamStreamErrors } from '../fixtures/broken/stream-errors.js';
 import { isErrorFrame, onAnswers, rewriteBody, rewriteFrames } from '../fixtures/broken/rewrite-answer.js';
 import { digestChecks, judgeScenario } from './judge-pack.js';
 
@@ -116,6 +117,18 @@ function editing503(edit: (h: Headers) => void, status?: number): HandlerFlaw {
   );
 }
 
+/** Its own error answers on the Messages API rewritten into OpenAI's shape, as a router with one error writer does. */
+function openAIShapedOnMessages(): HandlerFlaw {
+  return (inner) => async (request) => {
+    const res = await inner(request);
+    if (res.status < 400 || !new URL(request.url).pathname.endsWith('/messages')) return res;
+    return rewriteBody(res, (text) => {
+      const j = JSON.parse(text) as { error: { type: string; message: string } };
+      return JSON.stringify({ error: { message: j.error.message, type: j.error.type, code: null } });
+    });
+  };
+}
+
 /** Its own 503s' messages with `extra(ctx)` appended. */
 function appending(extra: (ctx: SimulatedLaunchContext) => string): HandlerFlaw {
   return (inner, ctx) =>
@@ -164,6 +177,13 @@ const VARIANTS: Variant[] = [
     check: 'stream-integrity',
     scenario: '09-mid-stream-errors',
     flaw: { handler: onAnswers(streams, (res) => rewriteFrames(res, (f) => [isErrorFrame(f) ? 'data: [DONE]' : f])) },
+  },
+  {
+    name: 'stops writing where a stream breaks and leaves it open until the client gives up',
+    clause: 'ST-1',
+    check: 'stream-integrity',
+    scenario: '09-mid-stream-errors',
+    flaw: leavingBrokenStreamsOpen,
   },
   {
     name: 'sends the first content frame of every third stream twice (a chunk replayed on reconnect)',
@@ -258,6 +278,13 @@ const VARIANTS: Variant[] = [
     flaw: { handler: rewritingErrors(500, JSON.stringify({ error: 'No provider has capacity.' }), 'application/json') },
   },
   {
+    name: 'answers Messages requests with OpenAI’s error body',
+    clause: 'OWN-2',
+    check: 'own-answers',
+    scenario: '03-all-exhausted',
+    flaw: { handler: openAIShapedOnMessages() },
+  },
+  {
     name: 'names the key it used by its last four characters (sk-…0003)',
     clause: 'OWN-3',
     check: 'no-leak',
@@ -289,6 +316,13 @@ const VARIANTS: Variant[] = [
       transport: hearingUpstreamErrors,
       handler: echoingUpstream((last) => `Last upstream error: ${last.split('.')[0]}.`),
     },
+  },
+  {
+    name: 'ends a broken stream with the provider’s own error message in its error event',
+    clause: 'OWN-3',
+    check: 'no-leak',
+    scenario: '09-mid-stream-errors',
+    flaw: relayingUpstreamStreamErrors(),
   },
 ];
 
