@@ -92,3 +92,9 @@ export {
   type JudgedCheck,
 } from './peers/clause-table.js';
 export { CLAUSES, clausesOf, type Clause } from './spec/clauses.js';
+export { parseSeedRange, formatSeedRange, MAX_SEEDS } from './explore/seed-range.js';
+export type { SeedRun, SeedJob, SeedCheck } from './explore/seed-run.js';
+export { aggregateRuns, type ExploreSummary, type ScenarioTally } from './explore/aggregate-runs.js';
+export { runPool, MAX_POOL_WORKERS, type PoolWorker, type PoolOutcome } from './explore/run-pool.js';
+export { renderExploreText } from './explore/render-explore-text.js';
+export { renderExploreHtml } from './explore/render-explore-html.js';
