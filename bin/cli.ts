@@ -223,6 +223,10 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--fleet', "run the pack's fleet group (<dir>/fleet): router replicas judged as one router")
       .option('--only <text>', 'only scenarios whose file name contains this')
       .option('--seed <n>', 'seed for every scenario', parseSeed)
+      .option(
+        '--seeds <list>',
+        'one verdict over several seeds, e.g. 1..12 (FAIL if any seed fails a check; worker processes, as explore)',
+      )
       .option('--out <dir>', 'report folder')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
   ).action(
@@ -232,6 +236,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       store?: 'memory' | 'redis';
       only?: string;
       seed?: number;
+      seeds?: string;
       out?: string;
       simPort?: number;
       routerCmd?: string;

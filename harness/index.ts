@@ -98,3 +98,4 @@ export { aggregateRuns, type ExploreSummary, type ScenarioTally } from './explor
 export { runPool, MAX_POOL_WORKERS, type PoolWorker, type PoolOutcome } from './explore/run-pool.js';
 export { renderExploreText } from './explore/render-explore-text.js';
 export { renderExploreHtml } from './explore/render-explore-html.js';
+export { seedVerdicts, type SeedVerdict } from './explore/seed-verdicts.js';
