@@ -30,7 +30,7 @@ export function renderExploreText(s: ExploreSummary): string {
     if (r.error) parts.push(`${r.error} error`);
     if (r.interrupted) parts.push(`${r.interrupted} interrupted`);
     if (r.notRun) parts.push(`${r.notRun} not run`);
-    lines.push(`  ${t.scenario}: ${ran} runs, ${parts.join(', ')}`);
+    lines.push(`  ${t.scenario}: ${ran} run${ran === 1 ? '' : 's'}, ${parts.join(', ')}`);
     for (const c of t.checks) lines.push(checkLine(c, width));
   }
   const notes = (kind: string, pick: (t: ExploreSummary['scenarios'][number]) => typeof t.failing) => {
