@@ -4,13 +4,18 @@
 // (default: every core), then --seeds seeds with every core. Issue 22's target: 100 seed-runs in
 // at most 2 minutes on a 2-core machine. Prints the load average beside each figure: other work on
 // the machine slows every figure, and the ratio less than the times.
+// The built CLI is measured (its workers are dist/bin/explore-worker.js), not the sources through tsx.
 //   npm run bench:explore -- [--side 10] [--seeds 100] [--workers N]
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { sweep } from '../../bin/explore-sweep.js';
 import type { Io } from '../../bin/io.js';
 import { formatSeedRange, loadRunScenarioFile } from '../../harness/index.js';
-import { scenarioFiles } from '../../bin/commands/explore.js';
+
+const dist = join(import.meta.dirname, '../../dist/bin');
+const { sweep } = (await import(join(dist, 'explore-sweep.js'))) as typeof import('../../bin/explore-sweep.js');
+const { scenarioFiles } = (await import(
+  join(dist, 'commands/explore.js')
+)) as typeof import('../../bin/commands/explore.js');
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
