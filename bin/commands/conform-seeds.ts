@@ -35,10 +35,10 @@ export async function conformOverSeeds(
     loadMs.set(f, p.scenario.load!.duration);
   }
   const simulated = router.kind === 'reference' && router.time === 'simulated';
-  const workers = simulated ? availableParallelism() : 1;
+  const workers = Math.min(simulated ? availableParallelism() : 1, files.length * parsed.seeds.length);
   const label = routerLabel(router);
   io.out(
-    `conformance over seeds ${formatSeedRange(parsed.seeds)}: ${files.length} scenarios × ${parsed.seeds.length} seeds against ${label}, ${workers} worker${workers === 1 ? '' : 's'}`,
+    `conformance over seeds ${formatSeedRange(parsed.seeds)}: ${files.length} scenario${files.length === 1 ? '' : 's'} × ${parsed.seeds.length} seed${parsed.seeds.length === 1 ? '' : 's'} against ${label}, ${workers} worker${workers === 1 ? '' : 's'}`,
   );
   const { summary, runs } = await sweep(
     {

@@ -145,10 +145,11 @@ export async function explore(o: ExploreOptions, io: Io): Promise<ExitCode> {
     if (!p) return EXIT.BAD_INPUT;
     loadMs.set(f, p.scenario.load!.duration);
   }
-  const workers = o.workers ?? (wall ? 1 : availableParallelism());
+  const runCount = files.length * parsed.seeds.length;
+  const workers = Math.min(o.workers ?? (wall ? 1 : availableParallelism()), runCount);
   const label = routerLabel(router);
   io.out(
-    `throttlelab explore: ${files.length} scenario${files.length === 1 ? '' : 's'} × seeds ${formatSeedRange(parsed.seeds)} (${files.length * parsed.seeds.length} runs) against ${label}, ${workers} worker${workers === 1 ? '' : 's'}`,
+    `throttlelab explore: ${files.length} scenario${files.length === 1 ? '' : 's'} × seeds ${formatSeedRange(parsed.seeds)} (${runCount} run${runCount === 1 ? '' : 's'}) against ${label}, ${workers} worker${workers === 1 ? '' : 's'}`,
   );
   if (wall && o.seeds === undefined)
     io.out(
