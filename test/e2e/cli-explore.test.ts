@@ -68,4 +68,12 @@ describe('throttlelab explore', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('CLI_NO_SCENARIOS');
   }, 30_000);
+
+  it('refuses conform with both --seed and --seeds, exit 2', async () => {
+    const r = await cli('conform', '--time', 'simulated', '--seed', '1', '--seeds', '1..2', '--out', join(tmp, 'c'));
+    expect({ code: r.code, stderr: r.stderr.trim() }).toEqual({
+      code: 2,
+      stderr: 'throttlelab: CLI_USAGE: --seed and --seeds: give one or the other.',
+    });
+  }, 30_000);
 });
