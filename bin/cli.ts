@@ -12,6 +12,19 @@ function parseSeed(value: string): number {
   return n;
 }
 
+function parseWorkers(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 64)
+    throw new InvalidArgumentError('expected a number of workers from 1 to 64.');
+  return n;
+}
+
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 86_400) throw new InvalidArgumentError('expected seconds from 1 to 86400.');
+  return n;
+}
+
 function parsePort(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535.');
@@ -210,6 +223,10 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--fleet', "run the pack's fleet group (<dir>/fleet): router replicas judged as one router")
       .option('--only <text>', 'only scenarios whose file name contains this')
       .option('--seed <n>', 'seed for every scenario', parseSeed)
+      .option(
+        '--seeds <list>',
+        'one verdict over several seeds, e.g. 1..12 (FAIL if any seed fails a check; worker processes, as explore)',
+      )
       .option('--out <dir>', 'report folder')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
   ).action(
@@ -219,6 +236,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       store?: 'memory' | 'redis';
       only?: string;
       seed?: number;
+      seeds?: string;
       out?: string;
       simPort?: number;
       routerCmd?: string;
@@ -232,6 +250,61 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       setCode(await conform({ ...opts, dir: opts.dir ?? builtinConformanceDir() }, io));
     },
   );
+
+  program
+    .command('explore')
+    .description(
+      'run scenarios over many seeds on every core and count, per check, how often it passes (95 % interval)',
+    )
+    .argument('[paths...]', 'scenario files or folders (default: the conformance pack)')
+    .option('--seeds <list>', 'seeds as 1..100 or 1,5,9 (default 1..100; 1..5 for --router-cmd)')
+    .option('--workers <n>', 'worker processes (default: one per core; 1 for --router-cmd)', parseWorkers)
+    .option(
+      '--router <reference|module>',
+      'reference (default), or a JavaScript module judged in process: it exports createRouter(ctx) or a fetch handler',
+    )
+    .option('--router-cmd <command>', 'start this router for every run, on the wall clock (fewer seeds)')
+    .option(
+      '--job-timeout <s>',
+      'kill a run after this many seconds and count it as an error (default 120)',
+      parseSeconds,
+    )
+    .option('--json <file>', 'write the tallies and every run as JSON here (default: <out>/explore.json)')
+    .option('--html <file>', 'write the tallies as HTML here (default: <out>/explore.html)')
+    .option('--out <dir>', 'folder for explore.json and explore.html (default: reports/explore-<time>)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ throttlelab explore --seeds 1..100\n  $ throttlelab explore scenarios/conformance/10-keep-alive-hold.yaml --seeds 1..500 --workers 2\n  $ throttlelab explore --router ./my-router.js --seeds 1..20',
+    )
+    .action(
+      async (
+        paths: string[],
+        opts: {
+          seeds?: string;
+          workers?: number;
+          router?: string;
+          routerCmd?: string;
+          jobTimeout?: number;
+          json?: string;
+          html?: string;
+          out?: string;
+        },
+      ) => {
+        const { explore } = await import('./commands/explore.js');
+        const { builtinConformanceDir } = await import('./package-root.js');
+        const { jobTimeout, ...rest } = opts;
+        setCode(
+          await explore(
+            {
+              ...rest,
+              paths: paths.length ? paths : [builtinConformanceDir()],
+              ...(jobTimeout ? { jobTimeoutMs: jobTimeout * 1000 } : {}),
+            },
+            io,
+          ),
+        );
+      },
+    );
 
   program
     .command('report')

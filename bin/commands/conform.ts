@@ -14,6 +14,8 @@ export interface ConformOptions extends RouterChoice {
   /** Run the pack's fleet group (`<dir>/fleet`): replicas judged as one router. */
   fleet?: boolean;
   seed?: number;
+  /** Seeds as `1..12` or `1,5,9`: one pack verdict over all of them (FAIL if any seed fails a check). */
+  seeds?: string;
   out?: string;
   /** Run only scenarios whose file name contains this. */
   only?: string;
@@ -40,6 +42,15 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
       `--dir ${options.dir}: no scenario files (*.yaml)${options.only ? ` whose name contains "${options.only}"` : ''}.`,
     );
   await assertWritableDir(options.out ?? 'reports');
+  if (options.seeds !== undefined) {
+    if (options.seed !== undefined) throw new CliError('CLI_USAGE', '--seed and --seeds: give one or the other.');
+    const { conformOverSeeds } = await import('./conform-seeds.js');
+    return conformOverSeeds(
+      files.map((f) => join(options.dir, f)),
+      { ...options, seeds: options.seeds },
+      io,
+    );
+  }
   const prepared = [];
   for (const f of files) {
     const p = await prepareRun(join(options.dir, f), options, io);
