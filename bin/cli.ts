@@ -54,6 +54,11 @@ function parseTime(value: string): 'wall' | 'simulated' {
   return value;
 }
 
+function parseWeather(value: string): 'fixed' | 'random' {
+  if (value !== 'fixed' && value !== 'random') throw new InvalidArgumentError('expected fixed or random.');
+  return value;
+}
+
 function parseUrlPath(value: string): string {
   if (!value.startsWith('/') || /[\s?#]/.test(value))
     throw new InvalidArgumentError(
@@ -272,6 +277,13 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     .option('--json <file>', 'write the tallies and every run as JSON here (default: <out>/explore.json)')
     .option('--html <file>', 'write the tallies as HTML here (default: <out>/explore.html)')
     .option('--out <dir>', 'folder for explore.json and explore.html (default: reports/explore-<time>)')
+    .option(
+      '--weather <fixed|random>',
+      'random: each seed also draws the faults (docs/weather.md)',
+      parseWeather,
+      'fixed',
+    )
+    .option('--save <dir>', 'shrink each failing run of the reference router and keep it here as a regression')
     .addHelpText(
       'after',
       '\nExamples:\n  $ throttlelab explore --seeds 1..100\n  $ throttlelab explore scenarios/conformance/10-keep-alive-hold.yaml --seeds 1..500 --workers 2\n  $ throttlelab explore --router ./my-router.js --seeds 1..20',
@@ -288,17 +300,25 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           json?: string;
           html?: string;
           out?: string;
+          weather: 'fixed' | 'random';
+          save?: string;
         },
       ) => {
         const { explore } = await import('./commands/explore.js');
         const { builtinConformanceDir } = await import('./package-root.js');
-        const { jobTimeout, ...rest } = opts;
+        const { weatherOptions, saveFailures } = await import('./explore-weather.js');
+        const { jobTimeout, weather, save, ...rest } = opts;
+        if (save && ((rest.router && rest.router !== 'reference') || rest.routerCmd))
+          throw new CliError('CLI_USAGE', '--save shrinks failures of the reference router only (in simulated time).');
+        const w = weatherOptions(weather);
         setCode(
           await explore(
             {
               ...rest,
               paths: paths.length ? paths : [builtinConformanceDir()],
               ...(jobTimeout ? { jobTimeoutMs: jobTimeout * 1000 } : {}),
+              ...w,
+              ...(save ? { onFailure: saveFailures(save, w.prepare) } : {}),
             },
             io,
           ),

@@ -76,4 +76,39 @@ describe('throttlelab explore', () => {
       stderr: 'throttlelab: CLI_USAGE: --seed and --seeds: give one or the other.',
     });
   }, 30_000);
+
+  it('draws the weather from the seed and replays it with --weather random', async () => {
+    const out = join(tmp, 'weather');
+    const r = await cli(
+      'explore',
+      'test/fixtures/weather/calm-three.yaml',
+      '--seeds',
+      '2',
+      '--weather',
+      'random',
+      '--out',
+      out,
+    );
+    const json = JSON.parse(await readFile(join(out, 'explore.json'), 'utf8')) as {
+      runs: Array<{ seed: number; verdict: string }>;
+    };
+    expect(json.runs.map((x) => x.seed)).toEqual([2]);
+    // Whatever the verdict, a run that did not pass is listed with a replay line that draws the same weather.
+    if (json.runs[0]!.verdict !== 'pass')
+      expect(r.stdout).toContain(
+        'throttlelab explore test/fixtures/weather/calm-three.yaml --seeds 2 --weather random',
+      );
+    else expect(r.code, r.stderr).toBe(0);
+  }, 60_000);
+
+  it('refuses --save beside a router command, and a weather it does not know, exit 2', async () => {
+    const save = await cli('explore', '--router-cmd', 'node x.js', '--save', join(tmp, 'r'));
+    expect({ code: save.code, stderr: save.stderr.trim() }).toEqual({
+      code: 2,
+      stderr: 'throttlelab: CLI_USAGE: --save shrinks failures of the reference router only (in simulated time).',
+    });
+    const weather = await cli('explore', '--weather', 'sunny');
+    expect(weather.code).toBe(2);
+    expect(weather.stderr).toContain('expected fixed or random');
+  }, 30_000);
 });
