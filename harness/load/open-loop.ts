@@ -12,6 +12,7 @@ import {
   type ClientOutcome,
 } from './client-outcome.js';
 import { clientGraceMs } from './client-grace.js';
+import { requestPath } from './request-path.js';
 import type { PlannedRequest } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
@@ -92,7 +93,7 @@ export async function runOpenLoop(
     try {
       const res = await pool.request({
         // The base's path and the request's API path (`/chat/completions`, `/messages`…).
-        path: url.pathname.replace(/\/$/, '') + p.path,
+        path: requestPath(url.pathname, p.path),
         method: 'POST',
         headers: p.headers,
         body: p.body,
@@ -116,7 +117,7 @@ export async function runOpenLoop(
       } else {
         const body = await res.body.text();
         applyAnswer(out, res.statusCode, body);
-        applyErrorAnswer(out, url.pathname, headerEntries(res.headers), body);
+        applyErrorAnswer(out, requestPath(url.pathname, p.path), headerEntries(res.headers), body);
       }
     } catch (error) {
       // Any abort here is the client's timer: a request the user's stop cut is dropped below.
