@@ -22,6 +22,25 @@ const answer = (body: string, headers: Record<string, string> = {}): ErrorAnswer
 const refused = (id: string, a: ErrorAnswer) => outcome({ id, status: 503, usage: null, errorAnswer: a });
 
 describe('leakFinder', () => {
+  it('names the provider whose vendor writes the organisation id (Portkey 03 r3-20: groq, not openai)', () => {
+    const providers = [
+      ...parsed(),
+      {
+        ...parsed()[0]!,
+        id: 'groq',
+        vendor: 'groq' as const,
+        keys: [{ id: 'main', value: 'gsk-abcdefghijklmnop-12ab' }],
+      },
+    ];
+    const find = leakFinder({ ...world(), providers });
+    expect(find('Rate limit reached for model `llama` in organization `org_main` service tier')).toBe(
+      `groq's organisation id "org_main"`,
+    );
+    expect(find('openai-organization: org-main')).toBe(`openai's organisation id "org-main"`);
+    // A form no vendor here writes is still a leak, of "a provider".
+    expect(find('organization org-acme')).toBe(`a provider's organisation id "org-acme"`);
+  });
+
   const find = leakFinder({ ...world(), providers: parsed() });
   it.each([
     ['Incorrect API key provided: sk-proj-abcdefghijklmnop-9f3e.', "openai's key, whole"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { input, limited, outcome, row, world } from '../../test/helpers/evidence.js';
+import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
 import { checkNoNeedlessError } from './no-needless-error.js';
 
 /** Both keys of openai told to wait 10 s at 0. */
@@ -58,6 +58,51 @@ describe('checkNoNeedlessError', () => {
     );
     const pinned = outcome({ id: 'x', at: 100, model: 'openai/gpt-4o-mini', status: 503, deadlineMs: 5000 });
     expect(checkNoNeedlessError({ ...input({ outcomes: [pinned] }), scenario }).verdict).toBe('pass');
+  });
+
+  it('does not count a sliver of capacity shorter than the service time before a fault began', () => {
+    // openai pinned; a fault closes it 1400 ms into the run: the request came at 1000 ms, so 400 ms
+    // of capacity were left in its life, less than the 1000 ms service time.
+    const scenario = world(
+      'faults:\n  - { id: wall, kind: status, at: 1400ms, match: { provider: openai }, status: 429, error: quota_exhausted }\n',
+    );
+    const pinned = outcome({ id: 'x', at: 1000, model: 'openai/gpt-4o-mini', status: 429, endAt: T0 + 2500 });
+    expect(checkNoNeedlessError({ ...input({ outcomes: [pinned] }), scenario }).verdict).toBe('pass');
+    const early = outcome({ id: 'y', at: 0, model: 'openai/gpt-4o-mini', status: 429, endAt: T0 + 1500 });
+    const r = checkNoNeedlessError({ ...input({ outcomes: [early] }), scenario });
+    expect(r.verdict).toBe('fail');
+    expect(r.evidence[0]!.detail).toMatch(/openai had capacity when it came, for 1400 ms/);
+  });
+
+  it('is inconclusive when the router waited for a CPU through the capacity window (07, Portkey r7-10)', () => {
+    // The pinned request came at 0; openai was open until its wall at 1400 ms, but the router's
+    // process sat in the run queue from 100 ms to 1410 ms, and its one attempt left after the wall.
+    const scenario = world(
+      'faults:\n  - { id: wall, kind: status, at: 1400ms, match: { provider: openai }, status: 429, error: quota_exhausted }\n',
+    );
+    const pinned = outcome({ id: 'r7-10', model: 'openai/gpt-4o-mini', status: 429, endAt: T0 + 1543 });
+    const base = { ...input({ outcomes: [pinned] }), scenario };
+    expect(checkNoNeedlessError(base).verdict).toBe('fail');
+    const r = checkNoNeedlessError({ ...base, routerWaitMs: stalls([100, 1410]) });
+    expect(r).toMatchObject({ verdict: 'inconclusive', violations: 0 });
+    expect(r.reason).toMatch(/^timing: machine overloaded/);
+    expect(r.evidence[0]!.detail).toMatch(
+      /capacity when it came, for 1400 ms .*the router waited 1300 ms for a CPU in that window \(explained by starvation: inconclusive\)$/,
+    );
+  });
+
+  it('still fails when the starvation leaves the service time of the window, or came after the answer', () => {
+    const scenario = world(
+      'faults:\n  - { id: wall, kind: status, at: 3000ms, match: { provider: openai }, status: 429, error: quota_exhausted }\n',
+    );
+    const pinned = outcome({ id: 'x', model: 'openai/gpt-4o-mini', status: 429, endAt: T0 + 3100 });
+    const base = { ...input({ outcomes: [pinned] }), scenario };
+    // 3000 ms open, 1500 ms starved: 1500 ms were left, more than the 1000 ms service time.
+    expect(checkNoNeedlessError({ ...base, routerWaitMs: stalls([0, 1500]) }).verdict).toBe('fail');
+    // Answered at 200 ms: the stalls after the answer held nothing up.
+    const quick = { ...pinned, endAt: T0 + 200 };
+    const r = checkNoNeedlessError({ ...base, outcomes: [quick], routerWaitMs: stalls([300, 3000]) });
+    expect(r.verdict).toBe('fail');
   });
 
   it('skips, saying why, when no request was answered with a 429 or a 5xx', () => {

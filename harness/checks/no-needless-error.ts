@@ -1,25 +1,51 @@
 import { plannedRequests } from './planned-requests.js';
-import { overlaps, type Intervals } from './intervals.js';
+import type { Intervals } from './intervals.js';
 import { modelRules } from './served-answers.js';
 import { spareCapacity } from './spare-capacity.js';
+import { starvationDuring, starvationWords, type Starvation } from './starvation.js';
+import type { ClientOutcome } from '../load/client-outcome.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
 /** An answer that says the request could not be served now: a 429, or a 5xx (the router's own or relayed). */
 const isCapacityError = (status: number) => status === 429 || (status >= 500 && status <= 599);
 
-/** The first instant of [a, b) inside one of the spans, or undefined. */
-function firstOpen(spans: Intervals, a: number, b: number): number | undefined {
-  for (const [s, e] of spans) if (s < b && e > a) return Math.max(s, a);
-  return undefined;
+/** A stretch of spare capacity inside a request's life, and the starvation that ate into it. */
+interface Window {
+  provider: string;
+  from: number;
+  to: number;
+  starved: Starvation;
+}
+
+/**
+ * The open spans of `spans` clipped to [a, b) that are at least `minMs` long there (a sliver of a
+ * few ms before a fault began was no time to serve anything in).
+ */
+function windowsWithin(spans: Intervals, a: number, b: number, minMs: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [s, e] of spans) {
+    const from = Math.max(s, a);
+    const to = Math.min(e, b);
+    if (to > from && to - from >= minMs) out.push([from, to]);
+  }
+  return out;
 }
 
 /**
  * No request was answered with an error (a 429 or a 5xx, the router's own or a provider's passed
  * on) while a provider the request could go to (by its model: `auto` any, an alias its targets,
  * `provider/model` that one) had capacity no one used, at some instant between the request's
- * arrival and its deadline less `noNeedlessError.serviceTime` (a probe, then the answer) (see `spareCapacity`). Per request: one
- * needless error fails. A request whose every allowed provider stayed closed until too late for its
- * deadline was rightly refused; an error of any other kind (a 4xx, a broken stream) is not judged.
+ * arrival and its deadline, for at least `noNeedlessError.serviceTime` (a probe, then the answer)
+ * (see `spareCapacity`): a sliver of capacity shorter than that inside the request's life decides
+ * nothing. Per request: one needless error fails. A request whose every allowed provider stayed
+ * closed until too late for its deadline was rightly refused; an error of any other kind (a 4xx, a
+ * broken stream) is not judged.
+ *
+ * As `deadline` and `retry-after` do, measured starvation is discounted: a window the router's
+ * processes (or the harness's loop) spent so long off the CPU (see `starvationDuring`, counted
+ * while the router still held the request) that less than `serviceTime` of it was left proves
+ * nothing. A needless error so explained is INCONCLUSIVE (timing), never a pass; one with any
+ * window the starvation does not explain fails.
  */
 export function checkNoNeedlessError(input: CheckInput & { startedAt: number }): CheckResult {
   const { outcomes, scenario } = input;
@@ -31,6 +57,8 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
   const evidence: Evidence[] = [];
   let judged = 0;
   let needless = 0;
+  // Needless errors that the router's starvation (or the harness's) alone explains.
+  let starvedOnly = 0;
   const planned = errors.length > 0 ? plannedRequests(input) : undefined;
   for (const o of errors) {
     // A request the load made invalid on its face no provider could serve: CE-1 judges its answer.
@@ -39,26 +67,32 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
     if ('unknown' in rule) continue;
     judged++;
     const providers = rule.any ? all : [...new Set(rule.targets.map((t) => t.split('/')[0]!))];
-    const latest = o.sentAt + Math.max(0, o.deadlineMs - serviceTime);
-    const open = providers.find((p) => overlaps(spare.get(p) ?? [], o.sentAt, latest));
-    if (open === undefined) continue;
-    needless++;
-    if (evidence.length < MAX_EVIDENCE) {
-      const at = firstOpen(spare.get(open)!, o.sentAt, latest)!;
-      evidence.push({
-        at: o.endAt,
-        correlationId: o.id,
-        provider: open,
-        detail: `answered ${o.status}${o.error ? ` (${o.error})` : ''} after ${Math.round(o.endAt - o.sentAt)} ms, while ${open} had capacity ${at === o.sentAt ? 'when it came' : `${Math.round(at - o.sentAt)} ms after it came`} (its deadline: ${o.deadlineMs} ms)`,
-      });
-    }
+    const life: [number, number] = [o.sentAt, o.sentAt + o.deadlineMs];
+    const windows: Window[] = providers.flatMap((p) =>
+      windowsWithin(spare.get(p) ?? [], life[0], life[1], serviceTime).map(([from, to]) => ({
+        provider: p,
+        from,
+        to,
+        // Only while the router still held the request: stalls after it answered excuse nothing.
+        starved: starvationDuring(input, from, Math.max(from, Math.min(to, o.endAt)), o.replica),
+      })),
+    );
+    if (windows.length === 0) continue;
+    // The router needed `serviceTime` of the window on a CPU: one it was held off the CPU for so
+    // long that less was left proves nothing (measured starvation only, and never a pass).
+    const usable = windows.find((w) => w.to - w.from - w.starved.ms >= serviceTime);
+    const shown = usable ?? windows[0]!;
+    if (usable) needless++;
+    else starvedOnly++;
+    if (evidence.length < MAX_EVIDENCE) evidence.push(evidenceOf(o, shown, life, !usable));
   }
+  const verdict = judged === 0 ? 'skip' : needless > 0 ? 'fail' : starvedOnly > 0 ? 'inconclusive' : 'pass';
   return {
     id: 'no-needless-error',
     title: 'No needless error',
     meaning:
       'No request was answered with an error (429 or 5xx) while a provider it could go to had capacity before its deadline.',
-    verdict: judged === 0 ? 'skip' : needless > 0 ? 'fail' : 'pass',
+    verdict,
     ...(judged === 0
       ? {
           reason:
@@ -66,18 +100,35 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
               ? 'no request was answered with a 429 or a 5xx'
               : `the ${count(errors.length, 'error')} answered named models no rule says who may serve (declare them in expect.aliases)`,
         }
-      : {}),
+      : verdict === 'inconclusive'
+        ? {
+            reason: `timing: machine overloaded: for each of the ${count(starvedOnly, 'error')} answered while capacity existed, the router (or the harness's loop) was starved for so much of that capacity's window that less than ${serviceTime} ms of it was left`,
+          }
+        : {}),
     figure:
       judged === 0
         ? errors.length === 0
           ? 'no request was answered with an error'
           : `${count(errors.length, 'error')}, none judged`
-        : `${needless} of ${count(judged, 'error')} answered while capacity existed (deadline less ${serviceTime} ms)`,
+        : `${needless} of ${count(judged, 'error')} answered while capacity existed (deadline less ${serviceTime} ms)${starvedOnly > 0 ? `, ${starvedOnly} more explained by starvation` : ''}`,
     value: needless,
     unit: 'requests',
     threshold: '0',
     violations: needless,
     evidence,
-    details: { errors: errors.length, judged, needless },
+    details: { errors: errors.length, judged, needless, starvedOnly },
+  };
+}
+
+/** `answered 429 after 1543 ms, while openai had capacity when it came, for 300 ms (…)`. */
+function evidenceOf(o: ClientOutcome, w: Window, life: [number, number], starvedOnly: boolean): Evidence {
+  const since = (t: number) => (t === life[0] ? 'when it came' : `${Math.round(t - life[0])} ms after it came`);
+  const until = w.to >= life[1] ? 'until its deadline' : `for ${Math.round(w.to - w.from)} ms`;
+  const starved = w.starved.ms >= 1 ? `; ${starvationWords(w.starved)} in that window` : '';
+  return {
+    at: o.endAt,
+    correlationId: o.id,
+    provider: w.provider,
+    detail: `answered ${o.status}${o.error ? ` (${o.error})` : ''} after ${Math.round(o.endAt - o.sentAt)} ms, while ${w.provider} had capacity ${since(w.from)}, ${until} (its deadline: ${o.deadlineMs} ms)${starved}${starvedOnly ? ' (explained by starvation: inconclusive)' : ''}`,
   };
 }

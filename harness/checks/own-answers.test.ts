@@ -45,6 +45,26 @@ describe('checkOwnAnswers', () => {
     expect(r.evidence[1]!.detail).toMatch(/answered 500 for a capacity problem \(no attempt sent\)/);
   });
 
+  it('does not take a 500 with no attempt for capacity while a provider was open (14, Portkey re-7)', () => {
+    // "messages is not supported by google": no attempt sent, every provider open.
+    const untranslated = refused({ id: 'x', status: 500, model: 'auto', errorAnswer: answer({ headers: {} }) });
+    const r = checkOwnAnswers(input({ rows: [], outcomes: [untranslated] }));
+    expect(r).toMatchObject({ verdict: 'pass', details: { wrongStatus: 0 } });
+    expect(r.figure).toContain('0 for capacity');
+    // The same answer while every provider waits is a capacity problem answered 500.
+    expect(checkOwnAnswers(input({ rows: waits, outcomes: [untranslated] }))).toMatchObject({
+      verdict: 'fail',
+      details: { wrongStatus: 1 },
+    });
+    // A pinned request counts only its own provider: openai waiting, anthropic open is capacity.
+    const pinned = { ...untranslated, model: 'openai/gpt-4o-mini' };
+    const openaiOnly = waits.slice(0, 2);
+    expect(checkOwnAnswers(input({ rows: openaiOnly, outcomes: [pinned] })).details).toMatchObject({ wrongStatus: 1 });
+    expect(checkOwnAnswers(input({ rows: openaiOnly, outcomes: [untranslated] })).details).toMatchObject({
+      wrongStatus: 0,
+    });
+  });
+
   it('does not take a 4xx the router gave without sending an attempt (a path it does not serve) for capacity', () => {
     const notServed = answer({ headers: { 'content-type': 'application/json' } });
     const r = checkOwnAnswers(input({ rows: [], outcomes: [refused({ status: 404, errorAnswer: notServed })] }));

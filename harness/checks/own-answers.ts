@@ -3,7 +3,9 @@ import type { ClientOutcome, ErrorAnswer } from '../load/client-outcome.js';
 import { attemptsByRequest } from './attempts-by-request.js';
 import { errorShapeFault } from './error-shape.js';
 import { announcedWaitAt } from './announced-wait.js';
-import { modelRules } from './served-answers.js';
+import { blockedByProvider } from './blocked-by-provider.js';
+import { intersect, overlaps, type Intervals } from './intervals.js';
+import { modelRules, type ModelRule } from './served-answers.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
 /** A capacity problem's right answers: the client may come back (429, 503) or its time ran out (504). */
@@ -35,13 +37,37 @@ export function retryAfterMs(value: string | undefined, at: number): number | nu
 
 /**
  * Whether the case was capacity: every attempt rate-limited or overloaded, or none sent and the
- * router said as much (a 429 or a 5xx). With no attempt sent, another 4xx is the router refusing
- * the request itself (a path it does not serve, a body it cannot read, a model it does not know):
- * nothing says capacity was the case, and CE-1 judges client errors.
+ * router said as much (a 429 or a 5xx) while every provider that could serve the request was
+ * closed (`allClosed`: see `blockedByProvider`). With no attempt sent, another 4xx is the router
+ * refusing the request itself (a path it does not serve, a body it cannot read, a model it does not
+ * know): nothing says capacity was the case, and CE-1 judges client errors. A 5xx with no attempt
+ * while a provider was open is the router's own failure (a translation it lacks, say), not
+ * capacity: OWN-1 leaves its status to the router, OWN-2 still judges its body.
  */
-function capacityCase(attempts: readonly LedgerRow[], status: number): boolean {
-  if (attempts.length === 0) return status === 429 || status >= 500;
+function capacityCase(attempts: readonly LedgerRow[], status: number, allClosed: () => boolean): boolean {
+  if (attempts.length === 0) return (status === 429 || status >= 500) && allClosed();
   return attempts.every((r) => CAPACITY_UPSTREAM.has(r.status));
+}
+
+/**
+ * Whether every provider the model may go to was closed at some instant between the request's
+ * arrival (less `TOLERANCE_MS`: a router may keep a wait a moment longer than it was announced)
+ * and its answer.
+ */
+function allClosedFor(
+  closed: ReadonlyMap<string, Intervals>,
+  rule: ModelRule,
+  providers: readonly string[],
+  from: number,
+  to: number,
+): boolean {
+  if ('unknown' in rule) return true;
+  const allowed = rule.any ? providers : [...new Set(rule.targets.map((t) => t.split('/')[0]!))];
+  const together = allowed.reduce<Intervals>(
+    (acc, p, i) => (i === 0 ? (closed.get(p) ?? []) : intersect(acc, closed.get(p) ?? [])),
+    [],
+  );
+  return overlaps(together, from - TOLERANCE_MS, Math.max(to, from) + 1);
 }
 
 /**
@@ -54,7 +80,8 @@ function capacityCase(attempts: readonly LedgerRow[], status: number): boolean {
  * Shaped: OpenAI's `{error:{message,type,code}}` on chat completions, Responses and embeddings,
  * Anthropic's `{type:'error',error:{type,message}}` on Messages.
  */
-export function checkOwnAnswers({ outcomes, rows, scenario }: CheckInput): CheckResult {
+export function checkOwnAnswers(input: CheckInput & { startedAt: number }): CheckResult {
+  const { outcomes, rows, scenario } = input;
   const base = {
     id: 'own-answers' as const,
     title: "The router's own errors are right and parseable",
@@ -85,6 +112,10 @@ export function checkOwnAnswers({ outcomes, rows, scenario }: CheckInput): Check
   const byRequest = attemptsByRequest(rows);
   const ruleOf = modelRules(scenario);
   const waitAt = announcedWaitAt(rows, scenario);
+  let closed: Map<string, Intervals> | undefined;
+  const providerIds = scenario.providers.map((p) => p.id);
+  const allClosed = (o: ClientOutcome, at: number) => () =>
+    allClosedFor((closed ??= blockedByProvider(input, input.startedAt)), ruleOf(o.model), providerIds, o.sentAt, at);
   const evidence: Evidence[] = [];
   let wrongStatus = 0;
   let shortRetry = 0;
@@ -95,7 +126,7 @@ export function checkOwnAnswers({ outcomes, rows, scenario }: CheckInput): Check
     const attempts = byRequest.get(o.id) ?? [];
     const at = o.firstByteAt ?? o.endAt;
     const found: string[] = [];
-    if (capacityCase(attempts, o.status)) {
+    if (capacityCase(attempts, o.status, allClosed(o, at))) {
       capacity++;
       if (!CAPACITY_STATUSES.has(o.status)) {
         wrongStatus++;

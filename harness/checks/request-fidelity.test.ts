@@ -34,4 +34,20 @@ describe('checkRequestFidelity', () => {
     expect(unfaithful({ n: 1 }, { mt: 1024, n: 1 }, 'anthropic')).toEqual([]);
     expect(unfaithful({ mt: 16, n: 1 }, { mt: 1024, n: 1 }, 'anthropic')).toEqual(['max tokens 16 sent as 1024']);
   });
+
+  it('takes top_p 1 or temperature 1 dropped as faithful (the API default), not one changed or another value dropped', () => {
+    // llm-gateway passes top_p only when 0 < top_p < 1: the client's 1 left out changes nothing.
+    const client = JSON.stringify({ mt: 64, tp: 1, t: 1, n: 1 });
+    const r = checkRequestFidelity(
+      input({
+        outcomes: [outcome({ id: 'a', request: client })],
+        rows: [row({ correlationId: 'a', request: JSON.stringify({ mt: 64, n: 1 }) })],
+      }),
+    );
+    expect(r).toMatchObject({ verdict: 'pass', violations: 0 });
+    expect(unfaithful({ tp: 0.9, n: 1 }, { n: 1 }, 'openai-chat')).toEqual(['top_p 0.9 sent as none']);
+    expect(unfaithful({ tp: 1, n: 1 }, { tp: 0.5, n: 1 }, 'openai-chat')).toEqual(['top_p 1 sent as 0.5']);
+    expect(unfaithful({ t: 0.7, n: 1 }, { n: 1 }, 'anthropic')).toEqual(['temperature 0.7 sent as none']);
+    expect(unfaithful({ t: 1, n: 1 }, { t: 0, n: 1 }, 'anthropic')).toEqual(['temperature 1 sent as 0']);
+  });
 });

@@ -15,6 +15,22 @@ const NO_EQUIVALENT: Record<RequestShape, ReadonlySet<'st' | 'sd' | 'tr'>> = {
   gemini: new Set(['tr']),
 };
 
+/**
+ * What every inbound API (chat completions, Responses, Messages) does when a sampling parameter is
+ * left out, so a router that drops a client's value equal to it changes nothing. temperature 1:
+ * "Defaults to 1" in OpenAI's API reference (chat completions, Responses) and "Defaults to 1.0"
+ * in Anthropic's Messages reference. top_p 1: OpenAI's reference says "Defaults to 1"; Anthropic's
+ * states no default (unconfirmed there), but nucleus sampling over the whole probability mass
+ * keeps every token, so 1 is no truncation on any vendor.
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+const API_DEFAULTS = { t: 1, tp: 1 } as const;
+
+/** The client's value was kept, or dropped where leaving it out means the same. */
+const kept = (client: number, sent: number | undefined, byDefault: number) =>
+  sent === client || (sent === undefined && client === byDefault);
+
 const show = (v: unknown) => (v === undefined ? 'none' : JSON.stringify(v));
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
   (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === b![i]);
@@ -25,8 +41,10 @@ export function unfaithful(client: RequestFacts, sent: RequestFacts, shape: Requ
   const none = NO_EQUIVALENT[shape];
   // A router may add a parameter the client left out (Anthropic requires max_tokens), never change one.
   if (client.mt !== undefined && sent.mt !== client.mt) out.push(`max tokens ${client.mt} sent as ${show(sent.mt)}`);
-  if (client.t !== undefined && sent.t !== client.t) out.push(`temperature ${client.t} sent as ${show(sent.t)}`);
-  if (client.tp !== undefined && sent.tp !== client.tp) out.push(`top_p ${client.tp} sent as ${show(sent.tp)}`);
+  if (client.t !== undefined && !kept(client.t, sent.t, API_DEFAULTS.t))
+    out.push(`temperature ${client.t} sent as ${show(sent.t)}`);
+  if (client.tp !== undefined && !kept(client.tp, sent.tp, API_DEFAULTS.tp))
+    out.push(`top_p ${client.tp} sent as ${show(sent.tp)}`);
   if (client.st && !none.has('st') && !sameList(client.st, sent.st))
     out.push(`stop ${show(client.st)} sent as ${show(sent.st)}`);
   if (client.sd !== undefined && !none.has('sd') && sent.sd !== client.sd)

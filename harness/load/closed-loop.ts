@@ -5,6 +5,7 @@ import type { LoadSpec } from '../scenario/schema.js';
 import { applyStream, readAnswer, StreamScanner, type ClientOutcome } from './client-outcome.js';
 import { clientGraceMs } from './client-grace.js';
 import type { LoadProgress, LoadTarget } from './open-loop.js';
+import { requestPath } from './request-path.js';
 import type { PlannedRequest } from './request-plan.js';
 
 interface Context {
@@ -71,7 +72,7 @@ export async function runClosedLoop(
           context.planned = p;
           context.sentAt = sentAt;
           open.set(p.id, { ...p, sentAt });
-          return { ...req, method: 'POST', path: base + p.path, headers: p.headers, body: p.body };
+          return { ...req, method: 'POST', path: requestPath(base, p.path), headers: p.headers, body: p.body };
         },
         onResponse(status: number, body: string, context: Context, headers: Record<string, string>) {
           const p = context.planned!;
@@ -95,8 +96,7 @@ export async function runClosedLoop(
             if (answer.contentChars !== undefined) draft.contentChars = answer.contentChars;
           }
           const { streamEnd, usage = null, contentDigest, contentChars, frames } = draft;
-          // The API the request was sent to owes its vendor's error shape (a Messages error, Anthropic's).
-          applyErrorAnswer(draft, base + p.path, headerEntries(headers), body);
+          applyErrorAnswer(draft, requestPath(base, p.path), headerEntries(headers), body);
           record({
             id: p.id,
             model: p.model,

@@ -12,6 +12,7 @@ import {
   type ClientOutcome,
 } from './client-outcome.js';
 import { clientGraceMs } from './client-grace.js';
+import { requestPath } from './request-path.js';
 import type { PlannedRequest } from './request-plan.js';
 import { arrivalOffsets } from './schedule.js';
 
@@ -82,7 +83,7 @@ export async function runOpenLoop(
     const url = urls[replica ?? 0]!;
     const pool = pools[replica ?? 0]!;
     // The base's path and the request's API path (`/chat/completions`, `/messages`…): which API answers.
-    const path = url.pathname.replace(/\/$/, '') + p.path;
+    const path = requestPath(url.pathname, p.path);
     const sentAt = clock.now();
     const out: ClientOutcome = {
       ...pendingOutcome(p, scheduledAt, sentAt),

@@ -19,6 +19,23 @@ interface Config {
 }
 
 describe('llmGatewayConfig', () => {
+  it('gives the gateway every key: one models entry per key, in the fallback chain', async () => {
+    const scenario = await load('scenarios/conformance/16-prompt-cache.yaml');
+    const c = llmGatewayConfig(scenario, 'auto').config as unknown as Config;
+    const p = scenario.providers.find((x) => x.keys.length > 1)!;
+    const own = c.models.filter((m) => m.name.startsWith(`${p.id}/`));
+    expect(own.map((m) => m.provider.config.apiKey)).toEqual(
+      p.keys.map((k, i) => {
+        const env = (id: string) => id.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+        return i === 0 ? `\${THROTTLELAB_${env(p.id)}_API_KEY}` : `\${THROTTLELAB_${env(p.id)}_KEY_${env(k.id)}}`;
+      }),
+    );
+    const route = c.plugins[0]!.config;
+    expect([route.model, ...route.fallbacks]).toEqual(c.models.map((m) => m.name));
+    expect(new Set(c.models.map((m) => m.name)).size).toBe(c.models.length);
+    expect(c.maxRetries).toBe(c.models.length + 1);
+  });
+
   it("writes a model-router chain over the scenario's reachable providers, from variables only", async () => {
     const scenario = await load('scenarios/quickstart.yaml');
     const { config, chain, skipped } = llmGatewayConfig(scenario, 'auto');

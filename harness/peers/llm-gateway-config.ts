@@ -1,5 +1,5 @@
 import { HarnessError } from '../errors.js';
-import { providerVar, ROUTER_PORT_VAR } from '../launch/provider-env.js';
+import { keyVar, providerVar, ROUTER_PORT_VAR } from '../launch/provider-env.js';
 import type { RunScenario } from '../scenario/schema.js';
 
 /**
@@ -75,8 +75,9 @@ function chains(scenario: RunScenario): { chains: Map<string, Member[]>; skipped
  * llm-gateway's config (its JSON form; the gateway reads `.json` as it reads YAML) for routing
  * `model` of the scenario, written from the scenario's providers and the `${THROTTLELAB_…}`
  * variables the gateway fills in from its environment when it loads the file (never a key or a
- * port): one `models` entry per provider of the chain (its base URL, key and the model it sends
- * upstream, `max_tokens` for Anthropic's Messages API), and the bundled `model-router` plugin
+ * port): one `models` entry per key of each provider of the chain (`provider/model`, then
+ * `provider/model#<key>` for its other keys: the gateway is given every key the capacity oracles
+ * count; its base URL, key and the model it sends upstream, `max_tokens` for Anthropic's Messages API), and the bundled `model-router` plugin
  * falling back along the chain. `maxRetries` (the gateway's bound on how many times a request is
  * re-evaluated) is one more than the chain: at its default of 3 a chain of three that all fail
  * leaves the request unanswered, the loop ending before model-router says "No more models to try".
@@ -93,21 +94,23 @@ export function llmGatewayConfig(
       'HARNESS_PEER_UNROUTABLE',
       `scenario "${scenario.name}": llm-gateway cannot route "${model}" (no reachable provider serves it)`,
     );
-  const vendor = new Map(scenario.providers.map((p) => [p.id, p.vendor]));
-  const models = members.map((m) => {
-    const spec = LLM_GATEWAY_PROVIDERS[vendor.get(m.provider)!]!;
-    return {
-      name: `${m.provider}/${m.model}`,
+  const byId = new Map(scenario.providers.map((p) => [p.id, p]));
+  // One entry per key: model-router falls back along entries, each with a key of its own.
+  const models = members.flatMap((m) => {
+    const p = byId.get(m.provider)!;
+    const spec = LLM_GATEWAY_PROVIDERS[p.vendor]!;
+    return p.keys.map((k, i) => ({
+      name: i === 0 ? `${m.provider}/${m.model}` : `${m.provider}/${m.model}#${k.id}`,
       provider: {
         type: spec.type,
         config: {
           baseUrl: `\${${providerVar(m.provider, 'BASE_URL')}}${spec.path}`,
-          apiKey: `\${${providerVar(m.provider, 'API_KEY')}}`,
+          apiKey: `\${${i === 0 ? providerVar(m.provider, 'API_KEY') : keyVar(m.provider, k.id)}}`,
           model: m.model,
           ...(spec.type === 'anthropic' ? { maxTokens } : {}),
         },
       },
-    };
+    }));
   });
   const chain = models.map((m) => m.name);
   const config = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRunScenarioFile } from '../scenario/parse-run-scenario.js';
 import { isHarnessError } from '../errors.js';
-import { portkeyConfig, portkeyScenario } from './portkey-config.js';
+import { loadAlwaysSetsMaxTokens, portkeyConfig, portkeyScenario } from './portkey-config.js';
 
 describe('portkeyConfig', () => {
   it("writes one line of JSON from the scenario's providers and variables: auto, provider/model, aliases", async () => {
@@ -18,13 +18,14 @@ describe('portkeyConfig', () => {
     const auto = c.targets.find((t) => t.name === 'auto')!;
     expect(auto.targets!.map((t) => t.provider)).toEqual(['openai', 'anthropic', 'google']);
     const anthropic = auto.targets!.find((t) => t.provider === 'anthropic')!;
-    // The four faults of the old docs example: a key and host from variables, /v1 on Anthropic's
-    // host, a model mapping, and the max_tokens Anthropic requires.
+    // The faults of the old docs example: a key and host from variables, /v1 on Anthropic's host,
+    // a model mapping; no max_tokens default, as every request of quickstart's load sends its own.
     expect(anthropic).toMatchObject({
       api_key: '${THROTTLELAB_ANTHROPIC_API_KEY}',
       custom_host: '${THROTTLELAB_ANTHROPIC_BASE_URL}/v1',
-      override_params: { model: 'claude-sonnet-4-5', max_tokens: 1024 },
+      override_params: { model: 'claude-sonnet-4-5' },
     });
+    expect(anthropic.override_params).not.toHaveProperty('max_tokens');
     expect(c.strategy.conditions.map((x) => x.then)).toEqual(
       expect.arrayContaining(['openai/gpt-4o-mini', 'anthropic/claude-haiku-4-5', 'fast']),
     );
@@ -36,6 +37,38 @@ describe('portkeyConfig', () => {
     ).toEqual(['openai:gpt-4o-mini', 'gemini:gemini-2.5-flash', 'anthropic:claude-haiku-4-5']);
     // No secret or port is written: only the variables the harness fills in per run.
     expect(config).not.toMatch(/sk-|127\.0\.0\.1/);
+  });
+
+  it('gives Portkey every key of each provider: auto over all, a pinned model over its provider’s keys', async () => {
+    const loaded = await loadRunScenarioFile('scenarios/conformance/16-prompt-cache.yaml', {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const c = JSON.parse(portkeyConfig(loaded.scenario).config) as {
+      targets: Array<{ name: string; targets?: Array<{ name: string; api_key: string }> }>;
+    };
+    const keys = loaded.scenario.providers.flatMap((p) => p.keys.map((k, i) => [p, k, i] as const));
+    expect(keys.length).toBeGreaterThan(loaded.scenario.providers.length);
+    const auto = c.targets.find((t) => t.name === 'auto')!;
+    expect(auto.targets!.map((t) => t.api_key)).toEqual(
+      keys.map(([p, k, i]) =>
+        i === 0
+          ? `\${THROTTLELAB_${p.id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY}`
+          : `\${THROTTLELAB_${p.id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_KEY_${k.id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}}`,
+      ),
+    );
+    const multi = loaded.scenario.providers.find((p) => p.keys.length > 1)!;
+    const pinned = c.targets.find((t) => t.name === `${multi.id}/${multi.models[0]}`)!;
+    expect(pinned.targets!.map((t) => t.name)).toEqual(multi.keys.map(() => `${multi.id}/${multi.models[0]}`));
+  });
+
+  it('sets an Anthropic max_tokens default only when some request of the load may come without one', async () => {
+    const loaded = await loadRunScenarioFile('scenarios/quickstart.yaml', {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const requests = { ...loaded.scenario.load!.requests, maxTokens: undefined };
+    const bare = { ...loaded.scenario, load: { ...loaded.scenario.load!, requests } };
+    expect(loadAlwaysSetsMaxTokens(loaded.scenario)).toBe(true);
+    expect(loadAlwaysSetsMaxTokens(bare)).toBe(false);
+    expect(portkeyConfig(bare, 512).config).toContain('"max_tokens":512');
+    expect(portkeyConfig(loaded.scenario, 512).config).not.toContain('max_tokens');
   });
 
   it('drops from the load every model the config cannot route, instead of letting Portkey answer it from auto', async () => {

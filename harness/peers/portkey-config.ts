@@ -1,4 +1,4 @@
-import { providerVar, SIMULATOR_URL_VAR } from '../launch/provider-env.js';
+import { keyVar, providerVar, SIMULATOR_URL_VAR } from '../launch/provider-env.js';
 import { HarnessError } from '../errors.js';
 import type { RunScenario } from '../scenario/schema.js';
 
@@ -37,16 +37,38 @@ interface Target {
 }
 
 /**
+ * Whether every request of the load names its own `max_tokens`: then Portkey needs no default for
+ * Anthropic, which requires one. Portkey has no "default unless the client sent one": its
+ * `override_params` are merged over the body (`{...body, ...overrideParams}`), so a default there
+ * overrides the client's value and REQ-1 fails for the config's sake. It is set only where some
+ * request may come without one (a plain load with no `maxTokens`, a surface drawing it for fewer
+ * than all); there the limit stands: such a scenario's REQ-1 FAILs on Anthropic are the config's.
+ */
+export function loadAlwaysSetsMaxTokens(scenario: RunScenario): boolean {
+  const r = scenario.load?.requests;
+  if (!r) return false;
+  if (!r.surface) return r.maxTokens !== undefined;
+  const a = r.surface.apis;
+  // Messages always carries max_tokens; chat and Responses only at the surface's share; embeddings none asked.
+  return r.surface.maxTokens >= 1 || (a.chat === 0 && a.responses === 0);
+}
+
+/**
  * Portkey's routing config for a scenario, written from the scenario's own providers and the
  * `${THROTTLELAB_…}` variables the harness fills in per run (never a key or a port): one target
- * per provider Portkey can reach (its first model, `max_tokens` for Anthropic, which requires it;
- * Anthropic's `custom_host` ends in `/v1`, as Portkey appends only the path after it); `auto` falls
- * back across all of them in order; `provider/model` and the scenario's aliases are conditions on
- * the requested model. Returned as one line of JSON: a header value cannot hold a line break.
+ * per key of each provider Portkey can reach, in the scenario's order (the first key's variable
+ * `…_API_KEY`, the others `…_KEY_<ID>`), so Portkey is given every key the capacity oracles count
+ * (its first model; `max_tokens` for Anthropic unless every request sends its own, see
+ * `loadAlwaysSetsMaxTokens`; Anthropic's `custom_host` ends in `/v1`, as Portkey appends only the
+ * path after it); `auto` falls back across all of them in order; `provider/model` and the
+ * scenario's aliases are conditions on the requested model (over the provider's keys in turn).
+ * Returned as one line of JSON: a header value cannot hold a line break.
  */
 export function portkeyConfig(scenario: RunScenario, maxTokens = 1024): { config: string; skipped: string[] } {
   const targets: Target[] = [];
   const skipped: string[] = [];
+  const defaultMaxTokens = !loadAlwaysSetsMaxTokens(scenario);
+  const byName = new Map<string, Target[]>();
   for (const p of scenario.providers) {
     const provider = PORTKEY_PROVIDERS[p.vendor];
     if (!provider) {
@@ -55,34 +77,39 @@ export function portkeyConfig(scenario: RunScenario, maxTokens = 1024): { config
     }
     const base = `\${${providerVar(p.id, 'BASE_URL')}}`;
     const fromRoot = HOST_FROM_ROOT[p.vendor];
-    targets.push({
+    const own = p.keys.map((k, i): Target => ({
       name: p.id,
       provider,
-      api_key: `\${${providerVar(p.id, 'API_KEY')}}`,
+      api_key: `\${${i === 0 ? providerVar(p.id, 'API_KEY') : keyVar(p.id, k.id)}}`,
       custom_host:
         fromRoot !== undefined
           ? `\${${SIMULATOR_URL_VAR}}/${p.id}${fromRoot}`
           : p.vendor === 'anthropic'
             ? `${base}/v1`
             : base,
-      override_params: { model: p.models[0], ...(p.vendor === 'anthropic' ? { max_tokens: maxTokens } : {}) },
-    });
+      override_params: {
+        model: p.models[0],
+        ...(p.vendor === 'anthropic' && defaultMaxTokens ? { max_tokens: maxTokens } : {}),
+      },
+    }));
+    byName.set(p.id, own);
+    targets.push(...own);
   }
-  const byName = new Map(targets.map((t) => [t.name, t]));
   const fallback = (name: string, list: Target[]) => ({
     name,
     strategy: { mode: 'fallback', on_status_codes: FALLBACK_ON },
     targets: list,
   });
+  const withModel = (list: readonly Target[], model: string) =>
+    list.map((t) => ({ ...t, override_params: { ...t.override_params, model } }));
   const groups: Array<{ model: string; target: object }> = [];
   for (const p of scenario.providers)
     for (const m of p.models) {
-      const t = byName.get(p.id);
-      if (t)
-        groups.push({
-          model: `${p.id}/${m}`,
-          target: { ...t, name: `${p.id}/${m}`, override_params: { ...t.override_params, model: m } },
-        });
+      const own = byName.get(p.id);
+      if (!own) continue;
+      const name = `${p.id}/${m}`;
+      const list = withModel(own, m).map((t) => ({ ...t, name }));
+      groups.push({ model: name, target: list.length === 1 ? list[0]! : fallback(name, list) });
     }
   const aliases: Record<string, string[]> = { ...scenario.expect.aliases };
   if (scenario.router.kind === 'reference') {
@@ -93,18 +120,17 @@ export function portkeyConfig(scenario: RunScenario, maxTokens = 1024): { config
   const bare = new Map<string, Target[]>();
   for (const p of scenario.providers)
     for (const m of p.models) {
-      const t = byName.get(p.id);
-      if (t && !(m in aliases) && m !== 'auto')
-        bare.set(m, [...(bare.get(m) ?? []), { ...t, override_params: { ...t.override_params, model: m } }]);
+      const own = byName.get(p.id);
+      if (own && !(m in aliases) && m !== 'auto') bare.set(m, [...(bare.get(m) ?? []), ...withModel(own, m)]);
     }
   for (const [m, list] of bare)
     if (!groups.some((g) => g.model === m)) groups.push({ model: m, target: fallback(m, list) });
   for (const [alias, list] of Object.entries(aliases)) {
     const members = list.flatMap((entry) => {
       const slash = entry.indexOf('/');
-      const t = byName.get(slash < 0 ? entry : entry.slice(0, slash));
-      if (!t) return [];
-      return slash < 0 ? [t] : [{ ...t, override_params: { ...t.override_params, model: entry.slice(slash + 1) } }];
+      const own = byName.get(slash < 0 ? entry : entry.slice(0, slash));
+      if (!own) return [];
+      return slash < 0 ? own : withModel(own, entry.slice(slash + 1));
     });
     if (members.length) groups.push({ model: alias, target: fallback(alias, members) });
   }

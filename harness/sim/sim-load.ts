@@ -11,6 +11,7 @@ import {
 } from '../load/client-outcome.js';
 import { clientGraceMs } from '../load/client-grace.js';
 import { OutcomeStore } from '../load/outcome-store.js';
+import { requestPath } from '../load/request-path.js';
 import type { PlannedRequest } from '../load/request-plan.js';
 import { arrivalOffsets } from '../load/schedule.js';
 import { Cancel, type AbortLike } from '../../simulator/index.js';
@@ -77,7 +78,6 @@ export async function runSimulatedLoad(
   /** The user stopped the run: no request is sent after it; those open are cut and not judged. */
   signal?: AbortSignal,
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
-  // The base's path (`/v1`), under which each request's API path goes: which API's error shape it owes.
   const basePath = new URL(SIM_ROUTER_BASE).pathname;
   const chatPath = '/chat/completions';
   // Each outcome goes into columns once its request is over: a day's million stay small.
@@ -172,7 +172,7 @@ export async function runSimulatedLoad(
         if (frames) text = collect(frames);
         const body = await orStop(Promise.resolve(text ?? ''));
         applyAnswer(out, status, body);
-        applyErrorAnswer(out, basePath + p.path, answerHeaders(), body);
+        applyErrorAnswer(out, requestPath(basePath, p.path), answerHeaders(), body);
       }
     } catch (error) {
       applyFailure(out, error, { gaveUp: ac.reason === GAVE_UP, stopped: ac.aborted });

@@ -34,22 +34,41 @@ export const VENDOR_ERROR_TEXT: readonly string[] = [
 ];
 
 /**
+ * The forms in which a vendor's encoder writes an organisation id: Groq `org_…` (its rate-limit
+ * text), Anthropic and xAI a UUID (`anthropic-organization-id`, the team id), Google's and AWS's
+ * none, and OpenAI and the OpenAI-shaped rest `org-…` (`openai-organization`, OpenAI's text).
+ */
+function orgForms(vendor: string, org: string): string[] {
+  if (vendor === 'groq') return [`org_${org}`];
+  if (vendor === 'anthropic' || vendor === 'xai') return [stableUuid(org)];
+  if (vendor === 'gemini' || vendor === 'vertex-ai' || vendor === 'bedrock') return [];
+  return [`org-${org}`];
+}
+
+/**
  * What of the scenario's providers must never reach a client: each key's value, each
- * organisation's id in the forms the vendors write it (`org-…` in OpenAI's errors and
- * `openai-organization`, `org_…` in Groq's, a UUID in Anthropic's), the vendors' own error text
- * and the scenario's own fault messages. Keys read from the environment have no value here.
+ * organisation's id in the form its vendor writes it (`orgForms`, so a leak names the provider it
+ * came from), then, for any provider, the forms its vendor does not write (a router may reword
+ * one: still a leak, of "a provider"), the vendors' own error text and the scenario's own fault
+ * messages. Keys read from the environment have no value here.
  */
 export function upstreamMarks(providers: Scenario['providers'], faults: Scenario['faults'] = []): UpstreamMark[] {
   const out: UpstreamMark[] = [];
+  const has = (value: string) => out.some((m) => m.kind === 'org' && m.value === value);
   for (const p of providers) {
     for (const k of p.keys) {
       if (k.value !== undefined) out.push({ provider: p.id, kind: 'key', value: k.value });
-      const org = k.org ?? k.id;
-      for (const value of [`org-${org}`, `org_${org}`, stableUuid(org)])
+      for (const value of orgForms(p.vendor, k.org ?? k.id))
         if (!out.some((m) => m.kind === 'org' && m.provider === p.id && m.value === value))
           out.push({ provider: p.id, kind: 'org', value });
     }
   }
+  for (const p of providers)
+    for (const k of p.keys) {
+      const org = k.org ?? k.id;
+      for (const value of [`org-${org}`, `org_${org}`, stableUuid(org)])
+        if (!has(value)) out.push({ provider: '*', kind: 'org', value });
+    }
   for (const value of VENDOR_ERROR_TEXT) out.push({ provider: '*', kind: 'error-text', value });
   for (const f of faults)
     if (f.kind === 'status' && f.message !== undefined && f.message.length >= 12)
