@@ -86,7 +86,8 @@ export class Selector {
             state.req.max_completion_tokens ?? state.req.max_tokens ?? 256,
             now,
           );
-    if (state.attempts.length === 0) ranked = this.explored(ranked, now);
+    // A request with a cacheable prefix does not explore: a cold key would cost its prompt again.
+    if (state.attempts.length === 0 && state.prefixes.length === 0) ranked = this.explored(ranked, now);
     if (this.s.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
       // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
       const warm = state.warm?.target;
