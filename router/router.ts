@@ -196,6 +196,7 @@ export class Router {
         const earliest = () => this.selector.earliestAvailable(candidates, t);
         return failed(step.failure, state.deadline, state.attempts, earliest, t);
       }
+      if (state.excluded?.size) state.excludedUntil ??= t + step.waitMs;
       const model = state.req.model;
       this.gate.startWaiting(model);
       let elapsed: boolean;
@@ -204,7 +205,11 @@ export class Router {
       } finally {
         this.gate.stopWaiting(model);
       }
-      if (elapsed) state.excluded?.clear();
+      // A waiter woken early by others' answers must not keep its failed targets out for ever.
+      if (elapsed || (state.excludedUntil !== undefined && this.clock.now() >= state.excludedUntil)) {
+        state.excluded?.clear();
+        state.excludedUntil = undefined;
+      }
     }
   }
 

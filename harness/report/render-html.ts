@@ -3,7 +3,7 @@ import { cacheLine } from './cache-stats.js';
 import { brokenClauses } from '../spec/clauses.js';
 import { failoverChart, latencyChart, throughputChart, timelineChart } from './charts.js';
 import type { Report } from './report.js';
-import { coverageLines } from './render-text.js';
+import { coverageLines, optionalUnmet } from './render-text.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
@@ -56,7 +56,13 @@ ${coverageLines(r)
   .map((l) => `<p class="muted">${esc(l)}</p>`)
   .join(
     '\n',
-  )}${r.verdict === 'inconclusive' ? `<ul>${(r.inconclusive ?? []).map((l) => `<li class="inconclusive">${esc(l)}</li>`).join('')}</ul>` : ''}
+  )}${r.verdict === 'inconclusive' ? `<ul>${(r.inconclusive ?? []).map((l) => `<li class="inconclusive">${esc(l)}</li>`).join('')}</ul>` : ''}${
+    optionalUnmet(r).length
+      ? `<ul>${optionalUnmet(r)
+          .map((l) => `<li class="muted">${esc(l)}</li>`)
+          .join('')}</ul>`
+      : ''
+  }
 <h2>Checks</h2>
 <table><tr><th>check</th><th>verdict</th><th>figure and evidence</th></tr>${checks}</table>
 <h2>Latency and failover</h2>

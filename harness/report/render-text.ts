@@ -17,6 +17,16 @@ export function checkCounts(r: Report): string {
   return `${n('pass')} passed, ${n('fail')} failed, ${n('skip')} skipped${inconclusive ? `, ${inconclusive} inconclusive` : ''}`;
 }
 
+/**
+ * One line per optional fault that met no attempt: it does not make the run inconclusive (the
+ * scenario cannot force it), but what it tests went untested, and the report says so.
+ */
+export function optionalUnmet(r: Report): string[] {
+  return (r.faults ?? [])
+    .filter((f) => f.optional && f.matched === 0)
+    .map((f) => `optional fault "${f.id}" (${f.kind}) met no attempt: what it tests went untested at this seed`);
+}
+
 /** Lines on the faults (attempts each matched), the harness's own lag and the router's starvation, for people. */
 export function coverageLines(r: Report): string[] {
   const lines: string[] = [];
@@ -82,6 +92,7 @@ export function renderVerdictTable(r: Report): string {
   }
   const counts = checkCounts(r);
   if (r.verdict === 'inconclusive') for (const why of r.inconclusive ?? []) lines.push(`inconclusive: ${why}`);
+  lines.push(...optionalUnmet(r));
   lines.push(
     r.verdict === 'interrupted'
       ? `verdict: INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (on what was answered: ${counts})`
@@ -111,6 +122,7 @@ export function renderMarkdown(reports: readonly Report[]): string {
       ...(r.fleet ? ['', fleetLine(r.fleet)] : []),
       ...coverageLines(r).flatMap((l) => ['', l]),
       ...(r.verdict === 'inconclusive' ? ['', ...(r.inconclusive ?? []).map((l) => `- inconclusive: ${l}`)] : []),
+      ...(optionalUnmet(r).length ? ['', ...optionalUnmet(r).map((l) => `- ${l}`)] : []),
       '',
     );
     out.push('| check | verdict | figure |', '|---|---|---|');
@@ -152,13 +164,20 @@ export function renderJunit(reports: readonly Report[]): string {
       cases.push(
         `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="run-completed" time="0"><error message="interrupted by the user after ${(r.durationMs / 1000).toFixed(1)} s"/></testcase>`,
       );
+    // An optional fault that met no attempt is skipped: CI shows what went untested, and still passes.
+    for (const f of (r.faults ?? []).filter((x) => x.optional && x.matched === 0))
+      cases.push(
+        `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="${xml(`fault-met:${f.id}`)}" time="0"><skipped message="${xml(`optional fault "${f.id}" (${f.kind}) met no attempt`)}"/></testcase>`,
+      );
     const failures = r.checks.filter((c) => c.verdict === 'fail').length;
     // An inconclusive run is not a pass for CI: one case says why, and each inconclusive check is skipped.
     if (r.verdict === 'inconclusive')
       cases.push(
         `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="run-conclusive" time="0"><error message="${xml(`inconclusive: ${(r.inconclusive ?? []).join('; ')}`)}"/></testcase>`,
       );
-    const skipped = r.checks.filter((c) => c.verdict === 'skip' || c.verdict === 'inconclusive').length;
+    const skipped =
+      r.checks.filter((c) => c.verdict === 'skip' || c.verdict === 'inconclusive').length +
+      (r.faults ?? []).filter((f) => f.optional && f.matched === 0).length;
     const errors = r.verdict === 'interrupted' || r.verdict === 'inconclusive' ? ' errors="1"' : '';
     return `  <testsuite name="${xml(r.scenario.name)}" tests="${cases.length}" failures="${failures}"${errors} skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}" timestamp="${r.startedAt}">\n${cases.join('\n')}\n  </testsuite>`;
   });

@@ -146,6 +146,24 @@ describe('report renderers', () => {
     expect(renderVerdictTable(r).match(/breaks [A-Z]+-\d/g)).toHaveLength(judged.length);
   });
 
+  it('says in text, Markdown, JUnit and HTML which optional fault met no attempt, and not of a forced one', () => {
+    const r = sampleReport();
+    r.faults = [
+      { id: 'openai-hang', kind: 'hang', at: 1000, for: 2000, optional: true, matched: 0 },
+      { id: 'groq-reset', kind: 'reset', at: 3000, for: 2000, optional: true, matched: 4 },
+    ];
+    const words = 'optional fault "openai-hang" (hang) met no attempt';
+    for (const text of [renderVerdictTable(r), renderMarkdown([r])]) {
+      expect(text).toContain(`${words}: what it tests went untested at this seed`);
+      expect(text).not.toContain('"groq-reset" (reset) met no attempt');
+    }
+    expect(renderHtml([r])).toMatch(/optional fault (&quot;|&#34;)openai-hang(&quot;|&#34;) \(hang\) met no attempt/);
+    expect(renderJunit([r])).toContain(
+      `name="fault-met:openai-hang" time="0"><skipped message="${words.replace(/"/g, '&quot;')}"/>`,
+    );
+    expect(renderJunit([r])).not.toContain('fault-met:groq-reset');
+  });
+
   it('writes Markdown for CI job summaries', () => {
     expect(renderMarkdown([sampleReport()])).toMatchInlineSnapshot(`
       "### ❌ synthetic

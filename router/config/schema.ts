@@ -237,6 +237,18 @@ const CacheAffinity = z
   .union([z.boolean(), CacheAffinityFields])
   .transform((v) => (typeof v === 'boolean' ? { ...parse(CacheAffinityFields), enabled: v } : v));
 
+/**
+ * Exploring: a small share of requests tries first a target never measured, or not for a while,
+ * while the measured ones are healthy, so that a provider ranked below the others on priors alone
+ * is ever learned about (see docs/decisions/router-explores.md).
+ */
+const Explore = z.strictObject({
+  /** Share of requests that explore; at most a fifth, so that exploring stays a side line. */
+  share: z.number().min(0).max(0.2).default(0.05),
+  /** A target not measured for this long counts as unmeasured again. */
+  staleAfter: PositiveDuration.default(5000),
+});
+
 /** The router's config file. */
 export const RouterConfigSchema = z.strictObject({
   version: z.literal(1),
@@ -252,8 +264,9 @@ export const RouterConfigSchema = z.strictObject({
     .strictObject({
       weights: Weights.default(parse(Weights)),
       defaultMaxTokens: z.number().int().positive().default(1024),
+      explore: Explore.default(parse(Explore)),
     })
-    .default({ weights: parse(Weights), defaultMaxTokens: 1024 }),
+    .default({ weights: parse(Weights), defaultMaxTokens: 1024, explore: parse(Explore) }),
   deadline: Deadline.default(parse(Deadline)),
   admission: Admission.default(parse(Admission)),
   attempt: Attempt.default(parse(Attempt)),

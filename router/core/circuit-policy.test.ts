@@ -134,6 +134,23 @@ const TABLE: Row[] = [
     expected: { reliability: 0, ops: [{ op: 'failure', scope: 'provider:p', reason: 'timeout', probe: true }] },
   },
   {
+    name: 'a first-token timeout after keep-alive filler only opens nothing and gives its leases back',
+    outcome: { kind: 'timeout', phase: 'first-token', held: true },
+    probes: ['provider:p', 'limit:p/k/m'],
+    expected: {
+      reliability: 0,
+      ops: [
+        { op: 'release', scope: 'provider:p' },
+        { op: 'release', scope: 'limit:p/k/m' },
+      ],
+    },
+  },
+  {
+    name: 'a first-token timeout with no filler counts a provider failure',
+    outcome: { kind: 'timeout', phase: 'first-token' },
+    expected: { reliability: 0, ops: [{ op: 'failure', scope: 'provider:p', reason: 'timeout', probe: false }] },
+  },
+  {
     name: 'a network error counts a provider failure',
     outcome: { kind: 'network_error', message: 'ECONNRESET' },
     expected: { reliability: 0, ops: [{ op: 'failure', scope: 'provider:p', reason: 'network_error', probe: false }] },

@@ -6,7 +6,8 @@ import type { AttemptOutcome } from './types.js';
  * the three scopes it passed through. Pure: the caller applies the operations to its CircuitBook.
  *
  * - `provider:<id>` opens for overload (529, 503 "overloaded"), and after consecutive 5xx,
- *   timeouts, network and stream errors: the whole provider is unwell.
+ *   timeouts, network and stream errors: the whole provider is unwell. A first-token timeout
+ *   after keep-alive filler only (a held request) opens nothing: the provider queues, it is not down.
  * - `key:<provider>/<key>` opens for a quota wall (billing, daily quota) and a rejected key.
  * - `limit:<provider>/<key>/<model>` opens for a rate limit: vendors count limits per model.
  */
@@ -80,9 +81,14 @@ export function decideCircuits(input: CircuitPolicyInput): CircuitDecision {
     case 'auth_error':
     case 'not_found':
       return decideRefusal(input, outcome);
+    case 'timeout':
+      // Held with keep-alive filler (DeepSeek's queue): the provider is up and will serve; the
+      // attempt fails over and ranking learns it is slow, but no window opens, for a window would
+      // refuse the requests that name this provider alone until long after its queue drained.
+      if (outcome.held) return { reliability: 0, ops: input.probes.map((scope) => ({ op: 'release', scope })) };
+      return decideProviderFault(input, outcome);
     case 'overloaded':
     case 'server_error':
-    case 'timeout':
     case 'network_error':
     case 'stream_error':
       return decideProviderFault(input, outcome);

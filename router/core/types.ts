@@ -66,7 +66,8 @@ export type AttemptOutcome =
   | { kind: 'quota_exhausted'; status: number; waitMs?: number }
   | { kind: 'overloaded'; status: number; waitMs?: number }
   | { kind: 'server_error'; status: number; waitMs?: number }
-  | { kind: 'timeout'; phase: 'headers' | 'first-token' | 'body' }
+  /** `held`: the provider sent only keep-alive filler before the first-token timer fired (it queued the request). */
+  | { kind: 'timeout'; phase: 'headers' | 'first-token' | 'body'; held?: boolean }
   | { kind: 'network_error'; message: string }
   | { kind: 'auth_error'; status: number }
   | { kind: 'not_found'; status: number }

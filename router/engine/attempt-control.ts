@@ -39,6 +39,8 @@ export class AttemptControl {
   phase: 'headers' | 'first-token' | 'body' = 'headers';
   /** Set once a committed stream owns what the attempt holds: the stream's end lets it go. */
   handedOff = false;
+  /** Keep-alive filler came before any content: the provider holds the request in its queue. */
+  held = false;
   private buffered = 0;
   private bodyStarted = false;
   private cancelFirstToken: (() => void) | undefined;
@@ -79,6 +81,7 @@ export class AttemptControl {
     if (buffers.held > buffers.max) this.cancel.abort(AbortReason.OVER_BUDGET);
     if (this.bodyStarted) return;
     this.bodyStarted = hasContent(chunk);
+    if (!this.bodyStarted && chunk.length > 0) this.held = true;
     if (!this.bodyStarted && !this.cancelFirstToken) {
       this.phase = 'first-token';
       const { clock, firstTokenTimeoutMs } = this.env;
@@ -99,7 +102,10 @@ export class AttemptControl {
   outcomeOf(error: unknown): AttemptOutcome {
     const reason = this.cancel.reason;
     if (reason === AbortReason.CLIENT_GONE) return { kind: 'aborted' };
-    if (reason === AbortReason.TIMEOUT) return { kind: 'timeout', phase: this.phase };
+    if (reason === AbortReason.TIMEOUT)
+      return this.held && this.phase === 'first-token'
+        ? { kind: 'timeout', phase: this.phase, held: true }
+        : { kind: 'timeout', phase: this.phase };
     // Too much is being read at once: this answer is given up, as a provider too slow to fit would be.
     if (reason === AbortReason.OVER_BUDGET) return { kind: 'server_error', status: 200 };
     return { kind: 'network_error', message: (error as Error)?.message ?? String(error) };

@@ -175,6 +175,8 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
         return failed(failure);
       }
       if (next.done) break;
+      // Bytes without an event are keep-alive filler: the provider holds the request in its queue.
+      control.held = !opening.sawEvent;
     }
     return relayStream(opening, iterator, control, clock, deadline);
   } catch (error) {

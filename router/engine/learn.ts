@@ -44,6 +44,7 @@ export function learnFromAttempt(
   now: number,
 ): void {
   const { target } = pick;
+  if (outcome.kind !== 'aborted') target.measuredAt = now;
   if (outcome.kind === 'ok' && pick.probes.length === 0) {
     // The common case, as decideCircuits rules it (every scope a success, no lease held), without
     // building the decision: no arrays or objects per request (about 40 ns an attempt, measured by

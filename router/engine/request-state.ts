@@ -35,6 +35,11 @@ export interface RequestState extends Selectable {
   attempts: AttemptRecord[];
   /** Targets that failed since the last wait, without a window of their own (made at the first). */
   excluded?: Set<string>;
+  /**
+   * When the first wait after they failed ends: past it they are tried again, even if every wait
+   * since was cut short by a wake-up (each re-decided wait starts a fresh backoff).
+   */
+  excludedUntil?: number;
 }
 
 /** No prefixes (no cache affinity, or a short prompt): shared, never mutated. */

@@ -3,6 +3,7 @@ import type { CapacityBook } from '../core/capacity.js';
 import type { CircuitBook } from '../core/circuit-book.js';
 import type { WaitFacts } from '../core/decide-next.js';
 import type { Ewma } from '../core/ewma.js';
+import { chooseExploration, type ExploreSettings } from '../core/explore.js';
 import type { Rng } from '../core/rng.js';
 import { rankCandidates, rankOrder, type CandidateFacts, type ScoreWeights, type Scored } from '../core/scoring.js';
 import type { AttemptRecord, ChatRequest } from '../core/types.js';
@@ -47,6 +48,8 @@ export interface SelectorSettings {
   maxWaitMs: number;
   /** No earliest time is further away than this (breaker.maxOpenFor). */
   maxOpenForMs: number;
+  /** The share of first attempts sent to an unmeasured or stale target, and when facts go stale. */
+  explore: ExploreSettings;
 }
 
 /** No probe taken: shared by every pick through closed circuits (never mutated; a probe makes a new array). */
@@ -83,6 +86,8 @@ export class Selector {
             state.req.max_completion_tokens ?? state.req.max_tokens ?? 256,
             now,
           );
+    // A request with a cacheable prefix does not explore: a cold key would cost its prompt again.
+    if (state.attempts.length === 0 && state.prefixes.length === 0) ranked = this.explored(ranked, now);
     if (this.s.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
       // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
       const warm = state.warm?.target;
@@ -98,6 +103,12 @@ export class Selector {
       if (pick) return pick;
     }
     return undefined;
+  }
+
+  /** The ranking with, for a share of first attempts, an unmeasured or stale target put first. */
+  private explored(ranked: TargetRuntime[], now: number): TargetRuntime[] {
+    const i = chooseExploration(ranked, now, this.s.explore, this.d.rng);
+    return i === undefined ? ranked : [ranked[i]!, ...ranked.slice(0, i), ...ranked.slice(i + 1)];
   }
 
   /** Passes a target's circuits in order; refused by one, the probe leases taken before it go back. */

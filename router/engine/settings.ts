@@ -73,5 +73,6 @@ export function selectorSettingsOf(config: RouterConfig): SelectorSettings {
     affinity: config.cacheAffinity.enabled,
     maxWaitMs: config.retry.maxWait,
     maxOpenForMs: config.breaker.maxOpenFor,
+    explore: { share: config.routing.explore.share, staleAfterMs: config.routing.explore.staleAfter },
   };
 }

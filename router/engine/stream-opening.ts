@@ -13,6 +13,8 @@ export class StreamOpening {
   /** The frames to send the client first, redacted. */
   readonly first: string[] = [];
   committed = false;
+  /** An event came (a role, a usage frame): inference has begun; before it only keep-alive filler came. */
+  sawEvent = false;
   finished = false;
   lastUsage: Usage | undefined;
   /** Events that arrived with the first content and still need relaying. */
@@ -37,6 +39,7 @@ export class StreamOpening {
   /** Reads a body chunk; the attempt's failure when the stream is malformed or reports an error. */
   push(chunk: Uint8Array | string): AttemptOutcome | undefined {
     const events = this.reader.push(chunk);
+    if (events.length > 0) this.sawEvent = true;
     if (this.reader.malformed !== undefined)
       return { kind: 'stream_error', message: `malformed_stream: ${this.reader.malformed}` };
     for (let i = 0; i < events.length; i++) {

@@ -26,6 +26,8 @@ export interface TargetRuntime extends Target {
   latency: Ewma;
   /** A target the provider said does not exist (404) stays out until then. */
   disabledUntil: number;
+  /** When an attempt to it last ended (undefined: never), for exploring. */
+  measuredAt: number | undefined;
 }
 
 /** Every target of a config, and the targets each requestable model name stands for. */
@@ -62,6 +64,7 @@ export function buildTargets(config: RouterConfig, env: Readonly<Record<string, 
           ttft: new Ewma(20),
           latency: new Ewma(20),
           disabledUntil: 0,
+          measuredAt: undefined,
         };
         targets.push(t);
         for (const name of [`${p.id}/${m.name}`, m.name]) {

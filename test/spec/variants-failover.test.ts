@@ -19,6 +19,8 @@ const VARIANTS: Array<{
   check: CheckId;
   scenario: string;
   launcher: (s: RunScenario) => SimulatedRouterLauncher;
+  /** A seed other than the scenario's, where the defect shows (see the variant). */
+  seed?: number;
 }> = [
   {
     name: 'DL-1: sends no abort upstream, so it waits on a hanging provider past its attempt timeout',
@@ -31,6 +33,9 @@ const VARIANTS: Array<{
     check: 'failover-latency',
     scenario: 'scenarios/conformance/05-hanging-provider.yaml',
     launcher: referenceWith({ transport: slowToNoticeFailure(600) }, 'holds each failure 600 ms'),
+    // Groq's resets are what it holds; since the router explores, at seeds 1, 5 and 6 too few
+    // requests meet one to lift the p99 past the hang's 1 s timeouts (issue 22: seed-dependent).
+    seed: 2,
   },
   {
     name: 'FO-2: never waits for a window (retry.maxWait 0): 503 at once though a wait ends in time',
@@ -85,7 +90,7 @@ describe('other broken routers fail the DL and FO clauses’ checks (simulated t
         scenario: loaded.scenario,
         scenarioText: loaded.text,
         scenarioFile: file,
-        seed: loaded.scenario.seed ?? 1,
+        seed: v.seed ?? loaded.scenario.seed ?? 1,
         launcher: v.launcher(loaded.scenario),
       }),
     );
