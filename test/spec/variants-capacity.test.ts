@@ -7,7 +7,12 @@ import type {
 } from '../../harness/index.js';
 import type { CheckId } from '../../harness/scenario/schema.js';
 import type { Transport } from '../../router/index.js';
-import { hedgingEvery, resendingAfterSuccess, unavailableFor400 } from '../fixtures/broken/capacity.js';
+import {
+  hedgingEvery,
+  resendingAfterSuccess,
+  retryingClientErrors,
+  unavailableFor400,
+} from '../fixtures/broken/capacity.js';
 import { referenceWith } from '../fixtures/broken/reference-with.js';
 import { limit } from '../helpers/limit.js';
 import { digestChecks, judgeScenario } from './judge-pack.js';
@@ -82,6 +87,17 @@ const VARIANTS: Record<string, Variant> = {
     check: 'client-errors',
     scenario: '15-client-errors',
     launcher: referenceWith({ transport: retryingClientErrorsInPlace }, 'retries a 400 twice on the same provider'),
+  },
+  // Also feeds each 400 to the provider's health as a server error: circuits open on the invalid
+  // requests and valid ones are refused too (goodput and no-needless-error fail beside it).
+  'retries-400-as-a-5xx-everywhere': {
+    clause: 'CE-1',
+    check: 'client-errors',
+    scenario: '15-client-errors',
+    launcher: referenceWith(
+      { transport: retryingClientErrors },
+      "retries a provider's 400 on every provider, as a 5xx",
+    ),
   },
   'holds-400': {
     clause: 'CE-1',
