@@ -22,7 +22,14 @@ function faultedSpans(input: CheckInput, provider: string, startedAt: number): I
       const hit = input.rows.filter((r) => r.faults.includes(f.id));
       if (hit.length >= f.match.firstN) end = Math.min(end, Math.max(...hit.map((r) => r.endAt ?? Infinity)));
     }
-    const hinted = f.kind === 'status' && f.hint?.raw === undefined && (f.hint?.after ?? 0) > 0;
+    // Whether the router was told when it ends: by the waits the fault's answers announced, as the
+    // ledger decoded them (a billing 429 such as OpenAI's insufficient_quota announces none, whatever
+    // the scenario's hint says); a fault no attempt met, by what the scenario says it announces.
+    const met = input.rows.filter((r) => r.faults.includes(f.id));
+    const hinted =
+      met.length > 0
+        ? met.some((r) => r.hintMs !== null && r.hintMs > 0)
+        : f.kind === 'status' && f.hint?.raw === undefined && (f.hint?.after ?? 0) > 0;
     spans.push([start, hinted ? end : end + within]);
   }
   return spans;
