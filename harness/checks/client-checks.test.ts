@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the client-side checks share one evidence world; their cases read side by side.
 import { describe, expect, it } from 'vitest';
 import { input, limited, outcome, row, stalls, T0, world } from '../../test/helpers/evidence.js';
 import { checkAmplification } from './amplification.js';

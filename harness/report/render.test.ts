@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: every renderer (text, Markdown, JUnit, HTML) pinned against the same judged run.
 import { describe, expect, it } from 'vitest';
 import { input, limited, outcome, row, T0, world } from '../../test/helpers/evidence.js';
 import { runChecks, overallVerdict } from '../checks/run-checks.js';

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: one table of breaker cases for the pure decideCircuits, read as one list.
 import { describe, expect, it } from 'vitest';
 import { CircuitBook } from './circuit-book.js';
 import { decideCircuits, type BreakerSettings, type CircuitDecision, type PolicyOutcome } from './circuit-policy.js';

@@ -216,7 +216,7 @@ describe.concurrent('signals during throttlelab conform', { timeout: 90_000 }, (
     expect(await cli.exited).toBe(130);
     expect(cli.output()).toContain('conformance: interrupted before any scenario was judged; no report written.');
     expect(await readdir(out).catch(() => 'absent')).toBe('absent');
-    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 10_000);
+    await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 30_000);
   });
 });
 

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: one table of ways to break the ST, ANS and OWN clauses, each a short flaw.
 import { describe, expect, it } from 'vitest';
 import type { FetchHandler, SimulatedLaunchContext } from '../../harness/index.js';
 import type { CheckId } from '../../harness/scenario/schema.js';
