@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { loadRunScenarioFile, runSimulatedScenario, type CheckResult } from '../../harness/index.js';
+import type { CheckResult } from '../../harness/index.js';
 import { readExpectations, type RegressionExpectation } from '../../harness/explore/regression-expectations.js';
+import { judgeFile } from '../spec/judge-pack.js';
 import { REGRESSION_ROUTERS } from './routers.js';
 
 /** One expectation of a saved regression, replayed: the verdict its router now gets on the check. */
@@ -18,14 +19,6 @@ export function expectationsOf(file: string): RegressionExpectation[] {
 export async function replayRegression(file: string, e: RegressionExpectation): Promise<Replayed> {
   const launcher = REGRESSION_ROUTERS[e.router];
   if (!launcher) throw new Error(`Failed to replay ${file}: no router "${e.router}" in test/regressions/routers.ts.`);
-  const loaded = await loadRunScenarioFile(file, {});
-  if (!loaded.ok) throw new Error(loaded.report);
-  const data = await runSimulatedScenario({
-    scenario: loaded.scenario,
-    scenarioText: loaded.text,
-    scenarioFile: file,
-    seed: loaded.scenario.seed ?? 1,
-    launcher: launcher(loaded.scenario),
-  });
-  return { expectation: e, check: data.checks.find((c) => c.id === e.checkId) };
+  const checks = await judgeFile(file, launcher);
+  return { expectation: e, check: checks.find((c) => c.id === e.checkId) };
 }

@@ -23,7 +23,15 @@ export async function judgeScenario(
   launcher: (scenario: RunScenario) => SimulatedRouterLauncher,
   seed?: number,
 ): Promise<CheckResult[]> {
-  const file = scenarioFile(name);
+  return judgeFile(scenarioFile(name), launcher, seed);
+}
+
+/** `judgeScenario` for a scenario file by its path (a saved regression, say). */
+export async function judgeFile(
+  file: string,
+  launcher: (scenario: RunScenario) => SimulatedRouterLauncher,
+  seed?: number,
+): Promise<CheckResult[]> {
   const loaded = await loadRunScenarioFile(file, {});
   if (!loaded.ok) throw new Error(loaded.report);
   const data = await runSimulatedScenario({
