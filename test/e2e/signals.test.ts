@@ -183,8 +183,10 @@ describe.concurrent('signals during throttlelab conform', { timeout: 90_000 }, (
     const out = join(dir, 'conform');
     const pidFile = join(dir, 'conform.pid');
     const cli = start(['conform', '--dir', pack, '--router-cmd', pidRouter(pidFile), '--out', out]);
-    await until(() => (cli.output().match(/→ /g) ?? []).length === 2, 60_000);
-    await new Promise((r) => setTimeout(r, 3000));
+    // Its load is under way once the second scenario prints a progress line (every 5 s of load):
+    // a fixed sleep lost the race to a router slow to start on a busy machine.
+    const secondLoading = () => / s \/ 60 s /.test(cli.output().split('→ ')[2] ?? '');
+    await until(secondLoading, 60_000);
     const routerPid = await pidIn(pidFile);
     ctrlC(cli);
     expect(await cli.exited).toBe(130);
