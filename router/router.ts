@@ -4,6 +4,7 @@ import { CapacityBook } from './core/capacity.js';
 import { CircuitBook } from './core/circuit-book.js';
 import type { Clock } from './core/clock.js';
 import type { Shed } from './core/admit-waiter.js';
+import { isFreeFailover } from './core/free-failover.js';
 import { decideNext, type FailStep, type NextSettings, type WaitStep } from './core/decide-next.js';
 import { Ewma } from './core/ewma.js';
 import { RetryBudget } from './core/retry-budget.js';
@@ -240,7 +241,7 @@ export class Router {
       );
       return decideNext({ ...input, selection: { kind: 'none', facts } }, this.rng);
     }
-    const paid = !first.extra || this.budget.tryTake(now);
+    const paid = !first.extra || isFreeFailover(state.attempts.at(-1), pick.target.id) || this.budget.tryTake(now);
     const step = decideNext({ ...input, selection: { kind: 'admitted', target: pick.target.id, paid } }, this.rng);
     if (step.kind === 'attempt') return { kind: 'attempt', pick };
     this.selector.releaseProbes(pick, now);
