@@ -202,7 +202,7 @@ export class Router {
       this.gate.startWaiting(model);
       let elapsed: boolean;
       try {
-        elapsed = await this.wakeup.sleep(this.clock, step.waitMs, state.signal);
+        elapsed = await this.wakeup.sleep(this.clock, step.waitMs, state.signal, state.deadline.at);
       } finally {
         this.gate.stopWaiting(model);
       }

@@ -132,6 +132,19 @@ const TABLE: Row[] = [
     expected: { kind: 'wait', waitMs: 200 },
   },
   {
+    name: 'waits for a probe in flight only as long as still leaves time for an attempt',
+    selection: none({ waitableAt: NOW }),
+    // 1100 ms left, minAttempt 1000: 100 ms of waiting, not the base 200.
+    deadlineAt: NOW + 1100,
+    expected: { kind: 'wait', waitMs: 100 },
+  },
+  {
+    name: 'fails no_capacity given a probe in flight but no time for an attempt after any wait',
+    selection: none({ waitableAt: NOW }),
+    deadlineAt: NOW + 1000,
+    expected: { kind: 'fail', failure: 'no_capacity' },
+  },
+  {
     name: 'fails no_capacity given the wait is longer than maxWait',
     selection: none({ waitableAt: NOW + 10_001 }),
     expected: { kind: 'fail', failure: 'no_capacity' },

@@ -111,9 +111,18 @@ export function decideNext(input: NextInput, rng: Rng): NextStep {
 function decideWait(input: NextInput, f: WaitFacts, rng: Rng): FailStep | WaitStep | Shed {
   const { now, deadline, attempts, settings: s } = input;
   const floor = attempts === 0 ? 0 : backoffMs(attempts - 1, s.backoff, rng);
-  // Zero means a probe is in flight or only this request's failed targets are ready: look again after the base backoff, or when woken.
-  const waitMs = Math.max(f.waitableAt - now, floor) || s.backoff.baseMs;
+  let waitMs = Math.max(f.waitableAt - now, floor);
+  // The capacity the wait is for comes from when it ends, or at once for a wait any answer cuts short.
+  let from = now + waitMs;
+  if (waitMs === 0) {
+    from = now;
+    // A probe is in flight or only this request's failed targets are ready: look again after the
+    // base backoff, or when woken (a probe's answer wakes waiters). Near the deadline, only as long
+    // as still leaves time for an attempt: the probe may answer well within it.
+    const room = deadline.at - s.minAttemptMs - now;
+    waitMs = room > 0 ? Math.min(s.backoff.baseMs, room) : s.backoff.baseMs;
+  }
   if (waitMs > s.maxWaitMs || !waitFits(deadline, now, waitMs, s.minAttemptMs))
     return { kind: 'fail', failure: 'no_capacity' };
-  return admitWaiter(f, s.maxWaiting, now, now + waitMs, deadline.at - s.minAttemptMs) ?? { kind: 'wait', waitMs };
+  return admitWaiter(f, s.maxWaiting, now, from, deadline.at - s.minAttemptMs) ?? { kind: 'wait', waitMs };
 }

@@ -21,7 +21,7 @@ describe('Wakeup', () => {
     expect(w.waiting).toBe(0);
   });
 
-  it('wakes only the longest waiting given one freed slot, not the whole herd', async () => {
+  it('wakes only the longest waiting given one freed slot and equal deadlines, not the whole herd', async () => {
     const clock = createFakeClock(0);
     const w = new Wakeup();
     const never = new AbortController().signal;
@@ -38,5 +38,22 @@ describe('Wakeup', () => {
     await Promise.all(sleeps);
     expect(woke).toEqual([0, 1, 2, 3]);
     expect(w.waiting).toBe(0);
+  });
+
+  it('wakes the earliest deadline first, one at a time and all together, whenever each began to wait', async () => {
+    const clock = createFakeClock(0);
+    const w = new Wakeup();
+    const never = new AbortController().signal;
+    const woke: string[] = [];
+    const sleep = (name: string, due: number) =>
+      w.sleep(clock, 1000, never, due).then((full) => !full && woke.push(name));
+    const sleeps = [sleep('late', 900), sleep('soon', 300), sleep('middle', 600)];
+    w.notify(1);
+    await Promise.resolve();
+    expect(woke).toEqual(['soon']);
+    sleeps.push(sleep('sooner', 100));
+    w.notify();
+    await Promise.all(sleeps);
+    expect(woke).toEqual(['soon', 'sooner', 'middle', 'late']);
   });
 });
