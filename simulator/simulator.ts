@@ -6,6 +6,7 @@ import type { Ledger } from './ledger/ledger.js';
 import type { LimitView } from './quota/quota-set.js';
 import { FaultSchema, type FaultSpec, type Scenario } from './scenario/schema.js';
 import { formatPath } from './scenario/issue.js';
+import { expandUnions } from './scenario/parse-scenario.js';
 import type { SimRequest, VendorId } from './vendors/types.js';
 
 /** Where one simulated provider listens and what an SDK needs to reach it. */
@@ -113,7 +114,9 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
       if (!parsed.success)
         return {
           ok: false,
-          issues: parsed.error.issues.map((i) => `${formatPath(i.path as Array<string | number>)}: ${i.message}`),
+          issues: expandUnions(parsed.error.issues).map(
+            (i) => `${formatPath(i.path as Array<string | number>)}: ${i.message.replace(/^Invalid input: /, '')}`,
+          ),
         };
       const spec = parsed.data;
       const missing = [

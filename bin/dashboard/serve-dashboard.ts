@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { CONTROL_PREFIX } from '../../simulator/index.js';
+import { controlUrl } from './control-url.js';
 import { dashboardPage } from './dashboard-page.js';
 
 /** A running dashboard. */
@@ -30,7 +30,8 @@ function plain(res: ServerResponse, status: number, text: string): void {
 
 /** Passes `/control/…` on to the simulator's control API, which applies its own guards (Origin, JSON bodies). */
 function proxy(req: IncomingMessage, res: ServerResponse, target: string, token: string | undefined): void {
-  const url = new URL(`${CONTROL_PREFIX}${req.url!.slice('/control'.length)}`, target);
+  const url = controlUrl(req.url!, target);
+  if (!url) return plain(res, 403, 'Refused: the path leaves /control/ once its dot segments are resolved.');
   const headers: Record<string, string> = { host: url.host };
   for (const name of ['content-type', 'content-length', 'origin', 'accept'])
     if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];

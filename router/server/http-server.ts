@@ -1,9 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { RouterError } from '../core/errors.js';
-import { clientGone, openAIError, SHUTDOWN, shuttingDown } from './http-replies.js';
+import { connectionCap, HEALTH_RESERVE } from './connection-cap.js';
+import { clientGone, json, openAIError, SHUTDOWN, shuttingDown } from './http-replies.js';
 import type { Router } from '../router.js';
 import { LiveRequests } from './live-requests.js';
+import { readOpenFilesLimit } from './open-files-limit.js';
 import { serveRequest, type ServeContext } from './serve-request.js';
 
 /** A listening router. */
@@ -11,6 +13,8 @@ export interface RouterServer {
   readonly server: Server;
   readonly origin: string;
   readonly port: number;
+  /** Client connections kept at most: `server.maxConnections`, lowered to fit the open-files limit. */
+  readonly maxConnections: number;
   /**
    * Stops taking requests, lets those in flight finish for `graceMs` (the config's
    * `server.shutdownGrace` by default), then ends the rest: a waiting request gets 503, a live
@@ -26,6 +30,8 @@ export interface RouterServerOptions {
   /** Bearer tokens a client must present; empty means open. */
   authTokens?: readonly string[];
   maxBodyBytes?: number;
+  /** The process's open-files limit (`ulimit -n`); read from a shell once when omitted. */
+  openFilesLimit?: number;
   /** Called with errors the server survived (never with request bodies or keys). */
   onError?: (error: unknown) => void;
 }
@@ -67,9 +73,47 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
+// How long a connection past the cap may stay without sending its one request.
+const OVERFLOW_IDLE_MS = 2000;
+
+/** A request on a connection past the cap: `/healthz` is answered, anything else gets 503; either closes it. */
+function serveOverflow(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  const headers = { connection: 'close' };
+  if ((req.url ?? '/').split('?')[0] === '/healthz') return json(res, 200, { status: 'ok' }, headers);
+  openAIError(
+    res,
+    503,
+    'Failed to take the request: the router holds its most client connections (server.maxConnections). Retry later, or reuse a connection.',
+    'server_error',
+    'too_many_connections',
+    { ...headers, 'retry-after': '1' },
+  );
+}
+
+/** Marks connections past `cap` (up to {@link HEALTH_RESERVE} more are accepted) as overflow, short-lived. */
+function trackConnections(server: Server, cap: number, overflow: WeakSet<Socket>): void {
+  let open = 0;
+  server.maxConnections = cap + HEALTH_RESERVE;
+  server.on('connection', (socket: Socket) => {
+    open++;
+    socket.once('close', () => open--);
+    if (open <= cap) return;
+    overflow.add(socket);
+    socket.setTimeout(OVERFLOW_IDLE_MS, () => socket.destroy());
+  });
+}
+
 /** An HTTP server serving `ctx`; a request that fails unexpectedly gets a 500, or its connection cut. */
-function createRouterHttpServer(ctx: ServeContext, isClosing: () => boolean, onError: (error: unknown) => void) {
+function createRouterHttpServer(
+  ctx: ServeContext,
+  cap: number,
+  isClosing: () => boolean,
+  onError: (error: unknown) => void,
+) {
+  const overflow = new WeakSet<Socket>();
   const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+    if (overflow.has(req.socket)) return serveOverflow(req, res);
     if (isClosing()) {
       req.resume();
       return shuttingDown(res);
@@ -93,7 +137,7 @@ function createRouterHttpServer(ctx: ServeContext, isClosing: () => boolean, onE
   // A client trickling its headers or body is cut with 408 (checked every second).
   server.requestTimeout = s.requestTimeout;
   server.headersTimeout = Math.min(s.headersTimeout, s.requestTimeout);
-  server.maxConnections = s.maxConnections;
+  trackConnections(server, cap, overflow);
   server.on('clientError', onClientError);
   return server;
 }
@@ -117,7 +161,11 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     live: new LiveRequests(),
   };
   let closing = false;
-  const server = createRouterHttpServer(ctx, () => closing, options.onError ?? (() => {}));
+  const maxConnections = connectionCap(
+    router.config.server.maxConnections,
+    options.openFilesLimit ?? readOpenFilesLimit(),
+  );
+  const server = createRouterHttpServer(ctx, maxConnections, () => closing, options.onError ?? (() => {}));
   await listen(server, host, options.port ?? router.config.server.port);
   const port = (server.address() as AddressInfo).port;
   const { live } = ctx;
@@ -125,6 +173,7 @@ export async function startRouterServer(router: Router, options: RouterServerOpt
     server,
     origin: host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`,
     port,
+    maxConnections,
     async close(o = {}) {
       const graceMs = o.graceMs ?? router.config.server.shutdownGrace;
       closing = true;

@@ -254,4 +254,21 @@ describe('live faults', () => {
     const missing = sim.addFault({ id: 'x', kind: 'hang', match: { provider: 'nope' } });
     expect(missing.ok ? [] : missing.issues).toEqual(['match.provider: no provider "nope"']);
   });
+
+  it("says what a live fault's durations may be, given ttft 30d, .nan or infinity", () => {
+    const { sim } = withFaults('  - { id: never, kind: hang, at: 100d }');
+    const issues = (input: unknown) => {
+      const r = sim.addFault(input);
+      return r.ok ? [] : r.issues;
+    };
+    expect(issues({ id: 'slow', kind: 'latency', ttft: '30d' })).toEqual([
+      'ttft: expected at most 24d (no timer can wait longer)',
+    ]);
+    expect(issues({ id: 'slow', kind: 'latency', ttft: { dist: 'uniform', min: 0, max: Number.NaN } })).toEqual([
+      'ttft.max: expected a duration such as 250ms, 5s or 1m30s (zero or more, at most 24d: no timer can wait longer), got NaN (.nan)',
+    ]);
+    expect(issues({ id: 'hint', kind: 'status', status: 429, hint: { after: Infinity } })).toEqual([
+      'hint.after: expected a duration such as 250ms, 5s or 1m30s (within ±3650d), got Infinity (.inf, or a number past the largest a double holds, such as 1e309)',
+    ]);
+  });
 });

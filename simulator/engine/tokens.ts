@@ -1,7 +1,5 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { CountMemo, hashChars } from './count-memo.js';
-import { isAscii, o200kAsciiPieceEnd } from './o200k-ascii-split.js';
+import { createO200kCounter } from './o200k-counter.js';
 
 /**
  * How a vendor meters prompt tokens, as the simulator counts them (docs/decisions/token-counting.md):
@@ -34,83 +32,7 @@ export function tokenRuleFor(vendor: string): TokenRule {
   return RULES[vendor] ?? 'o200k';
 }
 
-// The tokenizer splits text into pieces (words with their leading space, numbers, punctuation)
-// and encodes each on its own, so a prompt's count is the sum of its pieces' counts. Prompts are
-// made of a vocabulary's words: memoising pieces makes counting about five times cheaper than
-// encoding whole prompts (BENCHMARKS.md), and exact.
-//
-// Running the split pattern (Unicode classes, seven alternatives) over a whole prompt still cost
-// more than the rest of counting, so the text is first cut into segments without it: before
-// every space whose neighbours are both not whitespace. No piece can cross such a cut (the
-// pattern takes a space only as a piece's first character, or in a run of whitespace, and the
-// character before the cut is not whitespace), nor does any piece depend on what lies past one
-// (its one lookahead, `\s+(?!\S)`, follows whitespace, which no segment ends with). So a text's
-// count is the sum of its segments' counts, each segment counted by the pattern once and
-// memoised: in a prompt, a segment is mostly one word with its leading space, a piece already.
-// Segments are memoised by their characters, read in place (CountMemo), and so are pieces: a
-// segment or piece seen before costs no substring, no string hash and no pattern. A segment not
-// yet known (in a prompt, mostly the correlation marker, new in every request) is cut into
-// pieces without the pattern where it is ASCII (o200k-ascii-split.ts), by the pattern elsewhere.
-const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
-const WHITESPACE = /\s/;
-const MEMO_MAX_CHARS = 64;
-const segments = new CountMemo();
-const pieces = new CountMemo(14);
-
-function isWhitespace(code: number): boolean {
-  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
-  return code >= 0x80 && WHITESPACE.test(String.fromCharCode(code));
-}
-
-// The count of text[start, end), one piece, memoised.
-function countPiece(text: string, start: number, end: number): number {
-  if (end - start > MEMO_MAX_CHARS) return countO200k(text.slice(start, end));
-  const h = hashChars(text, start, end);
-  const known = pieces.get(text, start, end, h);
-  if (known >= 0) return known;
-  const piece = text.slice(start, end);
-  const n = countO200k(piece);
-  if (pieces.admits(h)) pieces.set(text, start, end, h, n);
-  return n;
-}
-
-// The count of text[start, end), a segment, piece by piece.
-function countPieces(text: string, start: number, end: number): number {
-  let n = 0;
-  if (isAscii(text, start, end)) {
-    for (let i = start; i < end;) {
-      const j = o200kAsciiPieceEnd(text, i, end);
-      n += countPiece(text, i, j);
-      i = j;
-    }
-    return n;
-  }
-  for (const m of text.slice(start, end).matchAll(SPLIT)) n += countPiece(m[0], 0, m[0].length);
-  return n;
-}
-
-// The count of text[start, end), a segment, memoised.
-function countSegment(text: string, start: number, end: number): number {
-  if (end - start > MEMO_MAX_CHARS) return countPieces(text, start, end);
-  const h = hashChars(text, start, end);
-  const known = segments.get(text, start, end, h);
-  if (known >= 0) return known;
-  const n = countPieces(text, start, end);
-  if (segments.admits(h)) segments.set(text, start, end, h, n);
-  return n;
-}
-
-function o200k(text: string): number {
-  let n = 0;
-  let start = 0;
-  const last = text.length - 1;
-  for (let i = text.indexOf(' ', 1); i > 0 && i < last; i = text.indexOf(' ', i + 1)) {
-    if (isWhitespace(text.charCodeAt(i - 1)) || isWhitespace(text.charCodeAt(i + 1))) continue;
-    n += countSegment(text, start, i);
-    start = i;
-  }
-  return start < text.length ? n + countSegment(text, start, text.length) : n;
-}
+const o200k = createO200kCounter(countO200k);
 
 /**
  * Loads the tokenizer's ranks now (a second or more on a busy machine) rather than inside the

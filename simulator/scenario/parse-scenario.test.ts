@@ -35,7 +35,7 @@ faults:
     kind: explode
 `),
     ).toMatchInlineSnapshot(`
-      "s.yaml:13:14 SCENARIO_INVALID_DURATION providers[0].quotas[0].per: expected a duration such as 250ms, 5s or 1m30s, got "5 seconds"
+      "s.yaml:13:14 SCENARIO_INVALID_DURATION providers[0].quotas[0].per: expected a duration such as 250ms, 5s or 1m30s (greater than zero, at most 3650d), got "5 seconds"
       s.yaml:14:9 SCENARIO_UNKNOWN_KEY providers[0].quotas[0].algoritm: unknown key "algoritm"
       s.yaml:16:16 SCENARIO_OUT_OF_RANGE providers[0].quotas[1].limit: Too small: expected number to be >0
       s.yaml:17:9 SCENARIO_INVALID_VALUE providers[1].id: expected a provider id of lower-case letters, digits and "-", starting with a letter
@@ -83,6 +83,35 @@ faults:
       s.yaml:21:75 SCENARIO_UNKNOWN_REFERENCE faults[1].match.model: no model "gpt-4o-mini" in the matched providers
       s.yaml:21:104 SCENARIO_UNSUPPORTED_HINT faults[1].hint.form: gemini (provider "gemini") has no reset headers to carry the wait; use seconds, ms, http-date, body or none
       s.yaml:22:47 SCENARIO_MISSING_FIELD faults[2].hint: a hint needs "after" (the wait to announce) or "raw" (text to send verbatim)"
+    `);
+  });
+
+  it('says what a duration may be, given .nan, a number past a double, or none', () => {
+    expect(
+      report(`version: 1
+name: nan
+providers:
+  - id: openai
+    vendor: openai
+    models: [gpt-4o-mini]
+    keys: [{ id: main, value: sk-1 }]
+    quotas:
+      - { metric: requests, limit: 5, per: .nan }
+      - { metric: requests, limit: 5, per: 1e309 }
+    latency: { ttft: 30d, errorDelay: .inf }
+faults:
+  - { id: f, kind: status, status: 429, hint: { after: 1e309 } }
+  - { id: g, kind: keep-alive }
+  - { id: h, kind: latency, ttft: { dist: uniform, min: 0, max: .nan } }
+`),
+    ).toMatchInlineSnapshot(`
+      "s.yaml:9:44 SCENARIO_INVALID_DURATION providers[0].quotas[0].per: expected a duration such as 250ms, 5s or 1m30s (greater than zero, at most 3650d), got NaN (.nan)
+      s.yaml:10:44 SCENARIO_INVALID_DURATION providers[0].quotas[1].per: expected a duration such as 250ms, 5s or 1m30s (greater than zero, at most 3650d), got Infinity (.inf, or a number past the largest a double holds, such as 1e309)
+      s.yaml:11:22 SCENARIO_OUT_OF_RANGE providers[0].latency.ttft: expected at most 24d (no timer can wait longer)
+      s.yaml:11:39 SCENARIO_INVALID_DURATION providers[0].latency.errorDelay: expected a duration such as 250ms, 5s or 1m30s (zero or more, at most 24d: no timer can wait longer), got Infinity (.inf, or a number past the largest a double holds, such as 1e309)
+      s.yaml:13:56 SCENARIO_INVALID_DURATION faults[0].hint.after: expected a duration such as 250ms, 5s or 1m30s (within ±3650d), got Infinity (.inf, or a number past the largest a double holds, such as 1e309)
+      s.yaml:14:5 SCENARIO_MISSING_FIELD faults[1].holdFor: required field is missing (expected a duration such as 250ms, 5s or 1m30s (greater than zero, at most 24d: no timer can wait longer))
+      s.yaml:15:65 SCENARIO_INVALID_DURATION faults[2].ttft.max: expected a duration such as 250ms, 5s or 1m30s (zero or more, at most 24d: no timer can wait longer), got NaN (.nan)"
     `);
   });
 

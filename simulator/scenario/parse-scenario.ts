@@ -38,7 +38,10 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 
 function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === 'invalid_type' && input === undefined)
-    return `required field is missing (expected ${issue.expected})`;
+    // A schema's own message (a duration's: what is allowed) says more than zod's type name.
+    return issue.message.startsWith('Invalid input')
+      ? `required field is missing (expected ${issue.expected})`
+      : `required field is missing (${issue.message})`;
   if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator')
     return issue.message;
   return issue.message.replace(/^Invalid input: /, '');
@@ -46,8 +49,8 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
 
 /**
  * Replaces a union's "Invalid input" by the problems of the branch the value was meant for: the
- * one that failed on something other than the value's type (a distribution given as `1e12` is a
- * number out of range, not "not an object").
+ * one that failed on something other than the value's type or its tag (a distribution given as
+ * `1e12` is a number out of range, not "not an object").
  */
 export function expandUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   const out: z.core.$ZodIssue[] = [];
@@ -57,7 +60,10 @@ export function expandUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIs
       continue;
     }
     const meant = issue.errors.filter(
-      (branch) => !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0),
+      (branch) =>
+        !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0) &&
+        // A branch whose own literal tag differs (`dist: fixed` given `dist: uniform`) is another's.
+        !branch.some((i) => i.code === 'invalid_value' && i.path.length === 1 && i.values.length === 1),
     );
     if (meant.length !== 1) {
       out.push(issue);

@@ -2,30 +2,57 @@ import { z } from 'zod';
 import { MAX_WAIT_MS, parseDuration } from '../core/duration.js';
 import { VENDOR_IDS } from '../vendors/registry.js';
 
+// What a value that is no duration was, for the message: YAML's `.nan` and a number past the
+// largest double (`1e309`, read as Infinity) are numbers, but no duration.
+function describeValue(value: unknown): string {
+  if (typeof value === 'number' && Number.isNaN(value)) return 'NaN (.nan)';
+  if (typeof value === 'number') return `${value} (.inf, or a number past the largest a double holds, such as 1e309)`;
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * A duration in YAML (`250ms`, `5s`, `1m30s`, `3d`, or a number of ms), parsed to milliseconds;
+ * `allowed` (say, "at most 24d") is added to the message of a value that is no duration at all.
+ */
+function durationSchema(allowed?: string) {
+  const expected = `expected a duration such as 250ms, 5s or 1m30s${allowed ? ` (${allowed})` : ''}`;
+  // Any input, so that `.nan` and infinities reach the message below rather than a union's
+  // "Invalid input"; anything but text or a number is a wrong type, as a union would say.
+  return z.custom<string | number>().transform((value: unknown, ctx) => {
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', input: value, message: expected });
+      return z.NEVER;
+    }
+    const ms = parseDuration(value);
+    if (ms === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${expected}, got ${describeValue(value)}`,
+        params: { code: 'SCENARIO_INVALID_DURATION' },
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
 /** A duration in YAML (`250ms`, `5s`, `1m30s`, `3d`, or a number of ms), parsed to milliseconds. */
-export const Duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const ms = parseDuration(value);
-  if (ms === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `expected a duration such as 250ms, 5s or 1m30s, got ${JSON.stringify(value)}`,
-      params: { code: 'SCENARIO_INVALID_DURATION' },
-    });
-    return z.NEVER;
-  }
-  return ms;
-});
+export const Duration = durationSchema();
 
 /**
  * A duration from zero (or from just above it) to `maxMs`; a value below the minimum gets only
  * that message, not the maximum's as well.
  */
 export function durationWithin(min: 'zero' | 'above-zero', maxMs: number, maxMessage: string) {
-  return Duration.refine((ms) => (min === 'zero' ? ms >= 0 : ms > 0), {
-    message: min === 'zero' ? 'expected a duration of zero or more' : 'expected a duration greater than zero',
-    params: { code: 'SCENARIO_OUT_OF_RANGE' },
-    abort: true,
-  }).refine((ms) => ms <= maxMs, { message: maxMessage, params: { code: 'SCENARIO_OUT_OF_RANGE' } });
+  const most = maxMessage.replace(/^expected /, '').replace(/ \((.+)\)$/, ': $1');
+  const allowed = `${min === 'zero' ? 'zero or more' : 'greater than zero'}, ${most}`;
+  return durationSchema(allowed)
+    .refine((ms) => (min === 'zero' ? ms >= 0 : ms > 0), {
+      message: min === 'zero' ? 'expected a duration of zero or more' : 'expected a duration greater than zero',
+      params: { code: 'SCENARIO_OUT_OF_RANGE' },
+      abort: true,
+    })
+    .refine((ms) => ms <= maxMs, { message: maxMessage, params: { code: 'SCENARIO_OUT_OF_RANGE' } });
 }
 
 const AT_MOST_WAIT = 'expected at most 24d (no timer can wait longer)';
@@ -159,10 +186,12 @@ export const ERROR_KINDS = [
 const HintSpec = z.strictObject({
   form: z.enum(['vendor', 'seconds', 'ms', 'http-date', 'reset-header', 'body', 'none']).default('vendor'),
   /** The wait to announce; may be zero, negative or absurd on purpose (within ten years). */
-  after: Duration.refine((ms) => Math.abs(ms) <= MAX_HINT_MS, {
-    message: 'expected a wait within ±3650d',
-    params: { code: 'SCENARIO_OUT_OF_RANGE' },
-  }).optional(),
+  after: durationSchema('within ±3650d')
+    .refine((ms) => Math.abs(ms) <= MAX_HINT_MS, {
+      message: 'expected a wait within ±3650d',
+      params: { code: 'SCENARIO_OUT_OF_RANGE' },
+    })
+    .optional(),
   /** Sent verbatim instead of a formatted wait (garbage on purpose). */
   raw: z.string().optional(),
 });

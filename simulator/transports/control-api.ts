@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerQuery } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
+import { decodePathSegment } from './decode-path-segment.js';
 import { readBody } from './read-body.js';
 import { streamControlEvents } from './control-events.js';
 
@@ -170,7 +171,13 @@ export async function handleControl(
   }
   const del = /^DELETE \/faults\/([^/]+)$/.exec(route);
   if (del) {
-    const id = decodeURIComponent(del[1]!);
+    const id = decodePathSegment(del[1]!);
+    if (id === undefined)
+      return problem(
+        res,
+        400,
+        `Failed to remove a fault: its id in the path is not valid percent-encoding (${JSON.stringify(del[1]!.slice(0, 200))}). Encode the id with encodeURIComponent; GET ${CONTROL_PREFIX}/faults lists them.`,
+      );
     if (!sim.removeFault(id))
       return problem(
         res,

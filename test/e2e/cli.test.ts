@@ -48,7 +48,7 @@ describe('throttlelab validate', () => {
     expect(io.errors.join('\n')).toMatchInlineSnapshot(`
       "test/fixtures/scenarios-invalid/typos.yaml:5:13 SCENARIO_INVALID_VALUE providers[0].vendor: Invalid option: expected one of "openai"|"azure-openai"|"anthropic"|"gemini"|"groq"|"mistral"|"deepseek"|"ratelimit-draft"|"bedrock"|"vertex-ai"|"openrouter"|"cerebras"|"together"|"xai"
       test/fixtures/scenarios-invalid/typos.yaml:9:19 SCENARIO_INVALID_VALUE providers[0].quotas[0].metric: Invalid option: expected one of "requests"|"tokens"|"input-tokens"|"output-tokens"|"concurrency"
-      test/fixtures/scenarios-invalid/typos.yaml:11:45 SCENARIO_INVALID_DURATION faults[0].at: expected a duration such as 250ms, 5s or 1m30s, got "soon"
+      test/fixtures/scenarios-invalid/typos.yaml:11:45 SCENARIO_INVALID_DURATION faults[0].at: expected a duration such as 250ms, 5s or 1m30s (zero or more, at most 3650d), got "soon"
       1 of 1 file invalid."
     `);
   });

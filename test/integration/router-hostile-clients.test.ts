@@ -29,10 +29,10 @@ afterEach(async () => {
   errors = [];
 });
 
-async function up(overrides: Record<string, unknown> = {}, yaml = SIM) {
+async function up(overrides: Record<string, unknown> = {}, yaml = SIM, openFilesLimit?: number) {
   served = await serve(yaml);
   router = routerFor(served, overrides);
-  server = await startRouterServer(router, { port: 0, onError: (e) => errors.push(e) });
+  server = await startRouterServer(router, { port: 0, openFilesLimit, onError: (e) => errors.push(e) });
   return server.origin;
 }
 
@@ -133,13 +133,32 @@ describe('the router given hostile clients', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
-  it('refuses connections past server.maxConnections', async () => {
+  it('closes an idle connection past server.maxConnections, keeping those held', async () => {
     const origin = await up({ server: { maxConnections: 3 } });
     const held = await Promise.all([open(origin), open(origin), open(origin)]);
     await new Promise((r) => setTimeout(r, 50));
     const extra = await open(origin);
     await closed(extra);
     expect(held.every((s) => !s.destroyed)).toBe(true);
+  });
+
+  it('answers /healthz past server.maxConnections, and 503 to anything else there', async () => {
+    const origin = await up({ server: { maxConnections: 3 } });
+    const held = await Promise.all([open(origin), open(origin), open(origin)]);
+    await new Promise((r) => setTimeout(r, 50));
+    const health = await fetch(`${origin}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get('connection')).toBe('close');
+    const busy = await chat(origin);
+    expect(busy.status).toBe(503);
+    expect((await busy.json()).error.code).toBe('too_many_connections');
+    expect(held.every((s) => !s.destroyed)).toBe(true);
+  });
+
+  it('lowers server.maxConnections to what the open-files limit allows', async () => {
+    await up({}, SIM, 1024);
+    expect(server!.maxConnections).toBe(476);
+    expect(server!.server.maxConnections).toBe(476 + 8);
   });
 
   it('logs nothing for clients that hang up mid-body or while waiting', async () => {
