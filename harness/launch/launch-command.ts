@@ -57,6 +57,8 @@ export async function launchCommand(
       PORT: String(port),
     },
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    // Out of the harness's process group, so that a kill of the whole group leaves the watchdog to clean up.
+    detached: true,
   });
   let tail = '';
   const log = spec.logFile !== undefined ? createWriteStream(spec.logFile) : undefined;
