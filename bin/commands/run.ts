@@ -8,8 +8,10 @@ import {
   launchFleet,
   launchUrl,
   loadRunScenarioFile,
+  redactCommand,
   renderVerdictTable,
   runScenario,
+  secretValues,
   writeReportFolder,
   type LoadProgress,
   type Report,
@@ -60,7 +62,7 @@ function commandLauncher(spec: CommandSpec, baseEnv: Io['env']): RouterLauncher 
       ctx,
       fleet.replicas,
       (i, c) => launchCommand(c, { ...spec, logFile: join(fleet.logDir, `replica-${i}.log`) }, baseEnv),
-      `${fleet.replicas} replicas of command: ${spec.command}${fleet.store === 'redis' ? ' (THROTTLELAB_REDIS_URL given)' : ''}`,
+      `${fleet.replicas} replicas of command: ${redactCommand(spec.command, secretValues({ ...baseEnv, ...ctx.env })).shown}${fleet.store === 'redis' ? ' (THROTTLELAB_REDIS_URL given)' : ''}`,
     );
   };
 }
