@@ -13,6 +13,8 @@ import { SharedCircuits } from './shared-circuits.js';
 
 /** Circuit news kept while (re)joining; a fleet changes far fewer circuits than this in a join's round trips. */
 const EARLY_NEWS_MAX = 10_000;
+/** Reports from more replicas than this at once are not a fleet's (each is kept until it goes quiet). */
+const MAX_PEERS = 1_000;
 
 export type { RedisStore, RedisStoreOptions, StoreEvent } from './redis-store-options.js';
 
@@ -298,6 +300,8 @@ class FleetRedisStore implements RedisStore {
       return;
     }
     if (!this.shared) return;
+    if (!this.peers.has(m.from) && this.peers.size >= MAX_PEERS)
+      return this.reject('a report from one replica too many');
     const now = this.o.clock.now();
     this.peers.set(m.from, now);
     this.fleet?.apply(m.from, m.facts, now);

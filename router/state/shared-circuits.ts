@@ -31,6 +31,8 @@ const RETAIN_MS = 3_600_000;
 /** More changes than this waiting on one scope means the store is not keeping up: serve locally. */
 const MAX_PENDING = 256;
 const MAX_TRIES = 8;
+/** Scopes come from the config's ids (a few per target): news of more than this many is not a fleet's. */
+const MAX_SCOPES = 100_000;
 
 /**
  * Reads a stored circuit value: `<seq>|<state as JSON>`, the state validated and clamped to
@@ -85,8 +87,13 @@ export class SharedCircuits {
     private readonly onFailure: (error: unknown) => void,
     /** This replica's name, which its probe leases start with (`<replica>#<n>`). */
     private readonly replica?: string,
-    /** What a value read from the fleet is held to, and who hears of one that is not valid. */
-    private readonly trust: { bounds: FleetBounds; onRejected?: () => void } = { bounds: DEFAULT_FLEET_BOUNDS },
+    /**
+     * What a value read from the fleet is held to, who hears of one that is not valid, and how many
+     * scopes news is taken of (default 100,000).
+     */
+    private readonly trust: { bounds: FleetBounds; onRejected?: () => void; maxScopes?: number } = {
+      bounds: DEFAULT_FLEET_BOUNDS,
+    },
   ) {}
 
   /** A value the fleet stored or announced, bounded; `entry` counts a value that is not valid (once, where it comes in). */
@@ -169,6 +176,8 @@ export class SharedCircuits {
 
   /** Takes in a change another replica (or this one) made, as the fleet announced it. */
   onMessage(scope: string, value: string): void {
+    if (!this.entries.has(scope) && this.entries.size >= (this.trust.maxScopes ?? MAX_SCOPES))
+      return this.trust.onRejected?.();
     const { seq, state } = this.read(value, true);
     const e = this.entry(scope);
     if (seq <= e.seq) return;

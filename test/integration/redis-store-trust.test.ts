@@ -64,6 +64,22 @@ describe('a Redis store given values beyond bounds or malformed', () => {
     expect(b!.get('limit:x')).toBeUndefined();
   });
 
+  it('takes reports from at most 1,000 replicas at once', async () => {
+    const fleet = redisFleet(SHARED_REDIS_URL, undefined, { bounds: BOUNDS, heartbeatMs: 60_000 });
+    fleets.push(fleet);
+    const raw = new Redis(SHARED_REDIS_URL);
+    clients.push(raw);
+    const [a, b] = await fleet.replicas(2);
+    const p = raw.pipeline();
+    for (let i = 0; i < 1001; i++) p.publish(`${fleet.prefix}events`, JSON.stringify({ r: `intruder-${i}`, h: [] }));
+    await p.exec();
+    a!.update('limit:openai/main/after', () => openFor(1000) as never);
+    await eventually(() => expect(b!.get('limit:openai/main/after')).toMatchObject({ state: 'open' }));
+    // Replica a's own reports may count among them: one of the 1,001 (or two) is one too many.
+    expect(b!.health().peers).toBe(1000);
+    expect(b!.health().rejected).toBeGreaterThanOrEqual(1);
+  });
+
   it('clamps state persisted in Redis beyond bounds as it reads it on joining', async () => {
     const { fleet, raw } = fleetWithEvents();
     const far = Date.now() + 3650 * DAY;
