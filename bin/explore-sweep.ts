@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { aggregateRuns, runPool, type ExploreSummary, type PoolWorker, type SeedRun } from '../harness/index.js';
+import {
+  aggregateRuns,
+  redactCommand,
+  runPool,
+  type ExploreSummary,
+  type PoolWorker,
+  type SeedRun,
+} from '../harness/index.js';
 import type { ExploreJob, ExploreRouter } from './explore-job.js';
 import { forkExploreWorker } from './explore-workers.js';
 import type { Io } from './io.js';
@@ -33,13 +40,17 @@ export const shown = (file: string) => {
   return r && !r.startsWith('..') ? r : file;
 };
 
-/** The one line that replays a (scenario, seed) run of a sweep, as the CLI takes it. */
+/**
+ * The one line that replays a (scenario, seed) run of a sweep, as the CLI takes it; secrets in a
+ * router command are redacted (the line is printed and kept with the sweep's reports).
+ */
 export function replayLine(o: Pick<SweepOptions, 'router' | 'prepare' | 'replayFlags'>, file: string, seed: number) {
   const f = quote(shown(file));
   const r = o.router;
   if (o.prepare || r.kind === 'module')
-    return `throttlelab explore ${f} --seeds ${seed}${r.kind === 'module' ? ` --router ${quote(r.path)}` : r.kind === 'command' ? ` --router-cmd ${quote(r.command)}` : ''}${o.replayFlags ? ` ${o.replayFlags}` : ''}`;
-  if (r.kind === 'command') return `throttlelab run ${f} --router-cmd ${quote(r.command)} --seed ${seed}`;
+    return `throttlelab explore ${f} --seeds ${seed}${r.kind === 'module' ? ` --router ${quote(r.path)}` : r.kind === 'command' ? ` --router-cmd ${quote(redactCommand(r.command).shown)}` : ''}${o.replayFlags ? ` ${o.replayFlags}` : ''}`;
+  if (r.kind === 'command')
+    return `throttlelab run ${f} --router-cmd ${quote(redactCommand(r.command).shown)} --seed ${seed}`;
   return `throttlelab run ${f}${r.time === 'simulated' ? ' --time simulated' : ''} --seed ${seed}`;
 }
 

@@ -43,6 +43,7 @@ export { startRedisServer, type RedisServer } from './fleet/redis-server.js';
 export type { RedisFaultRecord } from './fleet/redis-faults.js';
 export { launchCommand, freePort } from './launch/launch-command.js';
 export { launchUrl } from './launch/launch-url.js';
+export { redactCommand, secretValues } from './launch/redact-secrets.js';
 export type { LoadProgress } from './load/open-loop.js';
 export type { ClientOutcome } from './load/client-outcome.js';
 export { runChecks, overallVerdict } from './checks/run-checks.js';

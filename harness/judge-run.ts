@@ -51,6 +51,7 @@ export function judgeRun(e: RunEvidence): RunData {
     scenarioSha256: createHash('sha256').update(e.scenarioText).digest('hex'),
     seed: e.seed,
     router: e.router,
+    ...(e.routerRedacted ? { routerRedacted: true } : {}),
     startedAt: e.startedAt,
     endedAt: e.endedAt,
     loadStartedAt: e.loadStartedAt,

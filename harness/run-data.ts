@@ -17,6 +17,8 @@ export interface RunEvidence {
   scenarioFile: string;
   seed: number;
   router: string;
+  /** Something secret was removed from `router` (the command that started it). */
+  routerRedacted?: boolean;
   startedAt: number;
   endedAt: number;
   /** Fault times and the checks' times count from here. */

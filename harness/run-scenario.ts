@@ -104,6 +104,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       scenarioFile: o.scenarioFile,
       seed: o.seed,
       router: router.description,
+      ...(router.redacted ? { routerRedacted: true } : {}),
       startedAt,
       endedAt: systemClock.now(),
       loadStartedAt,

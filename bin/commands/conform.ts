@@ -5,7 +5,8 @@ import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes
 import type { Io } from '../io.js';
 import { CliError, isInterrupted } from '../errors.js';
 import { assertWritableDir } from '../output-dir.js';
-import { executeRun, keepLogs, prepareRun, type RouterChoice } from './run.js';
+import { keepLogs } from './keep-logs.js';
+import { executeRun, prepareRun, type RouterChoice } from './run.js';
 import { writeEvidenceFiles } from '../evidence-files.js';
 
 /** Options of `throttlelab conform`. */

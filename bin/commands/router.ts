@@ -32,6 +32,8 @@ export function storeEventLine(e: StoreEvent): string {
     return e.rejoin
       ? `router: rejoined the fleet through ${e.url}; wrote back ${e.pushed} circuit${e.pushed === 1 ? '' : 's'} opened meanwhile`
       : `router: sharing state with the fleet through ${e.url} (key prefix "${e.prefix}")`;
+  if (e.kind === 'rejected')
+    return `router: ignored ${e.what} from the fleet at ${e.url}; such values are dropped and counted (store.rejected in /state), said once`;
   return e.atStart
     ? `router: shared state at ${e.url} is unreachable (${e.reason}); serving on local state until it answers`
     : `router: lost the shared state at ${e.url} (${e.reason}); serving on local state until it returns`;
@@ -85,7 +87,7 @@ export async function routerCommand(options: RouterCommandOptions, io: Io): Prom
     env: io.env,
     seed,
     replica,
-    onStoreEvent: (e) => (e.kind === 'left' ? io.err(storeEventLine(e)) : io.out(storeEventLine(e))),
+    onStoreEvent: (e) => (e.kind === 'joined' ? io.out(storeEventLine(e)) : io.err(storeEventLine(e))),
   });
   const store = router.store as { joined?: (ms: number) => Promise<boolean> };
   if (store.joined) await store.joined(JOIN_WAIT_MS);

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
@@ -8,8 +8,10 @@ import {
   launchFleet,
   launchUrl,
   loadRunScenarioFile,
+  redactCommand,
   renderVerdictTable,
   runScenario,
+  secretValues,
   writeReportFolder,
   type LoadProgress,
   type Report,
@@ -22,6 +24,7 @@ import {
 } from '../../harness/index.js';
 import type { LedgerRow } from '../../simulator/index.js';
 import { writeEvidenceFiles } from '../evidence-files.js';
+import { keepLogs } from './keep-logs.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
@@ -59,7 +62,7 @@ function commandLauncher(spec: CommandSpec, baseEnv: Io['env']): RouterLauncher 
       ctx,
       fleet.replicas,
       (i, c) => launchCommand(c, { ...spec, logFile: join(fleet.logDir, `replica-${i}.log`) }, baseEnv),
-      `${fleet.replicas} replicas of command: ${spec.command}${fleet.store === 'redis' ? ' (THROTTLELAB_REDIS_URL given)' : ''}`,
+      `${fleet.replicas} replicas of command: ${redactCommand(spec.command, secretValues({ ...baseEnv, ...ctx.env })).shown}${fleet.store === 'redis' ? ' (THROTTLELAB_REDIS_URL given)' : ''}`,
     );
   };
 }
@@ -168,24 +171,6 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
     launcher: launcherForReference(scenario, io.env),
     ...(choice.time === 'simulated' && !wall ? { simulated: simulatedReferenceLauncher(scenario) } : {}),
   };
-}
-
-/** Copies a run's router logs (a fleet's: one per replica) into `dir`. */
-export async function keepLogs(logs: readonly string[], dir: string): Promise<string[]> {
-  if (logs.length === 0) return [];
-  await mkdir(dir, { recursive: true });
-  const kept: string[] = [];
-  for (const f of logs) {
-    const to = join(dir, basename(f));
-    if (
-      await copyFile(f, to).then(
-        () => true,
-        () => false,
-      )
-    )
-      kept.push(to);
-  }
-  return kept;
 }
 
 /** A progress line: elapsed time, request rate and outcomes so far. */

@@ -28,6 +28,7 @@ export async function launchFleet(
     replicas: ok.map((l) => l.baseUrl),
     logs: ok.flatMap((l) => l.logs ?? []),
     description,
+    ...(ok.some((l) => l.redacted) ? { redacted: true } : {}),
     pids: () => ok.flatMap((l) => l.pids?.() ?? []),
     replicaPids: () => ok.map((l) => l.pids?.() ?? []),
     async stop() {

@@ -112,6 +112,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
     const c = spawn(process.execPath, ['-e', WATCHDOG, `exec ${[binary, ...args].map(quote).join(' ')}`, '500'], {
       stdio: ['pipe', 'pipe', 'pipe', 'ignore'],
+      // Out of the harness's process group: a kill of the whole group leaves the watchdog to stop redis-server.
+      detached: true,
     });
     c.stdin!.on('error', () => {});
     const keep = (d: Buffer) => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { HarnessError } from '../errors.js';
 import type { LaunchContext, RouterLaunch } from './launcher.js';
 import { ROUTER_PORT_VAR } from './provider-env.js';
-import { redactSecrets, secretValues } from './redact-secrets.js';
+import { redactCommand, redactSecrets, secretValues } from './redact-secrets.js';
 import { WATCHDOG } from './watchdog.js';
 
 /** A free loopback port, picked by the OS. */
@@ -46,6 +46,7 @@ export async function launchCommand(
   // What a report or a terminal may show of the command and its output: no key or token in it.
   const secrets = secretValues({ ...baseEnv, ...ctx.env, ...spec.env });
   const shown = (text: string) => redactSecrets(text, secrets);
+  const command = redactCommand(spec.command, secrets);
   const graceMs = 5000;
   const child = spawn(process.execPath, ['-e', WATCHDOG, spec.command, String(graceMs)], {
     cwd: spec.cwd,
@@ -57,6 +58,8 @@ export async function launchCommand(
       PORT: String(port),
     },
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    // Out of the harness's process group, so that a kill of the whole group leaves the watchdog to clean up.
+    detached: true,
   });
   let tail = '';
   const log = spec.logFile !== undefined ? createWriteStream(spec.logFile) : undefined;
@@ -102,7 +105,7 @@ export async function launchCommand(
     if (exited !== undefined)
       throw new HarnessError(
         'HARNESS_ROUTER_START_FAILED',
-        `Failed to start the router: \`${shown(spec.command)}\` exited with code ${exited} before answering.`,
+        `Failed to start the router: \`${command.shown}\` exited with code ${exited} before answering.`,
         { details: { output: shown(tail.trimEnd()) } },
       );
     try {
@@ -125,7 +128,8 @@ export async function launchCommand(
   }
   return {
     baseUrl: `${origin}${(spec.basePath ?? '/v1').replace(/\/+$/, '')}`,
-    description: `command: ${shown(spec.command)}`,
+    description: `command: ${command.shown}`,
+    ...(command.redacted ? { redacted: true } : {}),
     ...(spec.logFile !== undefined ? { logs: [spec.logFile] } : {}),
     pids: () => (routerPid !== undefined && routerPid > 0 ? [routerPid] : []),
     stop,

@@ -6,6 +6,8 @@ export interface RouterLaunch {
   baseUrl: string;
   /** How the report names it. */
   description: string;
+  /** Something secret was removed from `description` (a command's variables, headers, credentials). */
+  redacted?: boolean;
   /** A fleet: each replica's base URL (the first is `baseUrl`). */
   replicas?: string[];
   /** Files holding the router's output (a fleet's: one per replica), kept with the report. */

@@ -95,6 +95,7 @@ export function buildReport(data: RunData): Report {
     },
     seed: data.seed,
     router: data.router,
+    ...(data.routerRedacted ? { routerRedacted: true } : {}),
     ...(data.fleet ? { fleet: data.fleet } : {}),
     verdict: data.verdict,
     inconclusive: data.inconclusive,

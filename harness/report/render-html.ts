@@ -3,7 +3,7 @@ import { cacheLine } from './cache-stats.js';
 import { brokenClauses } from '../spec/clauses.js';
 import { failoverChart, latencyChart, throughputChart, timelineChart } from './charts.js';
 import type { Report } from './report.js';
-import { coverageLines, optionalUnmet } from './render-text.js';
+import { coverageLines, optionalUnmet, redactedLines } from './render-text.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
@@ -43,6 +43,9 @@ function section(r: Report): string {
         }</td></tr>`,
     )
     .join('');
+  const redacted = redactedLines(r)
+    .map((l) => `\n<p class="muted">${esc(l)}</p>`)
+    .join('');
   const statuses = Object.entries(r.load.byStatus)
     .map(([k, v]) => `${v}×${esc(k)}`)
     .join(', ');
@@ -50,7 +53,7 @@ function section(r: Report): string {
 <section>
 <h1>${esc(r.scenario.name)} <span class="badge ${r.verdict}">${r.verdict.toUpperCase()}</span></h1>
 <p class="muted">${esc(r.scenario.description ?? '')}</p>
-<p>Router: <code>${esc(r.router)}</code> · seed <code>${r.seed}</code> (replay with <code>--seed ${r.seed}</code>) · scenario <code>${esc(r.scenario.file)}</code> (sha256 ${r.scenario.sha256.slice(0, 12)}…) · ${esc(r.startedAt)}</p>${r.fleet ? `\n<p>${esc(fleetLine(r.fleet))}</p>` : ''}
+<p>Router: <code>${esc(r.router)}</code> · seed <code>${r.seed}</code> (replay with <code>--seed ${r.seed}</code>) · scenario <code>${esc(r.scenario.file)}</code> (sha256 ${r.scenario.sha256.slice(0, 12)}…) · ${esc(r.startedAt)}</p>${redacted}${r.fleet ? `\n<p>${esc(fleetLine(r.fleet))}</p>` : ''}
 <p>Load: ${r.load.mode === 'open' ? `open loop at ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s — ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s. Answers: ${statuses}. Latency p50 ${fmt(r.latency.answered.p50)}, p90 ${fmt(r.latency.answered.p90)}, p99 ${fmt(r.latency.answered.p99)}${r.latency.ttft.count ? `; time to first token p50 ${fmt(r.latency.ttft.p50)}, p99 ${fmt(r.latency.ttft.p99)}` : ''}.</p>
 ${coverageLines(r)
   .map((l) => `<p class="muted">${esc(l)}</p>`)

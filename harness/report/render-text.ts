@@ -3,6 +3,13 @@ import { cacheLine } from './cache-stats.js';
 import { brokenClauses } from '../spec/clauses.js';
 import type { Report } from './report.js';
 
+/** Said under the router's name when secrets were removed from its command (it may not run as shown). */
+export function redactedLines(r: Report): string[] {
+  return r.routerRedacted
+    ? ['router command redacted: values of its variables, headers, credentials and secret flags are hidden']
+    : [];
+}
+
 const VERDICT = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', inconclusive: 'INCONCLUSIVE' } as const;
 
 /** The run's verdict in capitals. */
@@ -66,6 +73,7 @@ function pad(rows: string[][]): string[] {
 export function renderVerdictTable(r: Report): string {
   const lines = [
     `scenario "${r.scenario.name}" (seed ${r.seed}; replay with --seed ${r.seed}) against ${r.router}`,
+    ...redactedLines(r),
     `load: ${r.load.mode === 'open' ? `open loop, ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s: ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s${r.load.dropped ? (r.load.interrupted ? `, ${r.load.dropped} cut by the stop or not sent (not judged)` : r.load.mode === 'open' ? `, ${r.load.dropped} not sent (load generator saturated)` : `, ${r.load.dropped} in flight at the end (not judged)`) : ''}${r.load.interrupted ? `; INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, judged on what was answered` : ''}`,
     `answers: ${Object.entries(r.load.byStatus)
       .map(([k, v]) => `${v}×${k}`)
@@ -119,6 +127,7 @@ export function renderMarkdown(reports: readonly Report[]): string {
       `### ${r.verdict === 'pass' ? '✅' : r.verdict === 'interrupted' ? '⏹️ interrupted:' : r.verdict === 'inconclusive' ? '❔ inconclusive:' : '❌'} ${r.scenario.name}`,
       '',
       `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
+      ...redactedLines(r).flatMap((l) => ['', l]),
       ...(r.fleet ? ['', fleetLine(r.fleet)] : []),
       ...coverageLines(r).flatMap((l) => ['', l]),
       ...(r.verdict === 'inconclusive' ? ['', ...(r.inconclusive ?? []).map((l) => `- inconclusive: ${l}`)] : []),

@@ -70,6 +70,7 @@ export const ReportSchema = z.looseObject({
   scenario: z.looseObject({ name: Text, description: Text.optional(), file: Text, sha256: Text }),
   seed: Num,
   router: Text,
+  routerRedacted: z.boolean().optional(),
   verdict: z.enum(['pass', 'fail', 'inconclusive', 'interrupted']),
   inconclusive: z.array(Text).max(1000).optional(),
   faults: z

@@ -34,6 +34,8 @@ export interface Report {
   scenario: { name: string; description?: string; file: string; sha256: string };
   seed: number;
   router: string;
+  /** Secrets were removed from `router` (the command's variables, header values, credentials): it may not run as shown. */
+  routerRedacted?: boolean;
   /** A fleet run: replicas, store, spread, requests per replica and the Redis faults played. */
   fleet?: FleetSummary;
   /**

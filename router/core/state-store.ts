@@ -57,6 +57,8 @@ export interface StoreHealth {
   pendingWrites: number;
   /** Other replicas heard from recently. */
   peers: number;
+  /** Values read from the shared store that were not valid (dropped); absent for the memory store. */
+  rejected?: number;
   /** Why the store is not shared, while it is not. */
   lastError?: string;
 }

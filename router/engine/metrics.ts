@@ -103,6 +103,12 @@ function storeLines(lines: string[], st: StoreHealth): void {
     '# TYPE throttlelab_router_shared_state_peers gauge',
     `throttlelab_router_shared_state_peers{${store}} ${st.peers}`,
   );
+  if (st.rejected !== undefined)
+    lines.push(
+      '# HELP throttlelab_router_shared_state_rejected_total Values read from the store that were not valid, dropped.',
+      '# TYPE throttlelab_router_shared_state_rejected_total counter',
+      `throttlelab_router_shared_state_rejected_total{${store}} ${st.rejected}`,
+    );
 }
 
 function admissionLines(lines: string[], a: NonNullable<MetricsInput['admission']>): void {

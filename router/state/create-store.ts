@@ -40,5 +40,11 @@ export function createStore(config: RouterConfig, deps: StoreDeps): StateStore {
     timeoutMs: store.timeout,
     flushMs: store.flushEvery,
     onEvent: deps.onEvent,
+    // Whatever the fleet says is held to the bounds of this replica's own decisions.
+    bounds: {
+      maxOpenMs: config.breaker.maxOpenFor,
+      jitterRatio: config.breaker.jitterRatio,
+      probeLeaseMs: config.attempt.timeout,
+    },
   });
 }

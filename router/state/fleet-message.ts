@@ -1,4 +1,5 @@
 import type { FleetFacts } from '../core/fleet.js';
+import { boundReport, CircuitMessageSchema, ReportSchema, type FleetBounds } from './fleet-bounds.js';
 
 /** A replica's report on the fleet's channel, with its members' short names (one a second per replica). */
 interface Report {
@@ -8,9 +9,17 @@ interface Report {
   b?: FleetFacts['budget'];
 }
 
-/** What the fleet's channel carries: a circuit's new stored value, or another replica's report. */
+/** Far above a report of every target a config can name; past it a message is not even parsed. */
+const MAX_MESSAGE_CHARS = 4 * 1024 * 1024;
+
+/**
+ * What the fleet's channel carries: a circuit's new stored value, another replica's report, or
+ * something that is neither (`invalid`, with why in a few words, never the message itself).
+ */
 export type FleetMessage =
-  { kind: 'circuit'; scope: string; value: string } | { kind: 'report'; from: string; facts: FleetFacts };
+  | { kind: 'circuit'; scope: string; value: string }
+  | { kind: 'report'; from: string; facts: FleetFacts }
+  | { kind: 'invalid'; why: string };
 
 /**
  * A replica's news (limits, in-flight counts, budget counts) as one channel message; undefined
@@ -27,26 +36,30 @@ export function encodeReport(replica: string, facts: FleetFacts): string | undef
 
 /**
  * Reads the channel's messages for `replica`: its own reports come back on the channel and are
- * skipped before parsing; what is not JSON, or not a message of ours, reads as undefined.
+ * skipped before parsing (undefined). Everything else is validated: a report's figures are clamped
+ * to `bounds` as of `now()` (a circuit's value is bounded where it is read, shared-circuits.ts),
+ * and what is not JSON or not a message of ours reads as `invalid`.
  */
-export function fleetMessageDecoder(replica: string): (message: string) => FleetMessage | undefined {
+export function fleetMessageDecoder(
+  replica: string,
+  bounds: FleetBounds,
+  now: () => number,
+): (message: string) => FleetMessage | undefined {
   const ownReport = `${JSON.stringify({ r: replica }).slice(0, -1)},`;
   return (message) => {
     if (message.startsWith(ownReport)) return undefined;
-    let m: { c?: unknown; v?: unknown } & Partial<Report>;
+    if (message.length > MAX_MESSAGE_CHARS) return { kind: 'invalid', why: 'a message too long' };
+    let m: unknown;
     try {
       m = JSON.parse(message);
     } catch {
-      return undefined;
+      return { kind: 'invalid', why: 'a message that is not JSON' };
     }
-    if (typeof m.c === 'string' && typeof m.v === 'string') return { kind: 'circuit', scope: m.c, value: m.v };
-    if (typeof m.r !== 'string' || m.r === replica) return undefined;
-    const facts: FleetFacts = {
-      limits: Array.isArray(m.l) ? m.l : [],
-      held: Array.isArray(m.h) ? m.h : undefined,
-      budget: Array.isArray(m.b) ? m.b : [],
-      usage: [],
-    };
-    return { kind: 'report', from: m.r, facts };
+    const circuit = CircuitMessageSchema.safeParse(m);
+    if (circuit.success) return { kind: 'circuit', scope: circuit.data.c, value: circuit.data.v };
+    const report = ReportSchema.safeParse(m);
+    if (!report.success) return { kind: 'invalid', why: 'a message of unknown shape or with values out of range' };
+    if (report.data.r === replica) return undefined;
+    return { kind: 'report', from: report.data.r, facts: boundReport(report.data, now(), bounds) };
   };
 }

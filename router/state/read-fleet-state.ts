@@ -1,5 +1,7 @@
 import type { Redis as RedisClient } from 'ioredis';
+import type { Clock } from '../core/clock.js';
 import type { FleetFacts } from '../core/fleet.js';
+import { boundLimits, type FleetBounds } from './fleet-bounds.js';
 import type { redisKeys } from './redis-keys.js';
 
 const MGET_CHUNK = 500;
@@ -8,11 +10,19 @@ const MGET_CHUNK = 500;
 export interface FleetState {
   /** By scope: `<seq>|<state JSON>`. */
   circuits: Map<string, string>;
+  /** Each within bounds (fleet-bounds.ts). */
   limits: FleetFacts['limits'];
+  /** Stored limits that were not valid, dropped. */
+  rejected: number;
 }
 
 /** Reads the fleet's state: SCAN for the circuits' names, MGET in chunks, then the limits hash. */
-export async function readFleetState(cmd: RedisClient, keys: ReturnType<typeof redisKeys>): Promise<FleetState> {
+export async function readFleetState(
+  cmd: RedisClient,
+  keys: ReturnType<typeof redisKeys>,
+  bounds: FleetBounds,
+  clock: Pick<Clock, 'now'>,
+): Promise<FleetState> {
   const circuits = new Map<string, string>();
   let cursor = '0';
   const names: string[] = [];
@@ -31,12 +41,17 @@ export async function readFleetState(cmd: RedisClient, keys: ReturnType<typeof r
   }
   const stored = await cmd.hgetall(keys.limits);
   const limits: FleetFacts['limits'] = [];
+  let rejected = 0;
+  const now = clock.now();
   for (const [target, json] of Object.entries(stored)) {
+    let bounded: ReturnType<typeof boundLimits>;
     try {
-      limits.push([target, JSON.parse(json)]);
+      bounded = boundLimits(JSON.parse(json), now, bounds);
     } catch {
-      // Not ours to read.
+      bounded = undefined;
     }
+    if (bounded && target.length <= 512) limits.push([target, bounded]);
+    else rejected++;
   }
-  return { circuits, limits };
+  return { circuits, limits, rejected };
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { Clock } from '../core/clock.js';
 import { CAS_SCRIPT, type redisKeys } from './redis-keys.js';
 import type { CircuitBackend } from './shared-circuits.js';
 
@@ -60,7 +61,7 @@ export function circuitBackend(redis: RedisConnections, keys: ReturnType<typeof 
 }
 
 /** Closes both connections: politely where they are up, at once where they are not. */
-export async function quitRedis(redis: RedisConnections): Promise<void> {
+async function quitRedis(redis: RedisConnections): Promise<void> {
   await Promise.all(
     [redis.cmd, redis.sub].map((c) =>
       c.status === 'ready'
@@ -71,4 +72,29 @@ export async function quitRedis(redis: RedisConnections): Promise<void> {
         : Promise.resolve(c.disconnect()),
     ),
   );
+}
+
+/**
+ * Runs `goodbye` (the store's last writes), then closes the connections politely, all within
+ * `deadlineMs` on `clock`; past it both connections are dropped at once, whatever Redis does (a
+ * paused Redis answers nothing, and QUIT on the channel's connection has no timeout of its own).
+ * Dropped either way at the end: nothing keeps the process alive.
+ */
+export async function closeWithin(
+  clock: Clock,
+  deadlineMs: number,
+  redis: RedisConnections,
+  goodbye: () => Promise<void>,
+): Promise<void> {
+  const ac = new AbortController();
+  const polite = goodbye()
+    .catch(() => {})
+    .then(() => quitRedis(redis));
+  try {
+    await Promise.race([polite, clock.sleep(deadlineMs, ac.signal).catch(() => {})]);
+  } finally {
+    ac.abort();
+    redis.cmd.disconnect();
+    redis.sub.disconnect();
+  }
 }

@@ -1,50 +1,22 @@
 import type { CircuitState } from '../core/circuit.js';
-import type { Clock } from '../core/clock.js';
 import type { FleetLink } from '../core/fleet.js';
-import type { CircuitUpdate, StateStore, StoreHealth } from '../core/state-store.js';
+import type { CircuitUpdate, StoreHealth } from '../core/state-store.js';
+import { DEFAULT_FLEET_BOUNDS, type FleetBounds } from './fleet-bounds.js';
+import type { RedisStore, RedisStoreOptions, StoreEvent } from './redis-store-options.js';
 import { encodeReport, fleetMessageDecoder } from './fleet-message.js';
 import { FleetWrites } from './fleet-writes.js';
 import { JoinWaiters } from './join-waiters.js';
 import { readFleetState, type FleetState } from './read-fleet-state.js';
-import { circuitBackend, connectRedis, quitRedis, type RedisConnections } from './redis-connections.js';
+import { circuitBackend, closeWithin, connectRedis, type RedisConnections } from './redis-connections.js';
 import { CAS_SCRIPT, redactRedisUrl, redisKeys } from './redis-keys.js';
 import { SharedCircuits } from './shared-circuits.js';
 
 /** Circuit news kept while (re)joining; a fleet changes far fewer circuits than this in a join's round trips. */
 const EARLY_NEWS_MAX = 10_000;
+/** Reports from more replicas than this at once are not a fleet's (each is kept until it goes quiet). */
+const MAX_PEERS = 1_000;
 
-/** What happened to the link with the fleet, said once per change. */
-export type StoreEvent =
-  | { kind: 'joined'; url: string; prefix: string; pushed: number; rejoin: boolean }
-  | { kind: 'left'; url: string; reason: string; atStart: boolean };
-
-/** Options of `createRedisStore`. */
-export interface RedisStoreOptions {
-  url: string;
-  keyPrefix: string;
-  /** This replica's name in the fleet. */
-  replica: string;
-  clock: Clock;
-  /** A command slower than this counts as Redis being out of reach. */
-  timeoutMs: number;
-  /** Capacity, in-flight and retry-budget news is published this often (one PUBLISH, when there is news). */
-  flushMs: number;
-  /**
-   * How often a replica says it is alive (with its in-flight counts whole) and writes the latest
-   * limits and its usage counts to Redis, where the fleet's totals live; default 1 s.
-   */
-  heartbeatMs?: number;
-  onEvent?: (event: StoreEvent) => void;
-}
-
-/** A Redis store, and a way to wait until it has joined the fleet. */
-export interface RedisStore extends StateStore {
-  /**
-   * Resolves true once state is shared; false if Redis cannot be reached at all (the first attempt
-   * failed) or state is not shared within `timeoutMs`.
-   */
-  joined(timeoutMs: number): Promise<boolean>;
-}
+export type { RedisStore, RedisStoreOptions, StoreEvent } from './redis-store-options.js';
 
 function reasonOf(error: unknown): string {
   const e = error as { code?: string; message?: string };
@@ -78,7 +50,8 @@ class FleetRedisStore implements RedisStore {
   private fleet: FleetLink | undefined;
   private readonly listeners: Array<(scope: string) => void> = [];
   private readonly peers = new Map<string, number>();
-  private readonly counts = { fallbacks: 0, rejoins: 0, errors: 0 };
+  private readonly counts = { fallbacks: 0, rejoins: 0, errors: 0, rejected: 0 };
+  private readonly bounds: FleetBounds;
   private shared = false;
   private everJoined = false;
   private announcedAtStart = false;
@@ -98,6 +71,7 @@ class FleetRedisStore implements RedisStore {
     this.keys = redisKeys(o.keyPrefix);
     this.shownUrl = redactRedisUrl(o.url);
     this.heartbeatMs = o.heartbeatMs ?? 1000;
+    this.bounds = o.bounds ?? DEFAULT_FLEET_BOUNDS;
     this.redis = connectRedis(o);
     this.circuits = new SharedCircuits(
       circuitBackend(this.redis, this.keys),
@@ -105,8 +79,9 @@ class FleetRedisStore implements RedisStore {
       (scope) => this.listeners.forEach((l) => l(scope)),
       (error) => this.fail(error),
       o.replica,
+      { bounds: this.bounds, onRejected: () => this.reject('a circuit value that is not valid') },
     );
-    this.decode = fleetMessageDecoder(o.replica);
+    this.decode = fleetMessageDecoder(o.replica, this.bounds, () => o.clock.now());
     const { cmd, sub } = this.redis;
     for (const conn of [cmd, sub]) {
       conn.on('ready', () => void this.tryJoin());
@@ -157,6 +132,7 @@ class FleetRedisStore implements RedisStore {
       errors: this.counts.errors,
       pendingWrites: this.circuits.pendingWrites(),
       peers: this.peers.size,
+      rejected: this.counts.rejected,
       ...(this.shared ? {} : { lastError: this.lastError ?? 'not connected yet' }),
     };
   }
@@ -166,16 +142,30 @@ class FleetRedisStore implements RedisStore {
     return this.joinWaiters.wait(timeoutMs);
   }
 
+  /**
+   * Says goodbye (a last flush, the presence key deleted, QUIT), but never waits on Redis longer
+   * than `closeTimeoutMs` in all: a paused or unreachable Redis cannot hold a stopping router.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.flush(true).catch(() => {});
+    await closeWithin(this.o.clock, this.o.closeTimeoutMs ?? Math.max(2 * this.o.timeoutMs, 1000), this.redis, () =>
+      this.goodbye(),
+    );
+    this.stop();
+  }
+
+  private stop(): void {
     this.closed = true;
     clearInterval(this.flushTimer);
     clearInterval(this.heartbeatTimer);
     this.joinWaiters.settle(false);
+  }
+
+  private async goodbye(): Promise<void> {
+    await this.flush(true).catch(() => {});
+    this.stop();
     const { cmd } = this.redis;
     if (cmd.status === 'ready') await cmd.del(this.keys.replica(this.o.replica)).catch(() => {});
-    await quitRedis(this.redis);
   }
 
   private emit(e: StoreEvent): void {
@@ -204,6 +194,11 @@ class FleetRedisStore implements RedisStore {
     }
   }
 
+  /** A value read from Redis that is not valid: dropped, counted, and said once (what it was, never its text). */
+  private reject(what: string): void {
+    if (this.counts.rejected++ === 0) this.emit({ kind: 'rejected', url: this.shownUrl, what });
+  }
+
   private fail(error: unknown): void {
     this.counts.errors++;
     this.lose(reasonOf(error));
@@ -218,7 +213,7 @@ class FleetRedisStore implements RedisStore {
       await cmd.set(this.keys.replica(this.o.replica), '1', 'PX', this.heartbeatMs * 5);
       // Loaded now, the script's first use is one round trip, not a NOSCRIPT answer and a second.
       await cmd.script('LOAD', CAS_SCRIPT);
-      const stored = await readFleetState(cmd, this.keys);
+      const stored = await readFleetState(cmd, this.keys, this.bounds, this.o.clock);
       if (this.closed) return;
       this.joinWith(stored);
     } catch (error) {
@@ -230,6 +225,7 @@ class FleetRedisStore implements RedisStore {
 
   /** The fleet's state is read: this replica's circuits merge with it, and it adopts the stored limits. */
   private joinWith(stored: FleetState): void {
+    if (stored.rejected > 0) this.reject('stored limits that are not valid');
     const pushed = this.circuits.rejoin(stored.circuits);
     this.shared = true;
     for (const [scope, value] of this.early) this.circuits.onMessage(scope, value);
@@ -294,6 +290,7 @@ class FleetRedisStore implements RedisStore {
   private onMessage(message: string): void {
     const m = this.decode(message);
     if (m === undefined) return;
+    if (m.kind === 'invalid') return this.reject(m.why);
     if (m.kind === 'circuit') {
       if (this.shared) this.circuits.onMessage(m.scope, m.value);
       // News heard before this replica has (re)joined may be newer than the snapshot it is about to
@@ -303,6 +300,8 @@ class FleetRedisStore implements RedisStore {
       return;
     }
     if (!this.shared) return;
+    if (!this.peers.has(m.from) && this.peers.size >= MAX_PEERS)
+      return this.reject('a report from one replica too many');
     const now = this.o.clock.now();
     this.peers.set(m.from, now);
     this.fleet?.apply(m.from, m.facts, now);

@@ -222,3 +222,43 @@ describe('SharedCircuits', () => {
     expect(b.get('s')).toMatchObject({ state: 'half-open', lease: 'b#1' });
   });
 });
+
+describe('SharedCircuits given news it cannot trust', () => {
+  const backend = { cas: () => Promise.resolve({ ok: true, value: '' }) };
+  const bounds = { maxOpenMs: 60_000, jitterRatio: 0, probeLeaseMs: 1000 };
+
+  it('holds a window of 3650 days to maxOpenFor and counts a value that is not valid', () => {
+    let rejected = 0;
+    const r = new SharedCircuits(
+      backend,
+      () => 0,
+      () => {},
+      () => {},
+      'r0',
+      { bounds, onRejected: () => rejected++ },
+    );
+    r.rejoin(new Map());
+    r.onMessage('limit:a', `5|${JSON.stringify({ state: 'open', until: 3650 * 86_400_000, reason: 'x', opens: 1 })}`);
+    expect(r.get('limit:a')).toEqual({ state: 'open', until: 60_000, reason: 'x', opens: 1 });
+    r.onMessage('limit:b', '6|{"state":"open","until":"later"}');
+    expect([r.get('limit:b'), rejected]).toEqual([undefined, 1]);
+  });
+
+  it('takes no news of more scopes than a fleet has, and still of those it knows', () => {
+    let rejected = 0;
+    const r = new SharedCircuits(
+      backend,
+      () => 0,
+      () => {},
+      () => {},
+      'r0',
+      { bounds, onRejected: () => rejected++, maxScopes: 10 },
+    );
+    r.rejoin(new Map());
+    const closed = (seq: number, failures: number) => `${seq}|{"state":"closed","failures":${failures}}`;
+    for (let i = 0; i < 10; i++) r.onMessage(`s${i}`, closed(1, 1));
+    r.onMessage('one-too-many', closed(1, 1));
+    r.onMessage('s7', closed(2, 2));
+    expect([r.get('one-too-many'), r.get('s7'), rejected]).toEqual([undefined, { state: 'closed', failures: 2 }, 1]);
+  });
+});

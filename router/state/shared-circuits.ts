@@ -1,5 +1,6 @@
 import { CLOSED, joinCircuit, type CircuitState } from '../core/circuit.js';
 import type { CircuitUpdate } from '../core/state-store.js';
+import { boundCircuit, DEFAULT_FLEET_BOUNDS, type FleetBounds } from './fleet-bounds.js';
 
 /** The one atomic operation a shared store needs for circuits: compare-and-set on a stored value. */
 export interface CircuitBackend {
@@ -30,22 +31,31 @@ const RETAIN_MS = 3_600_000;
 /** More changes than this waiting on one scope means the store is not keeping up: serve locally. */
 const MAX_PENDING = 256;
 const MAX_TRIES = 8;
+/** Scopes come from the config's ids (a few per target): news of more than this many is not a fleet's. */
+const MAX_SCOPES = 100_000;
 
-/** Reads a stored circuit value: `<seq>|<state as JSON>`. Anything else reads as no state. */
-export function readStored(value: string): { seq: number; state: CircuitState | undefined } {
+/**
+ * Reads a stored circuit value: `<seq>|<state as JSON>`, the state validated and clamped to
+ * `bounds` as of `now` (fleet-bounds.ts). Anything else reads as no state, `invalid` ('' is no
+ * record, not an invalid one).
+ */
+export function readStored(
+  value: string,
+  now: number,
+  bounds: FleetBounds = DEFAULT_FLEET_BOUNDS,
+): { seq: number; state: CircuitState | undefined; invalid?: true } {
+  if (value === '') return { seq: 0, state: undefined };
   const bar = value.indexOf('|');
   const seq = Number(value.slice(0, bar));
-  if (bar < 0 || !Number.isSafeInteger(seq)) return { seq: 0, state: undefined };
+  if (bar < 0 || !Number.isSafeInteger(seq) || seq < 0) return { seq: 0, state: undefined, invalid: true };
+  let raw: unknown;
   try {
-    const s = JSON.parse(value.slice(bar + 1)) as CircuitState;
-    const ok =
-      (s.state === 'closed' && typeof s.failures === 'number') ||
-      (s.state === 'open' && typeof s.until === 'number' && typeof s.opens === 'number') ||
-      (s.state === 'half-open' && typeof s.leaseUntil === 'number' && typeof s.opens === 'number');
-    return { seq, state: ok ? s : undefined };
+    raw = JSON.parse(value.slice(bar + 1));
   } catch {
-    return { seq, state: undefined };
+    return { seq, state: undefined, invalid: true };
   }
+  const state = boundCircuit(raw, now, bounds);
+  return state ? { seq, state } : { seq, state: undefined, invalid: true };
 }
 
 function ttlOf(s: CircuitState, now: number): number {
@@ -77,7 +87,21 @@ export class SharedCircuits {
     private readonly onFailure: (error: unknown) => void,
     /** This replica's name, which its probe leases start with (`<replica>#<n>`). */
     private readonly replica?: string,
+    /**
+     * What a value read from the fleet is held to, who hears of one that is not valid, and how many
+     * scopes news is taken of (default 100,000).
+     */
+    private readonly trust: { bounds: FleetBounds; onRejected?: () => void; maxScopes?: number } = {
+      bounds: DEFAULT_FLEET_BOUNDS,
+    },
   ) {}
+
+  /** A value the fleet stored or announced, bounded; `entry` counts a value that is not valid (once, where it comes in). */
+  private read(value: string, entry = false): { seq: number; state: CircuitState | undefined } {
+    const stored = readStored(value, this.now(), this.trust.bounds);
+    if (entry && stored.invalid) this.trust.onRejected?.();
+    return stored;
+  }
 
   private entry(scope: string): Entry {
     let e = this.entries.get(scope);
@@ -152,7 +176,9 @@ export class SharedCircuits {
 
   /** Takes in a change another replica (or this one) made, as the fleet announced it. */
   onMessage(scope: string, value: string): void {
-    const { seq, state } = readStored(value);
+    if (!this.entries.has(scope) && this.entries.size >= (this.trust.maxScopes ?? MAX_SCOPES))
+      return this.trust.onRejected?.();
+    const { seq, state } = this.read(value, true);
     const e = this.entry(scope);
     if (seq <= e.seq) return;
     e.value = value;
@@ -209,7 +235,7 @@ export class SharedCircuits {
     for (const scope of new Set([...this.entries.keys(), ...stored.keys()])) {
       const e = this.entry(scope);
       const value = stored.get(scope) ?? '';
-      const { seq, state } = readStored(value);
+      const { seq, state } = this.read(value, true);
       const local = e.state;
       Object.assign(e, { value, seq, state, pending: [], dirty: false, draining: false, chain: Promise.resolve() });
       if (local && joinCircuit(state ?? CLOSED, local, now, this.replica) !== (state ?? CLOSED)) {
@@ -232,7 +258,7 @@ export class SharedCircuits {
     const generation = this.generation;
     for (let tries = 0; e.pending.length > 0 && tries < MAX_TRIES; tries++) {
       const fs = [...e.pending];
-      const base = readStored(e.value).state;
+      const base = this.read(e.value).state;
       const next = fold(fs, base);
       if (base !== undefined && JSON.stringify(next) === JSON.stringify(base)) {
         e.pending.splice(0, fs.length);
@@ -257,7 +283,7 @@ export class SharedCircuits {
   private async casLease(scope: string, e: Entry, f: (s: CircuitState) => CircuitState | undefined): Promise<boolean> {
     const generation = this.generation;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
-      const next = f(readStored(e.value).state ?? CLOSED);
+      const next = f(this.read(e.value).state ?? CLOSED);
       if (next === undefined) return false;
       let answer: { ok: boolean; value: string };
       try {
@@ -275,11 +301,11 @@ export class SharedCircuits {
 
   /** Records the fleet's value as a write answered it; the state here is that plus what is still pending. */
   private seen(scope: string, e: Entry, value: string): void {
-    const { seq } = readStored(value);
+    const { seq } = this.read(value, true);
     // '' is no record at all (expired, or Redis came back empty); an older value is news already had.
     if (value === '' || seq >= e.seq) [e.value, e.seq] = [value, value === '' ? 0 : seq];
     const before = e.state;
-    const fleet = readStored(e.value).state;
+    const fleet = this.read(e.value).state;
     e.state = e.pending.length > 0 ? fold(e.pending, fleet) : fleet;
     if (JSON.stringify(before) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
   }

@@ -46,6 +46,8 @@ load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
 `,
     );
     const out = join(tmp, 'fleet');
+    const fleetFolders = async () => (await readdir(tmpdir())).filter((f) => f.startsWith('throttlelab-fleet-5-'));
+    const before = await fleetFolders();
     const r = await cli('conform', '--dir', pack, '--fleet', '--out', out);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('→ fleet-tiny (seed 5)');
@@ -60,6 +62,8 @@ load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
     );
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(json.fleet).toMatchObject({ replicas: 2, store: 'redis', spread: 'round-robin', requests: [20, 20] });
+    // The replicas' temporary folder (their config and logs) is gone once the logs are kept.
+    expect((await fleetFolders()).filter((f) => !before.includes(f))).toEqual([]);
   }, 60_000);
 
   it('refuses a store it does not know, with exit 2', async () => {

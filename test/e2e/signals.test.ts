@@ -157,6 +157,25 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
     await until(() => !alive(routerPid) && !groupAlive(cli.child.pid!), 15_000);
   });
 
+  it.concurrent(
+    'leaves no router behind when a CI timeout SIGKILLs the whole process group (timeout -s KILL)',
+    async () => {
+      const pidFile = join(dir, 'group-kill.pid');
+      // Its output goes elsewhere: a router writing to the dead harness's pipe would die of EPIPE by itself.
+      const quiet = pidRouter(pidFile, `${ROUTER} > /dev/null 2>&1`);
+      const cli = start(['run', LONG, '--router-cmd', quiet, '--out', join(dir, 'group-kill')]);
+      await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
+      const routerPid = await pidIn(pidFile);
+      await until(() => cli.output().includes('throttlelab run: scenario'));
+      expect(alive(routerPid)).toBe(true);
+      // GNU timeout kills the command's whole group: the harness and everything still in its group.
+      process.kill(-cli.child.pid!, 'SIGKILL');
+      await cli.exited;
+      // The watchdog lives in a session of its own: it saw the harness go and stopped the router.
+      await until(() => !alive(routerPid), 20_000);
+    },
+  );
+
   // Alone: when the second Ctrl-C lands matters here (mid-write or not), so no other run loads the machine.
   it('quits at once on a second Ctrl-C, leaving no file half-written', async () => {
     const out = join(dir, 'twice');

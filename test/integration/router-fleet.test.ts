@@ -42,12 +42,13 @@ afterEach(async () => {
   [served, routers, redis] = [undefined, [], undefined];
 });
 
-async function fleet(store: 'memory' | 'redis', url = SHARED_REDIS_URL): Promise<Router[]> {
+async function fleet(store: 'memory' | 'redis', url = SHARED_REDIS_URL, extra: object = {}): Promise<Router[]> {
   const keyPrefix = uniquePrefix('router-fleet');
   prefixes.push(keyPrefix);
   const config = {
     deadline: { default: '4s' },
     store: store === 'redis' ? { kind: 'redis', url, keyPrefix, timeout: '200ms' } : { kind: 'memory' },
+    ...extra,
   };
   routers = ['a', 'b'].map((replica, i) => routerFor(served!, config, { replica, seed: 10 + i }));
   for (const r of routers) await (r.store as Partial<RedisStore>).joined?.(5000);
@@ -191,6 +192,23 @@ describe('two router replicas sharing state through Redis', () => {
       expect(r.store.health()).toMatchObject({ fallbacks: 1, rejoins: 1 });
       expect(r.metrics()).toMatch(/throttlelab_router_shared_state\{store="redis"\} 1/);
       expect(r.metrics()).toMatch(/throttlelab_router_shared_state_fallbacks_total\{store="redis"\} 1/);
+    }
+  });
+
+  it("holds a forged 3650-day window to the config's maxOpenFor, and counts malformed messages in /metrics", async () => {
+    served = await serve(SIM);
+    const replicas = await fleet('redis', SHARED_REDIS_URL, { breaker: { maxOpenFor: '1m', jitterRatio: 0 } });
+    const prefix = prefixes.at(-1)!;
+    const forger = new Redis(SHARED_REDIS_URL);
+    const until = Date.now() + 3650 * 86_400_000;
+    const state = JSON.stringify({ state: 'open', until, reason: 'forged', opens: 1 });
+    await forger.publish(`${prefix}events`, 'not json');
+    await forger.publish(`${prefix}events`, JSON.stringify({ c: 'provider:openai', v: `99999|${state}` }));
+    await forger.quit();
+    for (const r of replicas) {
+      await expect.poll(() => r.store.get('provider:openai')?.state, { timeout: 5000 }).toBe('open');
+      expect((r.store.get('provider:openai') as { until: number }).until).toBeLessThanOrEqual(Date.now() + 60_001);
+      expect(r.metrics()).toMatch(/throttlelab_router_shared_state_rejected_total\{store="redis"\} 1/);
     }
   });
 });
