@@ -4,6 +4,7 @@ import { providerEnv, scenarioKeyValues } from '../launch/provider-env.js';
 import { createRequestPlanner } from '../load/request-plan.js';
 import type { RunData } from '../run-data.js';
 import type { RunScenario } from '../scenario/schema.js';
+import { judgeDeadline } from '../judge-deadline.js';
 import { drive } from './drive.js';
 import { createSimClock, SIMULATED_EPOCH, type SimClock } from './sim-clock.js';
 import { runSimulatedLoad, type DirectHandler, type FetchHandler } from './sim-load.js';
@@ -52,6 +53,8 @@ export interface SimulatedRunOptions {
   clock?: SimClock;
   /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged, never as a pass. */
   signal?: AbortSignal;
+  /** Wall-clock ms judging may take once `signal` is aborted before long replays stop short (see `judgeDeadline`). */
+  stoppedJudgingMs?: number;
 }
 
 /** A simulated run's data, and what it cost. */
@@ -68,6 +71,8 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
   const { scenario } = o;
   const load = scenario.load;
   if (!load) throw new Error('runSimulatedScenario needs a scenario with a load section');
+  // Wall time, not simulated: how long a stopped run's user has waited for its report.
+  const giveUp = judgeDeadline(o.signal, () => performance.now(), o.stoppedJudgingMs);
   const clock = o.clock ?? createSimClock(o.startAt ?? SIMULATED_EPOCH);
   const simStart = clock.now();
   const sim = createSimulator(scenario, { seed: o.seed, env: o.env ?? {}, clock });
@@ -109,6 +114,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     // Views over the ledger's columns, not an object of every field per attempt: a day's million rows fit.
     rows: sim.ledger.rowViews(),
     interrupted: o.signal?.aborted === true,
+    ...(giveUp ? { giveUp } : {}),
   });
   return { ...judged, simulated: { startAt: simStart, simulatedMs, events: clock.fired() } };
 }
