@@ -226,8 +226,8 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     ...(overloaded
       ? {
           reason: routerWaited
-            ? `machine overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and ${outcomes.some((o) => o.replica !== undefined) ? 'the processes of the replica that held each of them' : "the router's process"} waited for a CPU); counted as served they would not fail the threshold (${needs})`
-            : `harness overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
+            ? `machine overloaded: ${starved} of the ${eligible.length - served} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and ${outcomes.some((o) => o.replica !== undefined) ? 'the processes of the replica that held each of them' : "the router's process"} waited for a CPU); counted as served they would not fail the threshold (${needs})`
+            : `harness overloaded: ${starved} of the ${eligible.length - served} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
         }
       : {}),
     ...(base > 0 && standing === 'marginal'
