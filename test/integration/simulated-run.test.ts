@@ -188,7 +188,7 @@ describe('simulated time (the reference router in process, one discrete-event cl
       seed: 9,
       launcher: stopsAt3000,
       signal: stop.signal,
-      stoppedJudgingMs: 0,
+      giveUpJudging: () => stop.signal.aborted,
     });
     expect(data.verdict).toBe('interrupted');
     const goodput = data.checks.find((c) => c.id === 'goodput')!;
