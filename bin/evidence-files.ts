@@ -1,45 +1,98 @@
-import { createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
+import { setImmediate as turn } from 'node:timers/promises';
 import type { ClientOutcome } from '../harness/index.js';
 import type { LedgerRow } from '../simulator/index.js';
+import { CliError } from './errors.js';
 
 /** Lines are written in chunks of about this many characters (one write per line cost a buffer each). */
 const CHUNK = 1 << 16;
 
-/** Writes one JSON line per item, streamed (a long run's ledger is never one string in memory). */
-async function writeJsonl(path: string, items: Iterable<unknown>): Promise<void> {
-  const out = createWriteStream(path);
-  let chunk = '';
-  const write = async (text: string) => {
-    if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
+/** How evidence reaches the disk: the file system's, or a test's failing one. */
+export interface EvidenceWrites {
+  /** Writes all of `text` to the open file `fd`, or throws (ENOSPC, EIO…). */
+  write(fd: number, text: string): void;
+  /** Registers synchronous cleanup for a quit at once (a second Ctrl-C): the temporary file. */
+  onQuit?(cleanup: () => void): void;
+}
+
+const fileSystem: EvidenceWrites = {
+  write: (fd, text) => {
+    // writeSync may write part of a buffer; the rest follows (a full disk throws).
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+  },
+};
+
+/** The temporary files' cleanup on a quit at once, registered with the command's `Io`. */
+export function quitHook(io: { onQuit?(cleanup: () => void): void }): Partial<EvidenceWrites> {
+  return io.onQuit ? { onQuit: (cleanup) => io.onQuit!(cleanup) } : {};
+}
+
+/**
+ * Writes one JSON line per item into `path` through a temporary file renamed into place, so that
+ * a partial file (a full disk, a second Ctrl-C) is never there to pass for a complete one: an
+ * empty `ledger.jsonl` reads as "no attempts". Each chunk is written synchronously and the loop
+ * gets a turn between chunks: a signal handler never finds a chunk half-written, and a long
+ * run's ledger is never one string in memory.
+ */
+async function writeJsonl(path: string, items: Iterable<unknown>, writes: EvidenceWrites): Promise<void> {
+  const temporary = `${path}.${randomUUID().slice(0, 8)}.tmp`;
+  let fd: number | undefined;
+  const discard = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+    rmSync(temporary, { force: true });
   };
-  for (const item of items) {
-    chunk += `${JSON.stringify(item)}\n`;
-    if (chunk.length >= CHUNK) {
-      await write(chunk);
-      chunk = '';
+  writes.onQuit?.(discard);
+  try {
+    fd = openSync(temporary, 'w');
+    let chunk = '';
+    for (const item of items) {
+      chunk += `${JSON.stringify(item)}\n`;
+      if (chunk.length >= CHUNK) {
+        writes.write(fd, chunk);
+        chunk = '';
+        await turn();
+      }
     }
+    if (chunk) writes.write(fd, chunk);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      discard();
+    } catch {
+      // the write's error is the one to report
+    }
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CliError(
+      'CLI_OUTPUT_UNWRITABLE',
+      `Failed to write ${path}: ${code}. The report beside it stands; free some space (or name another --out) and run again for this evidence.`,
+      { cause: error },
+    );
   }
-  if (chunk) await write(chunk);
-  out.end();
-  await finished(out);
 }
 
 /**
  * Keeps a run's raw evidence beside its report: `ledger.jsonl` (every attempt the providers saw)
  * and `outcomes.jsonl` (what every client saw), joined by correlation id, the id each piece of a
- * check's evidence names. Neither holds a key: the ledger names keys by their id.
+ * check's evidence names. Neither holds a key: the ledger names keys by their id. Each file is
+ * whole or absent.
  */
 export async function writeEvidenceFiles(
   dir: string,
   data: { rows: readonly LedgerRow[]; outcomes: readonly ClientOutcome[] },
+  writes: Partial<EvidenceWrites> = {},
 ): Promise<string[]> {
+  const w: EvidenceWrites = { ...fileSystem, ...writes };
   await mkdir(dir, { recursive: true });
   const ledger = join(dir, 'ledger.jsonl');
   const outcomes = join(dir, 'outcomes.jsonl');
-  await writeJsonl(ledger, data.rows);
-  await writeJsonl(outcomes, data.outcomes);
+  await writeJsonl(ledger, data.rows, w);
+  await writeJsonl(outcomes, data.outcomes, w);
   return [ledger, outcomes];
 }

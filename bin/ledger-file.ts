@@ -6,7 +6,10 @@ import { CliError } from './errors.js';
 /** A JSONL ledger file written row by row as attempts end. */
 export interface LedgerFile {
   write(row: LedgerRow): void;
-  /** Flushes and closes the file; what was written, what was lost, and the write error if any. */
+  /**
+   * Flushes and closes the file: the rows the file system took (`rows`), those handed to it that
+   * it did not (`lost`: not written, or buffered when a write failed), and the write error if any.
+   */
   close(): Promise<{ rows: number; lost: number; error?: NodeJS.ErrnoException }>;
 }
 
@@ -26,8 +29,10 @@ export async function openLedgerFile(
   });
   const stream = handle.createWriteStream();
   let error: NodeJS.ErrnoException | undefined;
+  // Counted when the file system confirms each write, not when it is queued: after an error,
+  // rows queued before it are not in the file either.
+  let handed = 0;
   let rows = 0;
-  let lost = 0;
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (error) return;
     error = e;
@@ -35,16 +40,16 @@ export async function openLedgerFile(
   });
   return {
     write(row) {
-      if (error || stream.writableEnded) {
-        lost++;
-        return;
-      }
-      stream.write(`${JSON.stringify(row)}\n`);
-      rows++;
+      handed++;
+      if (error || stream.writableEnded) return;
+      stream.write(`${JSON.stringify(row)}\n`, (e) => {
+        if (!e) rows++;
+      });
     },
     async close() {
       if (!stream.writableEnded && !stream.destroyed) stream.end();
       await finished(stream).catch(() => {});
+      const lost = handed - rows;
       return error ? { rows, lost, error } : { rows, lost };
     },
   };

@@ -6,6 +6,8 @@ export type HarnessErrorCode =
   | 'HARNESS_ROUTER_START_FAILED'
   /** A report file that is not a throttlelab report. */
   | 'HARNESS_REPORT_INVALID'
+  /** A report file the disk would not take (full, read-only); the message names it. */
+  | 'HARNESS_REPORT_UNWRITABLE'
   /** A scenario that cannot be run as given (no load section, say). */
   | 'HARNESS_SCENARIO_INVALID'
   /** A fleet run needs a redis-server the harness could not start. */

@@ -14,6 +14,7 @@ export { parseRunScenario, loadRunScenarioFile } from './scenario/parse-run-scen
 export { runScenario, type RunOptions } from './run-scenario.js';
 export type { RunData } from './run-data.js';
 export { faultCoverage } from './judge-run.js';
+export { judgeDeadline } from './judge-deadline.js';
 export {
   runSimulatedScenario,
   SIM_ORIGIN,

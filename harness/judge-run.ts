@@ -42,6 +42,7 @@ export function judgeRun(e: RunEvidence): RunData {
     ...(lag ? { lag } : {}),
     ...(e.loopStalls ? { loopBehindMs: (from: number, to: number) => e.loopStalls!.behindMs(from, to) } : {}),
     ...(runQueue ? { routerWaitMs: replicaWait(runQueue), routerSampledAt: replicaSampledAt(runQueue) } : {}),
+    ...(e.giveUp ? { giveUp: e.giveUp } : {}),
   });
   const faults = faultCoverage(e.scenario, e.rows);
   const judged = runVerdict(checks, faults);

@@ -39,10 +39,15 @@ export interface RunEvidence {
   fleet?: FleetSummary;
   /** Files holding the router's output (a fleet's: one per replica). */
   routerLogs?: string[];
+  /** True once judging must end soon (see `judgeDeadline`): long replays stop short. */
+  giveUp?: () => boolean;
 }
 
 /** Everything a run produced: the evidence and the verdicts, before any rendering. */
-export interface RunData extends Omit<RunEvidence, 'scenarioText' | 'loopLag' | 'loopStalls' | 'routerWait'> {
+export interface RunData extends Omit<
+  RunEvidence,
+  'scenarioText' | 'loopLag' | 'loopStalls' | 'routerWait' | 'giveUp'
+> {
   scenarioSha256: string;
   checks: CheckResult[];
   /**

@@ -12,6 +12,7 @@ import { recordLoopStalls, startLoopLagMonitor, startSimulatorServer, type LoopS
 import type { RouterLauncher } from './launch/launcher.js';
 import { recordRunQueueDelay, type RouterRunQueue } from './launch/record-run-queue-delay.js';
 import { providerEnv, scenarioKeyValues } from './launch/provider-env.js';
+import { judgeDeadline } from './judge-deadline.js';
 
 /** Options for `runScenario`. */
 export interface RunOptions {
@@ -46,6 +47,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
   const { scenario } = o;
   if (!scenario.load) throw new Error('runScenario needs a scenario with a load section');
   const startedAt = systemClock.now();
+  const giveUp = judgeDeadline(o.signal, () => performance.now());
   const sim = createSimulator(scenario, { seed: o.seed, env: o.env ?? {} });
   const server = await startSimulatorServer(sim, { port: o.simPort });
   o.onSimulator?.(server.origin);
@@ -116,6 +118,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       ...(loopStalls ? { loopStalls } : {}),
       ...(routerWait ? { routerWait } : {}),
       interrupted: o.signal?.aborted === true,
+      ...(giveUp ? { giveUp } : {}),
       ...(fleetSummary ? { fleet: fleetSummary } : {}),
       ...(router.logs?.length ? { routerLogs: router.logs } : {}),
     });

@@ -7,7 +7,7 @@ import { CliError, isInterrupted } from '../errors.js';
 import { assertWritableDir } from '../output-dir.js';
 import { keepLogs } from './keep-logs.js';
 import { executeRun, prepareRun, type RouterChoice } from './run.js';
-import { writeEvidenceFiles } from '../evidence-files.js';
+import { quitHook, writeEvidenceFiles } from '../evidence-files.js';
 
 /** Options of `throttlelab conform`. */
 export interface ConformOptions extends RouterChoice {
@@ -108,7 +108,7 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
   const paths = await writeReportFolder(dir, reports);
   for (const [name, files] of logs) await keepLogs(files, join(dir, 'logs', name));
   // Each scenario's ledger.jsonl and outcomes.jsonl, beside its router.log.
-  for (const [name, data] of evidence) await writeEvidenceFiles(join(dir, 'logs', name), data);
+  for (const [name, data] of evidence) await writeEvidenceFiles(join(dir, 'logs', name), data, quitHook(io));
   const passed = reports.filter((r) => r.verdict === 'pass').length;
   if (stopped) {
     const never = notRun.map(({ p }) => p.scenario.name);

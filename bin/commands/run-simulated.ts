@@ -1,6 +1,7 @@
 import {
   buildReport,
   isFleet,
+  judgeDeadline,
   runSimulatedScenario,
   type Report,
   type RunScenario as Scenario,
@@ -52,6 +53,7 @@ export async function runInSimulatedTime(
   io: Io,
 ): Promise<{ report: Report; logs: string[]; rows: LedgerRow[]; outcomes: ClientOutcome[] }> {
   const wallStart = performance.now();
+  const giveUpJudging = judgeDeadline(io.stop, () => performance.now());
   const data = await runSimulatedScenario({
     scenario: prepared.scenario,
     scenarioText: prepared.text,
@@ -60,6 +62,8 @@ export async function runInSimulatedTime(
     launcher: prepared.simulated,
     env: io.env,
     signal: io.stop,
+    // Wall time, not simulated: how long the user of a stopped run has waited for its report.
+    ...(giveUpJudging ? { giveUpJudging } : {}),
     wallStartedAt: Date.now(),
   });
   const wallMs = performance.now() - wallStart;

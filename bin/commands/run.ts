@@ -23,7 +23,7 @@ import {
   type ClientOutcome,
 } from '../../harness/index.js';
 import type { LedgerRow } from '../../simulator/index.js';
-import { writeEvidenceFiles } from '../evidence-files.js';
+import { quitHook, writeEvidenceFiles } from '../evidence-files.js';
 import { keepLogs } from './keep-logs.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
@@ -242,7 +242,7 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   const dir = options.out ?? join('reports', `${report.scenario.name}-${report.startedAt.replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, [report]);
   const kept = await keepLogs(logs, dir);
-  const evidence = rows && outcomes ? await writeEvidenceFiles(dir, { rows, outcomes }) : [];
+  const evidence = rows && outcomes ? await writeEvidenceFiles(dir, { rows, outcomes }, quitHook(io)) : [];
   io.out(
     `report: ${paths.html} (also report.json, junit.xml, summary.md, ${[...kept, ...evidence].map((f) => basename(f)).join(', ')} in ${dir})`,
   );

@@ -147,12 +147,30 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
   io.out(
     `simulator lag: event loop p99 ${Math.round(seen.p99Ms)} ms (max ${Math.round(seen.maxMs)} ms)${seen.p99Ms > 50 ? ': the machine was busy; ledger times may be late by about this much' : ''}`,
   );
-  if (written?.error)
-    throw new CliError(
-      'CLI_OUTPUT_UNWRITABLE',
-      `--ledger-out ${options.ledgerOut}: writing failed (${written.error.code ?? written.error.message}); the file is incomplete (at least ${written.lost} of ${written.rows + written.lost} attempts are missing).`,
-      { cause: written.error },
-    );
+  if (ledgerFile) checkLedgerFile(options.ledgerOut!, written!, sim.ledger.size - sim.ledger.inFlight);
   if (ledgerFile) io.out(`ledger: ${written!.rows} attempts written to ${options.ledgerOut}`);
   return EXIT.OK;
+}
+
+/**
+ * Throws unless the file holds every attempt that ended (`ended`): a write error is the user's
+ * disk (exit 2, naming the file); a shortfall without one is our bug, never silent.
+ */
+export function checkLedgerFile(
+  file: string,
+  written: { rows: number; error?: NodeJS.ErrnoException },
+  ended: number,
+): void {
+  const missing = Math.max(0, ended - written.rows);
+  const incomplete =
+    missing > 0
+      ? `the file is incomplete: ${missing} of ${ended} attempts are not in it`
+      : 'the file may be incomplete';
+  if (written.error)
+    throw new CliError(
+      'CLI_OUTPUT_UNWRITABLE',
+      `--ledger-out ${file}: writing failed (${written.error.code ?? written.error.message}); ${incomplete}.`,
+      { cause: written.error },
+    );
+  if (missing > 0) throw new Error(`--ledger-out ${file}: ${incomplete}, with no write error: a throttlelab bug.`);
 }

@@ -150,6 +150,21 @@ describe('goodput under a stalled loop', () => {
     expect(r.reason).toMatch(/^harness overloaded: 100 of the 100 unserved requests lived through loop stalls/);
   });
 
+  it('counts the stalled among all the unserved, never more stalled than unserved, when the quotas allowed fewer', () => {
+    // The quotas allowed about 975 of the 1000, 75-odd more than were served; all 100 unserved were stalled.
+    const [openai] = world('faults: []').providers;
+    const scenario = {
+      ...world(),
+      providers: [
+        { ...openai!, keys: [openai!.keys[0]!], quotas: [{ metric: 'requests' as const, limit: 975, per: 3_600_000 }] },
+      ],
+    };
+    const r = checkGoodput({ ...input({ outcomes, rows, scenario }), loopBehindMs: stalls([1000, 2500]) });
+    expect(r.details).toMatchObject({ unservedThroughStalls: 100 });
+    expect(r.details!.servableByQuota).toBeLessThan(990);
+    expect(r.reason).toMatch(/^harness overloaded: 100 of the 100 unserved requests lived through loop stalls/);
+  });
+
   it('still FAILs on a calm loop, or when too few of the unserved were stalled to change the verdict', () => {
     expect(checkGoodput({ ...input({ outcomes, rows }), loopBehindMs: stalls([1000, 1100]) }).verdict).toBe('fail');
     expect(checkGoodput(input({ outcomes, rows })).verdict).toBe('fail');

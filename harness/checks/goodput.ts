@@ -184,13 +184,16 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     scenario,
     oracleColumns(input, eligible, attempts, serviceTime, (model) => candidateTargets(model, scenario), planned),
     forced,
+    input.giveUp,
   );
-  const base = Math.min(eligible.length, servable);
+  // Judging was cut short (a stopped run): no bound, so a shortfall is not judged a failure.
+  const cut = servable === undefined;
+  const base = cut ? eligible.length : Math.min(eligible.length, servable);
   const reached = rows.some((r) => r.endpoint === 'chat');
   if (!reached && outcomes.length > 0) return neverReached(outcomes);
   const share = base === 0 ? 1 : Math.min(1, served / base);
   const min = scenario.expect.goodput.min;
-  const bound = servable < eligible.length ? `; the quotas allowed ${servable}` : '';
+  const bound = !cut && servable < eligible.length ? `; the quotas allowed ${servable}` : '';
   // The share's confidence interval (Wilson score, one-sided 95 % bounds) judged against the threshold.
   const interval = wilson(Math.min(served, base), base);
   const standing = atLeast(interval, min, served >= base);
@@ -207,13 +210,24 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     id: 'goodput',
     title: 'Goodput while capacity existed',
     meaning: 'Of the requests the providers had capacity for, the share the router did serve.',
-    verdict: base === 0 ? 'skip' : standing === 'marginal' || overloaded ? 'inconclusive' : standing,
+    verdict:
+      base === 0
+        ? 'skip'
+        : standing === 'marginal' || overloaded || (cut && standing === 'fail')
+          ? 'inconclusive'
+          : standing,
     ...(base === 0 ? { reason: 'no request had capacity to be served with' } : {}),
+    ...(base > 0 && cut && standing === 'fail'
+      ? {
+          reason:
+            'not judged: the run was stopped before the replay of what the quotas allowed was done, and without that bound a shortfall may be the quotas, not the router',
+        }
+      : {}),
     ...(overloaded
       ? {
           reason: routerWaited
-            ? `machine overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and ${outcomes.some((o) => o.replica !== undefined) ? 'the processes of the replica that held each of them' : "the router's process"} waited for a CPU); counted as served they would not fail the threshold (${needs})`
-            : `harness overloaded: ${starved} of the ${base - Math.min(served, base)} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
+            ? `machine overloaded: ${starved} of the ${eligible.length - served} unserved requests lived through loop stalls and router run-queue delay of a tenth of their deadline or more together (the harness's event loop was behind, and ${outcomes.some((o) => o.replica !== undefined) ? 'the processes of the replica that held each of them' : "the router's process"} waited for a CPU); counted as served they would not fail the threshold (${needs})`
+            : `harness overloaded: ${starved} of the ${eligible.length - served} unserved requests lived through loop stalls of a tenth of their deadline or more (the harness's event loop, shared with the simulator and an in-process router, was behind); counted as served they would not fail the threshold (${needs})`,
         }
       : {}),
     ...(base > 0 && standing === 'marginal'
@@ -244,7 +258,7 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     details: {
       eligible: eligible.length,
       served,
-      servableByQuota: servable,
+      ...(cut ? { servableByQuotaCut: true } : { servableByQuota: servable }),
       interval,
       excludedNoCapacity,
       excludedCutByFault: excludedCut,

@@ -29,6 +29,22 @@ describe('quotaOracle', () => {
     expect(quotaOracle(scenario as never, requests, new Map())).toBe(2);
   });
 
+  it('stops short, with no bound, once judging must give up', () => {
+    // One request a millisecond for 500 requests sent at once: each comes back every millisecond until placed.
+    const scenario = {
+      ...world(),
+      providers: [
+        { ...limited[0]!, keys: [limited[0]!.keys[0]!], quotas: [{ metric: 'requests' as const, limit: 1, per: 1 }] },
+      ],
+    };
+    const requests = Array.from({ length: 500 }, () => req(0));
+    let asked = 0;
+    const giveUp = () => ++asked >= 3;
+    expect(quotaOracle(scenario as never, requests, new Map(), undefined, giveUp)).toBeUndefined();
+    expect(asked).toBe(3);
+    expect(quotaOracle(scenario as never, requests, new Map(), undefined, () => false)).toBe(500);
+  });
+
   it('counts every key a request could use', () => {
     const scenario = {
       ...world(),

@@ -184,7 +184,8 @@ export function quotaOracle(
   requests: readonly OracleRequest[],
   blocked: ReadonlyMap<string, Intervals>,
   prefix?: OraclePrefix,
-): number {
+  giveUp?: () => boolean,
+): number | undefined {
   const n = requests.length;
   const columns: OracleColumns = {
     length: n,
@@ -196,15 +197,25 @@ export function quotaOracle(
     targetLists: requests.map((r) => r.targets),
     ...(prefix ? { prefix, conversation: Int32Array.from(requests, (r) => r.conversation ?? -1) } : {}),
   };
-  return quotaOracleColumns(scenario, columns, blocked);
+  return quotaOracleColumns(scenario, columns, blocked, giveUp);
 }
 
-/** `quotaOracle` over requests kept as columns (see `OracleColumns`). */
+/** Replay steps between two asks of `giveUp`: rare enough to cost nothing, often enough to stop within milliseconds. */
+const GIVE_UP_EVERY = 4096;
+
+/**
+ * `quotaOracle` over requests kept as columns (see `OracleColumns`). The replay can take
+ * minutes (a million requests waiting on a quota of one a millisecond come back every
+ * millisecond of their deadlines), all of it synchronous: `giveUp`, asked every few thousand
+ * steps, stops it short (a stopped run is judged in a second), and then no bound is known:
+ * undefined.
+ */
 export function quotaOracleColumns(
   scenario: RunScenario,
   requests: OracleColumns,
   blocked: ReadonlyMap<string, Intervals>,
-): number {
+  giveUp?: () => boolean,
+): number | undefined {
   const runtimes = scenario.providers.map((p, i) => createProviderRuntime(p, i));
   const byId = new Map(runtimes.map((rt) => [rt.id, rt]));
   const queue = new Queue(requests.length);
@@ -219,6 +230,7 @@ export function quotaOracleColumns(
   const maxSteps = 100_000 + deadlines;
   while (queue.size > 0) {
     if (++steps > maxSteps) throw new Error(`quotaOracle did not converge after ${steps} steps`);
+    if (giveUp && steps % GIVE_UP_EVERY === 0 && giveUp()) return undefined;
     const at = queue.topAt;
     const i = queue.pop();
     const tokensIn = requests.tokensIn[i]!;

@@ -57,6 +57,11 @@ export interface CheckInput {
    * loop's stalls are added up (see `starvationDuring`). Absent: the span as one piece.
    */
   routerSampledAt?: (from: number, to: number, replica?: number) => readonly number[];
+  /**
+   * True once judging must end soon (the user stopped the run and waits for its report): a long
+   * replay (the quota oracle) stops short and its check says what it could not judge.
+   */
+  giveUp?: () => boolean;
 }
 
 /** One piece of evidence: a violation, located in time and by correlation id. */

@@ -65,4 +65,22 @@ describe('reportsOf given a crafted report.json', () => {
     s.seed = '<img src=x onerror=alert(1)>';
     expect(() => reportsOf(s, 'y.json')).toThrow(/Failed to read y\.json: seed: expected number, received string/);
   });
+
+  it('refuses counts a comparison would divide by: negative, fractional, not a number or endless', () => {
+    const cases: Array<[string, (r: Report) => void, RegExp]> = [
+      ['sent.json', (r) => (r.load.sent = -1e308), /load\.sent: Too small: expected number to be >=0/],
+      ['nan.json', (r) => (r.latency.answered.count = Number.NaN), /latency\.answered\.count: /],
+      ['half.json', (r) => (r.load.byStatus['200'] = 1.5), /load\.byStatus\.200: expected int, received number/],
+      [
+        'endless.json',
+        (r) => (r.series.providers[0]!.totals.attempts = Infinity),
+        /series\.providers\[0\]\.totals\.attempts: /,
+      ],
+    ];
+    for (const [file, spoil, message] of cases) {
+      const r = aReport();
+      spoil(r);
+      expect(() => reportsOf(r, file), file).toThrow(message);
+    }
+  });
 });

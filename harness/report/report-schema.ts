@@ -10,8 +10,17 @@ const MAX_TEXT = 100_000;
 const MAX_REPORTS = 1000;
 
 const Text = z.string().max(MAX_TEXT);
+// JSON has no NaN, but a report.json edited by hand may say 1e999 (Infinity) or -1e308: zod 4's
+// number refuses the first; counts, times and shares refuse the rest, which `report --compare`
+// would otherwise divide by ("−0.0 %" answered).
 const Num = z.number();
 const Nullable = Num.nullable();
+/** A count: a whole number, not negative. */
+const Count = z.number().nonnegative().int();
+/** A duration or a rate: not negative. */
+const Ms = z.number().nonnegative();
+/** A share: between 0 and 1. */
+const Share = z.number().min(0).max(1);
 /** The router's run-queue figures (`RunQueueSummary`): the whole router's, and each replica's. */
 const RunQueueFigures = {
   totalMs: Num,
@@ -22,7 +31,13 @@ const RunQueueFigures = {
   threads: Num,
   executables: z.array(z.string().max(256)).max(64).optional(),
 };
-const Latency = z.looseObject({ count: Num, p50: Nullable, p90: Nullable, p99: Nullable, max: Nullable });
+const Latency = z.looseObject({
+  count: Count,
+  p50: Ms.nullable(),
+  p90: Ms.nullable(),
+  p99: Ms.nullable(),
+  max: Ms.nullable(),
+});
 const Point = z.tuple([Num, Num, Num]);
 
 const Evidence = z.looseObject({
@@ -40,7 +55,7 @@ const Check = z.looseObject({
   figure: Text,
   value: Nullable,
   threshold: Text.optional(),
-  violations: Num,
+  violations: Count,
   evidence: z.array(Evidence).max(1000),
 });
 
@@ -49,16 +64,16 @@ const Provider = z.looseObject({
   lanes: z.array(Text).max(10_000),
   attempts: z.array(Point).max(MAX_POINTS),
   windows: z.array(Point).max(MAX_POINTS),
-  totals: z.looseObject({ attempts: Num, byStatus: z.record(z.string(), Num) }),
+  totals: z.looseObject({ attempts: Count, byStatus: z.record(z.string(), Count) }),
   cache: z
     .looseObject({
-      answered: Num,
-      hits: Num,
-      hitRate: Num,
-      inputTokens: Num,
-      cachedTokens: Num,
-      writeTokens: Num,
-      tokenShare: Num,
+      answered: Count,
+      hits: Count,
+      hitRate: Share,
+      inputTokens: Count,
+      cachedTokens: Count,
+      writeTokens: Count,
+      tokenShare: Share,
     })
     .optional(),
 });
@@ -88,19 +103,19 @@ export const ReportSchema = z.looseObject({
     ])
     .optional(),
   startedAt: Text,
-  durationMs: Num,
+  durationMs: Ms,
   load: z.looseObject({
     mode: z.enum(['open', 'closed']),
-    durationMs: Num,
-    rate: Num.optional(),
-    connections: Num.optional(),
-    deadlineMs: Num,
-    sent: Num,
-    dropped: Num,
+    durationMs: Ms,
+    rate: Ms.optional(),
+    connections: Count.optional(),
+    deadlineMs: Ms,
+    sent: Count,
+    dropped: Count,
     interrupted: z.boolean(),
-    streams: Num,
-    achievedRate: Num,
-    byStatus: z.record(z.string(), Num),
+    streams: Count,
+    achievedRate: Ms,
+    byStatus: z.record(z.string(), Count),
   }),
   latency: z.looseObject({ answered: Latency, ttft: Latency }),
   checks: z.array(Check).max(100),

@@ -45,7 +45,15 @@ async function writeWhole(path: string, text: string): Promise<void> {
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    // The system's message ("ENOSPC: no space left on device, write") does not say which file.
+    throw new HarnessError(
+      'HARNESS_REPORT_UNWRITABLE',
+      `Failed to write ${path}: ${code}. Free some space or name another --out.`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

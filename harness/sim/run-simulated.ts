@@ -52,6 +52,11 @@ export interface SimulatedRunOptions {
   clock?: SimClock;
   /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged, never as a pass. */
   signal?: AbortSignal;
+  /**
+   * True once judging must end soon (see `judgeDeadline`, on the wall clock, which only the caller
+   * may read): long replays stop short. Without it judging is complete however long it takes.
+   */
+  giveUpJudging?: () => boolean;
 }
 
 /** A simulated run's data, and what it cost. */
@@ -109,6 +114,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     // Views over the ledger's columns, not an object of every field per attempt: a day's million rows fit.
     rows: sim.ledger.rowViews(),
     interrupted: o.signal?.aborted === true,
+    ...(o.giveUpJudging ? { giveUp: o.giveUpJudging } : {}),
   });
   return { ...judged, simulated: { startAt: simStart, simulatedMs, events: clock.fired() } };
 }

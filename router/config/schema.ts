@@ -148,7 +148,11 @@ const Attempt = z.strictObject({
     .int()
     .positive()
     .default(64 * 1024 * 1024),
-  /** Most bytes of answers being read from all providers at once; an attempt past it fails, not the process. */
+  /**
+   * Most memory answers being read from all providers may hold at once; an attempt past it fails,
+   * not the process. A JSON answer counts three times its bytes (bytes, text and parsed answer are
+   * alive together while it is decoded), reserved from its content-length before it is read.
+   */
   maxBufferedBytes: z
     .number()
     .int()

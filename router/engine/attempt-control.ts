@@ -11,6 +11,12 @@ export interface BufferBudget {
   readonly max: number;
 }
 
+/**
+ * What a JSON answer holds at its peak per byte read: its bytes, their text and the parsed answer
+ * are all alive while it is decoded (a 60 MB answer took about 180 MB, uncounted beyond its bytes).
+ */
+export const JSON_ANSWER_MEMORY_FACTOR = 3;
+
 /** What the control needs from the router. */
 interface ControlEnv {
   clock: Clock;
@@ -41,7 +47,11 @@ export class AttemptControl {
   handedOff = false;
   /** Keep-alive filler came before any content: the provider holds the request in its queue. */
   held = false;
+  /** What the attempt counts against the shared bound now. */
   private buffered = 0;
+  /** Body bytes read so far, and those the answer's content-length announced (reserved before reading). */
+  private received = 0;
+  private declared = 0;
   private bodyStarted = false;
   private cancelFirstToken: (() => void) | undefined;
   private cancelTimer: () => void;
@@ -75,10 +85,10 @@ export class AttemptControl {
    */
   onBodyChunk(chunk: Uint8Array, deadline: Deadline): void {
     // One bound over every answer being read at once: six 60 MB answers must not take 1.3 GB.
-    const buffers = this.env.buffers;
-    this.buffered += chunk.length;
-    buffers.held += chunk.length;
-    if (buffers.held > buffers.max) this.cancel.abort(AbortReason.OVER_BUDGET);
+    // Bytes a content-length announced are reserved already; only those past it count here.
+    const before = Math.max(this.declared, this.received);
+    this.received += chunk.length;
+    this.count(Math.max(this.declared, this.received) - before);
     if (this.bodyStarted) return;
     this.bodyStarted = hasContent(chunk);
     if (!this.bodyStarted && chunk.length > 0) this.held = true;
@@ -91,6 +101,44 @@ export class AttemptControl {
       this.phase = 'body';
       this.cancelFirstToken();
     }
+  }
+
+  /**
+   * Reserves what a JSON answer that announced `bytes` (its content-length) will hold at its peak,
+   * before a byte is read: false, the attempt cancelled, when that would pass the shared bound.
+   */
+  reserveAnswer(bytes: number): boolean {
+    if (!this.fits(bytes * JSON_ANSWER_MEMORY_FACTOR)) return false;
+    this.declared = bytes;
+    this.count(bytes * JSON_ANSWER_MEMORY_FACTOR);
+    return true;
+  }
+
+  /**
+   * Counts what decoding and parsing the answer read will hold besides its bytes, before it is
+   * done: false, the attempt cancelled, when that would pass the shared bound.
+   */
+  reserveDecoding(): boolean {
+    const more = this.received * JSON_ANSWER_MEMORY_FACTOR - this.buffered;
+    if (more <= 0) return true;
+    if (!this.fits(more)) return false;
+    this.count(more);
+    return true;
+  }
+
+  private fits(bytes: number): boolean {
+    const { held, max } = this.env.buffers;
+    if (held + bytes <= max) return true;
+    this.cancel.abort(AbortReason.OVER_BUDGET);
+    return false;
+  }
+
+  private count(bytes: number): void {
+    if (bytes <= 0) return;
+    const buffers = this.env.buffers;
+    this.buffered += bytes;
+    buffers.held += bytes;
+    if (buffers.held > buffers.max) this.cancel.abort(AbortReason.OVER_BUDGET);
   }
 
   /** The JSON answer is read: its first-token timer, if one ran, stops. */

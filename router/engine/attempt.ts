@@ -91,6 +91,13 @@ function refusal(env: AttemptEnv, target: TargetRuntime, res: HttpResponse, text
 }
 
 /** A JSON answer read whole: parsed by the adapter, or a failure when it is not an answer. */
+/** The answer's text; its pieces (and their concatenation) are let go before it is parsed. */
+function decodeReleasing(chunks: Buffer[]): string {
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  chunks.length = 0;
+  return bytes.toString('utf8');
+}
+
 function jsonAnswer(
   env: AttemptEnv,
   input: AttemptInput,
@@ -100,7 +107,7 @@ function jsonAnswer(
   firstByteAt: number,
 ): AttemptResult {
   const { target } = input;
-  const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  const text = decodeReleasing(chunks);
   const parsed =
     input.api === 'embeddings' && target.adapter.embeddings
       ? target.adapter.embeddings.parse(text, input.req)
@@ -157,8 +164,24 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
     );
     if (!stream) {
       control.phase = 'body';
+      // An answer that says it is too big is refused before a byte of it is read.
+      const declared = Number(get('content-length') ?? Number.NaN);
+      if (Number.isFinite(declared) && declared > 0) {
+        if (declared > env.maxResponseBytes) {
+          res.dispose();
+          return failed({
+            kind: 'network_error',
+            message: `response body of ${declared} bytes over ${env.maxResponseBytes}`,
+          });
+        }
+        if (!control.reserveAnswer(declared)) {
+          res.dispose();
+          return failed(control.outcomeOf(undefined));
+        }
+      }
       const chunks = await res.collect((chunk) => control.onBodyChunk(chunk, deadline), env.maxResponseBytes);
       control.bodyRead();
+      if (!control.reserveDecoding()) return failed(control.outcomeOf(undefined));
       return jsonAnswer(env, input, ctx, res, chunks, firstByteAt);
     }
 

@@ -165,4 +165,37 @@ describe('Ledger', () => {
       [4, 4.5, 200],
     ]);
   });
+
+  it('keeps the file sink however often an event client leaves, and whichever sink leaves mid-row', () => {
+    const ledger = new Ledger();
+    const file: number[] = [];
+    const events: number[] = [];
+    ledger.addSink((row) => file.push(row.seq));
+    const leave = ledger.addSink((row) => {
+      events.push(row.seq);
+      leave();
+    });
+    const end = () => ledger.finish(ledger.begin(start()), 2000, undefined, undefined);
+    end();
+    // Both the request and the response of an event stream close: it leaves twice.
+    leave();
+    end();
+    const late: number[] = [];
+    ledger.addSink((row) => late.push(row.seq));
+    end();
+    expect(file).toEqual([0, 1, 2]);
+    expect(events).toEqual([0]);
+    expect(late).toEqual([2]);
+  });
+
+  it('hands a row to every sink when one before them throws, then throws', () => {
+    const ledger = new Ledger();
+    const file: number[] = [];
+    ledger.addSink(() => {
+      throw new Error('client gone');
+    });
+    ledger.addSink((row) => file.push(row.seq));
+    expect(() => ledger.finish(ledger.begin(start()), 2000, undefined, undefined)).toThrow('client gone');
+    expect(file).toEqual([0]);
+  });
 });

@@ -116,7 +116,9 @@ export class Ledger {
   private capacity: number;
   private droppedCount = 0;
   private readonly maxRows: number;
-  private readonly sinks: LedgerSink[] = [];
+  // Replaced, never changed in place: a sink that leaves while rows are handed out (an event
+  // client disconnecting) must not make the loop skip the next sink.
+  private sinks: readonly LedgerSink[] = [];
   private readonly labels = new InternTable();
   private readonly models = new InternTable();
   private readonly faultSets = new InternTable();
@@ -206,10 +208,28 @@ export class Ledger {
     return this.droppedCount;
   }
 
-  /** Streams each row to `sink` when it ends. */
+  /**
+   * Streams each row to `sink` when it ends; the function returned removes that sink, and only
+   * it, however often it is called (a second call once removed the last sink: the ledger file).
+   */
   addSink(sink: LedgerSink): () => void {
-    this.sinks.push(sink);
-    return () => this.sinks.splice(this.sinks.indexOf(sink), 1);
+    this.sinks = [...this.sinks, sink];
+    return () => {
+      this.sinks = this.sinks.filter((s) => s !== sink);
+    };
+  }
+
+  /** Hands `row` to every sink, each even when one before it throws (the first error is rethrown after). */
+  private emit(row: LedgerRow): void {
+    let failure: { error: unknown } | undefined;
+    for (const sink of this.sinks) {
+      try {
+        sink(row);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
   }
 
   private allColumns() {
@@ -308,7 +328,7 @@ export class Ledger {
       if (end) spill.end = end;
       if (tokensOut !== undefined) spill.tokensOut = tokensOut;
       this.overflow.delete(seq);
-      for (const sink of this.sinks) sink(spill);
+      this.emit(spill);
       return;
     }
     this.ended.data[seq] = at;
@@ -316,7 +336,7 @@ export class Ledger {
     if (tokensOut !== undefined) this.tokensOut.data[seq] = tokensOut;
     if (this.sinks.length > 0) {
       const row = this.row(seq)!;
-      for (const sink of this.sinks) sink(row);
+      this.emit(row);
     }
   }
 

@@ -65,7 +65,11 @@ export function streamControlEvents(sim: Simulator, req: IncomingMessage, res: S
   };
   tick();
   const timer = setInterval(tick, intervalMs);
+  // Both the request and the response close: stop once.
+  let stopped = false;
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
     clearInterval(timer);
     off();
   };

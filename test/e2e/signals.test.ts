@@ -124,6 +124,21 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
     expect((await reportFiles(out)).reports[0]!.verdict).toBe('interrupted');
   });
 
+  it.concurrent('exits 143 on SIGTERM within seconds in simulated time, however big the run', async () => {
+    // 50,000 requests a second for 48 h against a quota of one a millisecond: judging what was
+    // answered once took minutes of synchronous replay, and every further signal waited on it.
+    const out = join(dir, 'sim-term');
+    const cli = start(['run', 'test/fixtures/signals/big-simulated.yaml', '--time', 'simulated', '--out', out]);
+    await until(() => cli.output().includes('throttlelab run: scenario'));
+    await new Promise((r) => setTimeout(r, 2000));
+    const stoppedAt = Date.now();
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(143);
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    expect(cli.output()).toMatch(/verdict: INTERRUPTED after [\d.]+ s, not a pass/);
+    expect((await reportFiles(out)).reports[0]!.verdict).toBe('interrupted');
+  });
+
   it.concurrent(
     'stops at once on Ctrl-C while a router command is still starting, leaving nothing running',
     async () => {

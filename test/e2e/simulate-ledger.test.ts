@@ -90,10 +90,34 @@ describe('simulate --ledger-out', () => {
       expect(await running).toBe(2);
       expect(io.errors.filter((l) => l.includes('ENOSPC'))).toEqual([
         'simulate: writing /dev/full failed (ENOSPC); later attempts are not written. Still serving.',
-        expect.stringMatching(
-          /^throttlelab: CLI_OUTPUT_UNWRITABLE: --ledger-out \/dev\/full: writing failed \(ENOSPC\); the file is incomplete \(at least \d+ of 2 attempts are missing\)\.$/,
-        ),
+        'throttlelab: CLI_OUTPUT_UNWRITABLE: --ledger-out /dev/full: writing failed (ENOSPC); the file is incomplete: 2 of 2 attempts are not in it.',
       ]);
     },
   );
+
+  it('writes every attempt when a client of the event stream leaves mid-run', async () => {
+    const file = join(dir, 'events-left.jsonl');
+    const stop = new AbortController();
+    const io = captureIo({ stop: stop.signal });
+    const running = runCli(['simulate', 'scenarios/quickstart.yaml', '--ledger-out', file], io);
+    await until(() => io.lines.some((l) => l.startsWith('listening on')));
+    const origin = /listening on (http:\/\/\S+)/.exec(io.lines.find((l) => l.startsWith('listening on'))!)![1]!;
+    const models = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        await fetch(`${origin}/openai/v1/models`, { headers: { authorization: 'Bearer sk-sim-openai-main-0001' } });
+    };
+    const watcher = new AbortController();
+    const events = await fetch(`${origin}/_throttlelab/events`, { signal: watcher.signal });
+    await events.body!.getReader().read();
+    await models(10);
+    // The event client leaves (the dashboard's tab closed): its request and its response both close.
+    watcher.abort();
+    await new Promise((r) => setTimeout(r, 100));
+    await models(20);
+    stop.abort();
+    expect(await running).toBe(0);
+    const rows = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    expect(rows).toHaveLength(30);
+    expect(io.lines).toContain(`ledger: 30 attempts written to ${file}`);
+  });
 });

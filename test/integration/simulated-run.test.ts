@@ -162,6 +162,40 @@ describe('simulated time (the reference router in process, one discrete-event cl
     expect(data.dropped).toBeGreaterThan(0);
   }, 60_000);
 
+  it('judges a stopped run in a moment however long replaying its quotas would take', async () => {
+    // 50,000 requests a second against one a millisecond: each waiting request comes back to the
+    // quota oracle every millisecond of its 10 s deadline, minutes of synchronous replay.
+    const file = join(import.meta.dirname, '../fixtures/signals/big-simulated.yaml');
+    const loaded = await loadRunScenarioFile(file, {});
+    if (!loaded.ok) throw new Error(loaded.report);
+    const stop = new AbortController();
+    const reference = simulatedReferenceLauncher(loaded.scenario);
+    let seen = 0;
+    const stopsAt3000: SimulatedRouterLauncher = async (ctx) => {
+      const r = await reference(ctx);
+      return {
+        ...r,
+        direct: async (call) => {
+          if (++seen === 3000) stop.abort();
+          return r.direct!(call);
+        },
+      };
+    };
+    const data = await runSimulatedScenario({
+      scenario: loaded.scenario,
+      scenarioText: loaded.text,
+      scenarioFile: file,
+      seed: 9,
+      launcher: stopsAt3000,
+      signal: stop.signal,
+      giveUpJudging: () => stop.signal.aborted,
+    });
+    expect(data.verdict).toBe('interrupted');
+    const goodput = data.checks.find((c) => c.id === 'goodput')!;
+    expect(goodput.details).toMatchObject({ servableByQuotaCut: true });
+    expect(goodput.verdict).not.toBe('fail');
+  }, 60_000);
+
   it('fails a router that hands every client a 429 (the checks judge in simulated time too)', async () => {
     const passes429: SimulatedRouterLauncher = () => ({
       description: 'always 429',
