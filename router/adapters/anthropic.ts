@@ -147,7 +147,9 @@ class AnthropicStreamTranslator implements StreamTranslator {
     const { input, completion } = this;
     const usage = usageWith(input, completion, false);
     return {
-      chunks: this.clientWantsUsage ? [this.writer.usage(input.promptTokens, completion, input.cachedTokens)] : [],
+      chunks: this.clientWantsUsage
+        ? [this.writer.usage(input.promptTokens, completion, input.cachedTokens, input.cacheWriteTokens)]
+        : [],
       content: false,
       done: true,
       usage,
@@ -237,6 +239,7 @@ export const anthropicAdapter: ProviderAdapter = {
         completion,
         input.cachedTokens ?? 0,
         calls,
+        input.cacheWriteTokens ?? 0,
       ),
       usage: usageWith(input, completion, j.usage === undefined),
     };

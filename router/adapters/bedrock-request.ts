@@ -16,6 +16,11 @@ function block(p: Part): Block | undefined {
   return { image: { format: FORMATS[p.mediaType!], source: { bytes: p.data } } };
 }
 
+/** Converse's cache checkpoint: the content before it is cached (Anthropic's `cache_control` on the block before). */
+const CACHE_POINT: Block = Object.freeze({ cachePoint: Object.freeze({ type: 'default' }) });
+/** Checkpoints a request may carry, as Anthropic: more are refused. */
+const MAX_CACHE_POINTS = 4;
+
 /**
  * Converse refuses a user turn that holds both `toolResult` blocks and conversation blocks ("Conversation
  * blocks and tool result blocks cannot be provided in the same turn."), which merging a tool message
@@ -43,10 +48,32 @@ export function toConverse(req: ChatRequest, maxTokens: number): Record<string, 
   const system: Block[] = [];
   const messages: Turn[] = [];
   const push = (role: Turn['role'], content: Block[]) => pushTurn(messages, role, content);
-  const blocks = (parts: Part[]) => parts.map(block).filter((b): b is Block => b !== undefined);
+  // A client's cache hints (`cache_control` on a part or a tool) become `cachePoint` blocks after
+  // what they mark, the first four of them; without them no prompt is cached through Bedrock.
+  let points = 0;
+  const mark = (out: Block[], hints: Part['hints']) => {
+    if (hints.cache_control != null && points < MAX_CACHE_POINTS) {
+      out.push(CACHE_POINT);
+      points++;
+    }
+  };
+  const blocks = (parts: Part[]) => {
+    const out: Block[] = [];
+    for (const p of parts) {
+      const b = block(p);
+      if (!b) continue;
+      out.push(b);
+      mark(out, p.hints);
+    }
+    return out;
+  };
   for (const m of req.messages) {
     if (m.role === 'system' || m.role === 'developer') {
-      for (const p of partsOf(m.content)) if (p.kind === 'text') system.push({ text: p.text });
+      for (const p of partsOf(m.content))
+        if (p.kind === 'text') {
+          system.push({ text: p.text });
+          mark(system, p.hints);
+        }
     } else if (m.role === 'tool') {
       const text = partsOf(m.content)
         .map((p) => (p.kind === 'text' ? p.text : ''))
@@ -72,15 +99,18 @@ export function toConverse(req: ChatRequest, maxTokens: number): Record<string, 
   const offered = choice?.mode === 'none' ? [] : tools;
   const declared = offered.length > 0 ? offered : historyTools(req);
   if (declared.length > 0) {
-    const toolConfig: Record<string, unknown> = {
-      tools: declared.map((t) => ({
+    const specs: Block[] = [];
+    for (const t of declared) {
+      specs.push({
         toolSpec: {
           name: t.name,
           ...('description' in t && t.description !== undefined ? { description: t.description } : {}),
           inputSchema: { json: t.parameters },
         },
-      })),
-    };
+      });
+      if ('hints' in t) mark(specs, t.hints);
+    }
+    const toolConfig: Record<string, unknown> = { tools: specs };
     if (offered.length > 0 && choice?.mode === 'required') toolConfig.toolChoice = { any: {} };
     else if (offered.length > 0 && choice?.mode === 'function') toolConfig.toolChoice = { tool: { name: choice.name } };
     body.toolConfig = toolConfig;

@@ -18,7 +18,7 @@ const FINISH: Record<string, string> = {
 
 interface GeminiChunk {
   candidates?: Array<{
-    content?: { parts?: Array<{ text?: string; functionCall?: { name?: string; args?: unknown } }> };
+    content?: { parts?: Array<{ text?: string; functionCall?: { id?: string; name?: string; args?: unknown } }> };
     finishReason?: string;
   }>;
   usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; cachedContentTokenCount?: number };
@@ -30,13 +30,30 @@ function textOf(c: GeminiChunk): string {
   return c.candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '';
 }
 
-/** A chunk's function calls as OpenAI tool calls; Gemini gives calls no ids, so they are numbered from `from`. */
-function callsOf(c: GeminiChunk, from: number): Array<{ id: string; name: string; arguments: string }> {
+let unnamed = 0;
+
+/**
+ * What a response's tool-call ids start with: its `responseId`, unique per response, kept to the
+ * characters every vendor accepts in an id (Anthropic: `^[a-zA-Z0-9_-]+$`); without one, the time
+ * and a count of this process's responses.
+ */
+function callIdBase(responseId: string | undefined, now: number): string {
+  const clean = responseId?.replace(/[^A-Za-z0-9_-]/g, '');
+  return clean ? clean : `g${now.toString(36)}${(unnamed++).toString(36)}`;
+}
+
+/**
+ * A chunk's function calls as OpenAI tool calls, numbered from `from` within the response. Gemini
+ * gives a call an `id` only sometimes; the others get one unique to the response, for an agent's
+ * history keeps every call it made, and a later turn served by Anthropic refuses repeated ids
+ * ("tool_use ids must be unique"): `call_0` on every Gemini answer broke that.
+ */
+function callsOf(c: GeminiChunk, from: number, base: string): Array<{ id: string; name: string; arguments: string }> {
   const out: Array<{ id: string; name: string; arguments: string }> = [];
   for (const p of c.candidates?.[0]?.content?.parts ?? [])
     if (p.functionCall?.name)
       out.push({
-        id: `call_${from + out.length}`,
+        id: p.functionCall.id || `call_${base}_${from + out.length}`,
         name: p.functionCall.name,
         arguments: JSON.stringify(p.functionCall.args ?? {}),
       });
@@ -52,6 +69,7 @@ class GeminiStreamTranslator implements StreamTranslator {
   private completion = 0;
   private contentChunks = 0;
   private calls = 0;
+  private callBase: string | undefined;
 
   constructor(
     private readonly ctx: CallContext,
@@ -86,7 +104,8 @@ class GeminiStreamTranslator implements StreamTranslator {
       this.contentChunks++;
       chunks.push(writer.content(text));
     }
-    const called = callsOf(j, this.calls);
+    this.callBase ??= callIdBase(j.responseId, this.ctx.now);
+    const called = callsOf(j, this.calls, this.callBase);
     for (const c of called) chunks.push(writer.toolCall(this.calls++, c.id, c.name, c.arguments));
     const content = text.length > 0 || called.length > 0;
     this.prompt = j.usageMetadata?.promptTokenCount ?? this.prompt;
@@ -152,7 +171,7 @@ export const geminiAdapter: ProviderAdapter = {
     const prompt = j.usageMetadata?.promptTokenCount ?? 0;
     const completion = j.usageMetadata?.candidatesTokenCount ?? 0;
     const cached = j.usageMetadata?.cachedContentTokenCount ?? 0;
-    const calls = callsOf(j, 0);
+    const calls = callsOf(j, 0, callIdBase(j.responseId, ctx.now));
     return {
       body: completionBody(
         j.responseId ?? 'gemini',

@@ -30,9 +30,10 @@ export class ChunkWriter {
     return `${this.prefix}[{"index":0,"delta":{},"finish_reason":${JSON.stringify(reason)}}]}`;
   }
 
-  usage(prompt: number, completion: number, cached = 0): string {
+  usage(prompt: number, completion: number, cached = 0, written = 0): string {
     const details = cached > 0 ? `,"prompt_tokens_details":{"cached_tokens":${cached}}` : '';
-    return `${this.prefix}[],"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion}${details}}}`;
+    const writes = written > 0 ? `,"cache_creation_input_tokens":${written}` : '';
+    return `${this.prefix}[],"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion}${details}${writes}}}`;
   }
 }
 
@@ -47,6 +48,7 @@ export function completionBody(
   completion: number,
   cached = 0,
   toolCalls: Array<{ id: string; name: string; arguments: string }> = [],
+  written = 0,
 ): string {
   const created = Math.floor(createdMs / 1000);
   const total = prompt + completion;
@@ -63,9 +65,12 @@ export function completionBody(
     Number.isFinite(prompt) &&
     Number.isFinite(completion) &&
     Number.isFinite(total) &&
-    Number.isFinite(cached)
+    Number.isFinite(cached) &&
+    Number.isFinite(written)
   ) {
-    const details = cached > 0 ? `,"prompt_tokens_details":{"cached_tokens":${cached}}` : '';
+    const details =
+      (cached > 0 ? `,"prompt_tokens_details":{"cached_tokens":${cached}}` : '') +
+      (written > 0 ? `,"cache_creation_input_tokens":${written}` : '');
     return `{"id":${JSON.stringify(id)},"object":"chat.completion","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":${JSON.stringify(text)},"refusal":null},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}],"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${total}${details}}}`;
   }
   return JSON.stringify({
@@ -100,6 +105,8 @@ export function completionBody(
       total_tokens: total,
       // Prompt-cache hits in OpenAI's place for them, whichever vendor served.
       ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+      // Prompt-cache writes (Anthropic's, billed at 1.25×) where LiteLLM puts them: OpenAI has no place.
+      ...(written > 0 ? { cache_creation_input_tokens: written } : {}),
     },
   });
 }

@@ -138,8 +138,41 @@ describe('tools, images and JSON output to Gemini', () => {
     const t = geminiAdapter.streamTranslator(ctx, false).onEvent(JSON.stringify(answer), undefined);
     expect(t.content && t.done).toBe(true);
     const chunks = t.chunks.map((c) => JSON.parse(c).choices[0]);
-    expect(chunks[1].delta.tool_calls[0]).toMatchObject({ id: 'call_0', function: { name: 'get_weather' } });
+    expect(chunks[1].delta.tool_calls[0]).toMatchObject({ function: { name: 'get_weather' } });
     expect(chunks.at(-1).finish_reason).toBe('tool_calls');
+  });
+
+  it('gives every call an id unique across answers, and keeps the id Gemini gives', () => {
+    const call = (name: string, id?: string) => ({ functionCall: { name, args: {}, ...(id ? { id } : {}) } });
+    const answer = (responseId: string | undefined, parts: unknown[]) =>
+      JSON.stringify({
+        candidates: [{ content: { parts }, finishReason: 'STOP' }],
+        ...(responseId ? { responseId } : {}),
+      });
+    const ids = (text: string) => {
+      const done = geminiAdapter.parseCompletion(text, ctx);
+      if ('error' in done) throw new Error(done.error);
+      return JSON.parse(done.body).choices[0].message.tool_calls.map((c: { id: string }) => c.id) as string[];
+    };
+    const streamed = (text: string) =>
+      geminiAdapter
+        .streamTranslator(ctx, false)
+        .onEvent(text, undefined)
+        .chunks.flatMap((c) => JSON.parse(c).choices[0].delta.tool_calls ?? [])
+        .map((c: { id: string }) => c.id) as string[];
+    const all = [
+      ...ids(answer('r1', [call('a'), call('b')])),
+      ...ids(answer('r2', [call('a')])),
+      ...ids(answer(undefined, [call('a')])),
+      ...ids(answer(undefined, [call('a')])),
+      ...streamed(answer('r3', [call('a'), call('b')])),
+      ...streamed(answer(undefined, [call('a')])),
+      // Characters Anthropic refuses in an id are dropped from the response id.
+      ...ids(answer('r/4+=', [call('a')])),
+    ];
+    expect(new Set(all).size).toBe(all.length);
+    for (const id of all) expect(id).toMatch(/^call_[A-Za-z0-9_-]+$/);
+    expect(ids(answer('r5', [call('a', 'fc-from-gemini')]))).toEqual(['fc-from-gemini']);
   });
 });
 

@@ -26,6 +26,8 @@ export interface ChatUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number } | null;
+  /** Of `prompt_tokens`, those written to the prompt cache (Anthropic's, where LiteLLM reports them). */
+  cache_creation_input_tokens?: number | null;
 }
 
 /** What one frame held: a chunk, the terminator, or an error event. */

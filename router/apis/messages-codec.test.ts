@@ -3,6 +3,7 @@ import type { RouteResult } from '../engine/route-result.js';
 import { failWith, noCapacity } from '../engine/route-result.js';
 import { messagesCodec } from './messages-codec.js';
 import { messagesStreamEncoder } from './messages-stream.js';
+import { anthropicAdapter } from '../adapters/anthropic.js';
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-1', model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -132,6 +133,58 @@ describe('the Messages codec', () => {
     expect(evs[6]!.data).toMatchObject({ delta: { type: 'input_json_delta', partial_json: '1}' } });
     expect(evs[8]!.data).toMatchObject({ delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 4 } });
     expect(messagesCodec.streamEnded.test(out)).toBe(true);
+  });
+
+  it('reports the cache writes and reads of an Anthropic answer and reads as Anthropic does, plain and streamed', () => {
+    const ctx = {
+      baseUrl: 'http://a.test',
+      model: 'claude-haiku-4-5',
+      apiKey: 'k',
+      forward: {},
+      defaultMaxTokens: 64,
+      now: 0,
+    };
+    // Anthropic's own split: 12 after the last breakpoint, 2000 written to the cache, 500 read from it.
+    const usage = {
+      input_tokens: 12,
+      cache_creation_input_tokens: 2000,
+      cache_read_input_tokens: 500,
+      output_tokens: 5,
+    };
+    const want = {
+      input_tokens: 12,
+      cache_creation_input_tokens: 2000,
+      cache_read_input_tokens: 500,
+      output_tokens: 5,
+    };
+    const done = anthropicAdapter.parseCompletion(
+      JSON.stringify({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'hi' }],
+        stop_reason: 'end_turn',
+        usage,
+      }),
+      ctx,
+    );
+    if ('error' in done) throw new Error(done.error);
+    const r = messagesCodec.encode({ kind: 'response', status: 200, headers: {}, body: done.body, attempts: [] }, 'm');
+    expect(JSON.parse((r as { body: string }).body).usage).toEqual(want);
+    // Streamed: Anthropic's events through the adapter to OpenAI chunks, then the Messages encoder.
+    const t = anthropicAdapter.streamTranslator(ctx, true);
+    const chunks = [
+      { type: 'message_start', message: { id: 'msg_1', usage: { ...usage, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 5 } },
+      { type: 'message_stop' },
+    ].flatMap((e) => t.onEvent(JSON.stringify(e), e.type).chunks);
+    const enc = messagesStreamEncoder('m');
+    const out = enc.push(chunks.map((c) => `data: ${c}\n\n`).join('') + 'data: [DONE]\n\n');
+    const final = events(out).find((e) => e.event === 'message_delta')!;
+    expect(final.data.usage).toEqual(want);
   });
 
   it('turns an error frame into an Anthropic error event', () => {

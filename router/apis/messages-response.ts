@@ -27,12 +27,13 @@ export function anthropicErrorBody(type: string, message: string, extra: Record<
   return JSON.stringify({ type: 'error', error: { type, message, ...extra } });
 }
 
-/** Anthropic usage from OpenAI usage, cached prompt tokens as cache reads. */
+/** Anthropic usage from OpenAI usage: cached prompt tokens as cache reads, cache writes as writes. */
 export function anthropicUsage(u: ChatUsage | undefined): Record<string, number> {
   const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
+  const written = u?.cache_creation_input_tokens ?? 0;
   return {
-    input_tokens: Math.max(0, (u?.prompt_tokens ?? 0) - cached),
-    cache_creation_input_tokens: 0,
+    input_tokens: Math.max(0, (u?.prompt_tokens ?? 0) - cached - written),
+    cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
     output_tokens: u?.completion_tokens ?? 0,
   };

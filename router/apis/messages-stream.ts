@@ -74,7 +74,13 @@ export function messagesStreamEncoder(requestedModel: string): StreamEncoder {
         close() +
         ev('message_delta', {
           delta: { stop_reason: STOP_REASON[finishReason ?? 'stop'] ?? 'end_turn', stop_sequence: null },
-          usage: { output_tokens: u.output_tokens, input_tokens: u.input_tokens },
+          // Cumulative, as Anthropic's final usage is: cache reads and writes included.
+          usage: {
+            input_tokens: u.input_tokens,
+            cache_creation_input_tokens: u.cache_creation_input_tokens,
+            cache_read_input_tokens: u.cache_read_input_tokens,
+            output_tokens: u.output_tokens,
+          },
         }) +
         ev('message_stop', {})
       );

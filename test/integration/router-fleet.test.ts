@@ -104,7 +104,8 @@ async function drive(replicas: Router[], count: number, everyMs: number, during?
         { forward: { 'x-throttlelab-correlation-id': id } },
       ).then((r) => {
         const status = r.kind === 'stream' ? 200 : r.status;
-        outcomes.push({ id, model: 'openai/gpt-4o-mini', sentAt, endAt: Date.now(), status } as ClientOutcome);
+        const replica = i % replicas.length;
+        outcomes.push({ id, model: 'openai/gpt-4o-mini', sentAt, endAt: Date.now(), status, replica } as ClientOutcome);
         return status;
       }),
     );
