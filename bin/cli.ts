@@ -333,8 +333,14 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       '<report.json...>',
       'a report written by run or conform; with --compare, the one before and the one after',
     )
-    .option('--out <dir>', 'folder to write to (default: beside the JSON; with --compare, beside the second)')
-    .option('--compare', 'compare two reports check by check; exit 1 if anything got worse beyond the tolerance')
+    .option(
+      '--out <dir>',
+      'folder to write to (default: beside the JSON; with --compare, none: compare.md and compare.html only when given)',
+    )
+    .option(
+      '--compare',
+      'compare two reports check by check: better, worse, mixed or same; exit 1 if anything got worse beyond the tolerance',
+    )
     .option(
       '--tolerance <pct>',
       'with --compare: how much worse (percent) a count, share or ratio may get',

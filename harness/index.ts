@@ -67,6 +67,7 @@ export {
   VERDICT_RANK,
   DEFAULT_TOLERANCE,
   type Comparison,
+  type CompareVerdict,
   type CompareTolerance,
   type ScenarioChange,
   type CheckChange,
