@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { CliError, isInterrupted, knownError } from './errors.js';
 import { EXIT, interruptedCode, type ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';
+import { packageVersion } from './package-root.js';
 
 function parseSeed(value: string): number {
   const n = Number(value);
@@ -109,7 +110,10 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
   const program = new Command()
     .name('throttlelab')
     .description('Prove that your LLM router survives rate limits.')
-    .showHelpAfterError()
+    .version(packageVersion(), '-V, --version', 'print the version')
+    // A mistyped flag gets the error, commander's "Did you mean …?" and one line, not the whole help.
+    .showSuggestionAfterError()
+    .showHelpAfterError('(add --help for the usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.out(s.replace(/\n$/, '')),
@@ -333,8 +337,14 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       '<report.json...>',
       'a report written by run or conform; with --compare, the one before and the one after',
     )
-    .option('--out <dir>', 'folder to write to (default: beside the JSON; with --compare, beside the second)')
-    .option('--compare', 'compare two reports check by check; exit 1 if anything got worse beyond the tolerance')
+    .option(
+      '--out <dir>',
+      'folder to write to (default: beside the JSON; with --compare, none: compare.md and compare.html only when given)',
+    )
+    .option(
+      '--compare',
+      'compare two reports check by check: better, worse, mixed or same; exit 1 if anything got worse beyond the tolerance',
+    )
     .option(
       '--tolerance <pct>',
       'with --compare: how much worse (percent) a count, share or ratio may get',

@@ -21,6 +21,11 @@ export function packageRoot(): string {
   throw new Error(`throttlelab's package.json was not found above ${fileURLToPath(import.meta.url)}`);
 }
 
+/** The version in the package's package.json (what `throttlelab --version` prints). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /** The conformance pack shipped with the package. */
 export function builtinConformanceDir(): string {
   return join(packageRoot(), 'scenarios', 'conformance');

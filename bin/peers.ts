@@ -5,13 +5,13 @@
 // evidence, and whether the runs agreed.
 // Each run's evidence stays in <reports>/run-N/<scenario>/: ledger.jsonl, outcomes.jsonl,
 // router.log (the gateway's own output) and report.json / report.txt (the verdicts with their
-// reasons), so every verdict can be followed to its attempts. Hand-written blocks of the page
-// (`<!-- hand:NAME -->` … `<!-- /hand:NAME -->`) are kept when it is written again.
+// reasons), so every verdict can be followed to its attempts. The page goes to
+// reports/peers/<peer>.md; the tracked docs/peers.md changes only when asked (`--out docs/peers.md`),
+// and then its hand-written blocks (`<!-- hand:NAME -->` … `<!-- /hand:NAME -->`) are kept (peer-page.ts).
 // `--compare llm-gateway=.peers/reports-llm-gateway` adds another peer's saved verdicts to the clause table;
 // `--from-reports <reports dir>` writes the page again from a run's saved reports (a clause landed since), running nothing.
 //   npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--only 03-all-exhausted]
-//     [--out docs/peers.md] [--compare <peer>=<reports>] [--from-reports <reports>]
-import { existsSync } from 'node:fs';
+//     [--out reports/peers/<peer>.md | docs/peers.md] [--compare <peer>=<reports>] [--from-reports <reports>]
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
@@ -30,12 +30,13 @@ import {
   type RunData,
 } from '../harness/index.js';
 import { writeEvidenceFiles } from './evidence-files.js';
+import { writePeerPage } from './peer-page.js';
 import { readAttempts, readPeerReports } from './peer-reports.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
 const USAGE =
-  'usage: npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--reports <dir>/../reports] [--only <part of a scenario file name>] [--out docs/peers.md | docs/peers-llm-gateway.md] [--compare <peer>=<its reports dir>,…] [--from-reports <reports dir>]\n';
+  'usage: npm run peers -- [--peer portkey|llm-gateway] [--runs 3] [--dir .peers/<peer>] [--reports <dir>/../reports] [--only <part of a scenario file name>] [--out reports/peers/<peer>.md (default) | docs/peers.md | docs/peers-llm-gateway.md] [--compare <peer>=<its reports dir>,…] [--from-reports <reports dir>]\n';
 const known = new Set(['peer', 'runs', 'dir', 'reports', 'only', 'out', 'compare', 'from-reports']);
 const unknown = [...args.keys()].filter((k) => !known.has(k));
 const peerName = args.get('peer') ?? 'portkey';
@@ -51,7 +52,8 @@ if (
 }
 const runs = Math.max(1, Math.min(5, Number(args.get('runs') ?? 3)));
 const dir = resolve(args.get('dir') ?? `.peers/${peerName}`);
-const out = resolve(args.get('out') ?? (peerName === 'portkey' ? 'docs/peers.md' : 'docs/peers-llm-gateway.md'));
+// The tracked pages in docs/ hold hand-written analysis: they change only when named with --out.
+const out = resolve(args.get('out') ?? `reports/peers/${peerName}.md`);
 const only = args.get('only');
 // Portkey's evidence keeps its old place; another peer's goes beside it, never over it.
 const fromReports = args.get('from-reports');
@@ -146,12 +148,8 @@ if (fromReports === undefined) {
 const played: ReadonlySet<string> = new Set(files.map((f) => basename(f, '.yaml')));
 const saved = await readPeerReports(reports, runs, played);
 
-const previous = existsSync(out) ? await readFile(out, 'utf8') : '';
-/** A hand-written block of the page as it stands, or an empty one to write in. */
-const hand = (name: string): string[] => {
-  const kept = new RegExp(`<!-- hand:${name} -->[\\s\\S]*?<!-- /hand:${name} -->`).exec(previous)?.[0];
-  return [kept ?? `<!-- hand:${name} -->\n<!-- /hand:${name} -->`];
-};
+/** The place of a hand-written block: writePeerPage puts back the one the page already has. */
+const hand = (name: string): string[] => [`<!-- hand:${name} -->\n<!-- /hand:${name} -->`];
 const mark = (v: string) => (v === 'pass' ? 'PASS' : v === 'fail' ? '**FAIL**' : v.toUpperCase());
 const lines = [
   `# Peers: ${peer.title}`,
@@ -246,5 +244,5 @@ for (const [i, clause] of CLAUSES.entries()) {
 if (clauseDetails.length) lines.push('', '### Each clause FAIL, from the ledger', '', ...clauseDetails);
 lines.push('', ...hand('clauses'));
 lines.push('', '## Each failure, from the ledger', '', ...details);
-await writeFile(out, lines.join('\n') + '\n');
+await writePeerPage(out, lines.join('\n') + '\n');
 process.stdout.write(`wrote ${out}\n`);

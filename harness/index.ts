@@ -69,6 +69,7 @@ export {
   VERDICT_RANK,
   DEFAULT_TOLERANCE,
   type Comparison,
+  type CompareVerdict,
   type CompareTolerance,
   type ScenarioChange,
   type CheckChange,

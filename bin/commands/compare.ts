@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   compareReports,
   DEFAULT_TOLERANCE,
@@ -15,7 +15,7 @@ import { readReports } from './report.js';
 export interface CompareOptions {
   before: string;
   after: string;
-  /** Folder for compare.md and compare.html (default: the after report's). */
+  /** Folder for compare.md and compare.html; without it nothing is written (the after run's folder stays as it was). */
   out?: string;
   /** Percent a count, share or ratio may get worse. */
   tolerance?: number;
@@ -24,8 +24,9 @@ export interface CompareOptions {
 }
 
 /**
- * Compares two reports check by check, prints the table, writes `compare.md` and `compare.html`,
- * and exits 1 when anything got worse beyond the tolerance (0 otherwise): a gate for router upgrades.
+ * Compares two reports check by check, prints the table and the overall verdict (better, worse,
+ * mixed or same), writes `compare.md` and `compare.html` only into `--out`, and exits 1 when
+ * anything got worse beyond the tolerance (0 otherwise): a gate for router upgrades.
  */
 export async function compare(options: CompareOptions, io: Io): Promise<ExitCode> {
   const before = await readReports(options.before);
@@ -38,7 +39,8 @@ export async function compare(options: CompareOptions, io: Io): Promise<ExitCode
   io.out(`comparing ${options.before} (before) with ${options.after} (after)`);
   io.out('');
   io.out(renderCompareTable(comparison));
-  const dir = options.out ?? dirname(options.after);
+  const dir = options.out;
+  if (dir === undefined) return comparison.worse ? EXIT.CHECK_FAILED : EXIT.OK;
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'compare.md'), renderCompareMarkdown(comparison));
   await writeFile(join(dir, 'compare.html'), renderCompareHtml(comparison));

@@ -1,4 +1,5 @@
-import { loadRunScenarioFile } from '../../harness/index.js';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 
@@ -9,11 +10,33 @@ export interface ValidateOptions {
   files: string[];
 }
 
-/** Checks scenario files, printing every problem as `file:line:col CODE path: message`. */
+/** Why a file cannot be read (its errno code), or undefined when it can. */
+async function unreadable(file: string): Promise<string | undefined> {
+  try {
+    await access(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
+  }
+}
+
+/**
+ * Checks scenario files, printing every problem as `file:line:col CODE path: message`. A file that
+ * cannot be read is answered before the harness is loaded (the same line it would print), so a
+ * mistyped path costs a fraction of a second, not the load of every package.
+ */
 export async function validate(options: ValidateOptions, io: Io): Promise<ExitCode> {
   let bad = 0;
+  let harness: typeof import('../../harness/index.js') | undefined;
   for (const file of options.files) {
-    const result = await loadRunScenarioFile(file, io.env);
+    const code = await unreadable(file);
+    if (code !== undefined) {
+      bad++;
+      io.err(`${file}:1:1 SCENARIO_FILE_UNREADABLE (root): cannot read the file (${code})`);
+      continue;
+    }
+    harness ??= await import('../../harness/index.js');
+    const result = await harness.loadRunScenarioFile(file, io.env);
     if (result.ok) {
       const { providers, faults } = result.scenario;
       io.out(

@@ -79,10 +79,11 @@ describe('compareReports', () => {
     expect(new Set(order).size).toBe(4);
   });
 
-  it('says nothing got worse for the same report', () => {
+  it('says same for the same report', () => {
     const c = compareReports([report({})], [report({})]);
     expect(c.worse).toBe(false);
-    expect(renderCompareTable(c)).toMatch(/compare: nothing got worse$/);
+    expect(c.verdict).toBe('same');
+    expect(renderCompareTable(c)).toMatch(/compare: SAME: nothing got worse or better$/);
   });
 
   it('finds a check whose verdict fell, even pass → inconclusive, and names it', () => {
@@ -99,10 +100,10 @@ describe('compareReports', () => {
     const s = c.scenarios[0]!;
     expect(s.checks.filter((k) => k.worse).map((k) => k.id)).toEqual(['no-429', 'failover-latency']);
     const table = renderCompareTable(c);
-    expect(table).toMatch(/^ {2}no-429 +PASS 0 +FAIL 12 +\+12 +WORSE$/m);
+    expect(table).toMatch(/^ {2}no-429 +requests +PASS 0 +FAIL 12 +\+12 +WORSE$/m);
     expect(table).toMatch(/^WORSE burst: PASS → FAIL/m);
-    expect(table).toMatch(/compare: WORSE in 1 of 1 scenario: burst \(no-429, failover-latency\)$/);
-    expect(renderCompareMarkdown(c)).toContain('| no-429 | PASS 0 | FAIL 12 | +12 | WORSE |');
+    expect(table).toMatch(/compare: WORSE: worse in 1 of 1 scenario: burst \(no-429, failover-latency\)$/);
+    expect(renderCompareMarkdown(c)).toContain('| no-429 | requests | PASS 0 | FAIL 12 | +12 | WORSE |');
     expect(renderCompareHtml(c)).toContain('<tr class="worse"><td><code>no-429</code></td>');
   });
 
@@ -118,7 +119,7 @@ describe('compareReports', () => {
     // p99 120 → 400 ms: shown, not gated by default; gated with a latency tolerance.
     const slower = compareReports([report({})], [report({ p99: 400 })]);
     expect(slower.worse).toBe(false);
-    expect(renderCompareTable(slower)).toMatch(/latency p99 +120 ms +400 ms +\+280 ms +\(not gated\)/);
+    expect(renderCompareTable(slower)).toMatch(/latency p99 +ms +120 ms +400 ms +\+280 ms +\(not gated\)/);
     expect(
       compareReports([report({})], [report({ p99: 400 })], { ...DEFAULT_TOLERANCE, latencyPercent: 20 }).worse,
     ).toBe(true);
@@ -134,8 +135,87 @@ describe('compareReports', () => {
       [report({ checks: [check('no-429', 'pass', 0, 'requests')] })],
     );
     expect(improved.worse).toBe(false);
-    expect(renderCompareTable(improved)).toMatch(/no-429 +FAIL 5 +PASS 0 +−5 +better/);
+    expect(improved.verdict).toBe('better');
+    expect(renderCompareTable(improved)).toMatch(/no-429 +requests +FAIL 5 +PASS 0 +−5 +better/);
+    expect(renderCompareTable(improved)).toMatch(
+      /^compare: BETTER: nothing got worse; better in 1 of 1 scenario: burst \(no-429\)$/m,
+    );
     expect(compareReports([report({}), report({ name: 'other' })], [report({})]).worse).toBe(true);
     expect(compareReports([report({})], [report({}), report({ name: 'other' })]).worse).toBe(false);
+  });
+
+  it('calls a move to or from SKIP a coverage change, not worse, and lists it', () => {
+    // The naive router → the reference router: checks it never triggered now skip; amplification +8 %.
+    const c = compareReports(
+      [
+        report({
+          checks: [
+            check('no-429', 'pass', 0, 'requests'),
+            check('amplification', 'pass', 1, 'attempts per request'),
+            check('retry-after', 'skip', null, 'requests'),
+          ],
+        }),
+      ],
+      [
+        report({
+          checks: [
+            check('no-429', 'skip', null, 'requests'),
+            check('amplification', 'pass', 1.08, 'attempts per request'),
+            check('retry-after', 'pass', 0, 'requests'),
+          ],
+        }),
+      ],
+    );
+    expect(c.worse).toBe(false);
+    expect(c.verdict).toBe('same');
+    expect(c.scenarios[0]!.checks.map((k) => [k.id, k.coverage, k.worse])).toEqual([
+      ['no-429', true, false],
+      ['amplification', false, false],
+      ['retry-after', true, false],
+    ]);
+    const table = renderCompareTable(c);
+    expect(table).toMatch(/^ {2}no-429 +requests +PASS 0 +SKIP +coverage$/m);
+    expect(table).toMatch(/^ {2}amplification +attempts per request +PASS 1 +PASS 1\.08 +\+0\.08$/m);
+    expect(table).toMatch(
+      /^coverage changed \(not worse\) for 2 checks: burst\/no-429 PASS → SKIP, burst\/retry-after SKIP → PASS$/m,
+    );
+    expect(table).not.toMatch(/WORSE/);
+  });
+
+  it('calls SKIP → FAIL worse and a check missing afterwards a coverage change', () => {
+    const skipped = report({ checks: [check('no-429', 'skip', null, 'requests')] });
+    expect(
+      compareReports([skipped], [report({ verdict: 'fail', checks: [check('no-429', 'fail', 3, 'requests')] })])
+        .verdict,
+    ).toBe('worse');
+    const gone = compareReports([report({})], [report({ checks: [check('no-429', 'pass', 0, 'requests')] })]);
+    expect(gone.worse).toBe(false);
+    expect(gone.scenarios[0]!.checks.filter((k) => k.coverage).map((k) => k.id)).toEqual([
+      'amplification',
+      'failover-latency',
+    ]);
+  });
+
+  it('says mixed when one check got better and another worse, and gates it', () => {
+    const c = compareReports(
+      [
+        report({
+          verdict: 'fail',
+          checks: [check('no-429', 'fail', 5, 'requests'), check('goodput', 'pass', 0.99, 'share')],
+        }),
+      ],
+      [
+        report({
+          verdict: 'fail',
+          checks: [check('no-429', 'pass', 0, 'requests'), check('goodput', 'fail', 0.5, 'share')],
+        }),
+      ],
+    );
+    expect(c.verdict).toBe('mixed');
+    expect(c.worse).toBe(true);
+    expect(renderCompareTable(c)).toMatch(
+      /^compare: MIXED: worse in 1 of 1 scenario: burst \(goodput\); better in 1 of 1 scenario: burst \(no-429\)$/m,
+    );
+    expect(renderCompareMarkdown(c)).toMatch(/^## throttlelab: ❌ mixed$/m);
   });
 });

@@ -2,8 +2,9 @@ import type { Report } from './report.js';
 
 /**
  * Verdicts from worst to best: a move to the left is a regression. `inconclusive` (the harness
- * could not judge, e.g. it lagged) is better than a failure but worse than a check with nothing to
- * judge (`skip`), which is worse than a pass. A run `interrupted` ranks with `fail`: never a pass.
+ * could not judge, e.g. it lagged) is better than a failure but worse than a pass. A run
+ * `interrupted` ranks with `fail`: never a pass. `skip` (nothing to judge) is ranked for sorting
+ * only: a move to or from it is a change of coverage, not of quality (see {@link verdictMove}).
  */
 export const VERDICT_RANK: Readonly<Record<string, number>> = {
   fail: 0,
@@ -60,12 +61,17 @@ export interface FigureChange {
 /** One check of one scenario before and after. */
 export interface CheckChange {
   id: string;
+  /** The unit of the check's figure (the after run's, else the before run's). */
+  unit: string;
   before?: { verdict: string; figure: string; value: number | null };
   after?: { verdict: string; figure: string; value: number | null };
   verdictWorse: boolean;
   verdictBetter: boolean;
+  /** Judged on one side only (skipped or absent on the other): what was covered changed, not how well. */
+  coverage: boolean;
   value?: FigureChange;
   worse: boolean;
+  better: boolean;
 }
 
 /** One scenario before and after (matched by name). */
@@ -76,16 +82,39 @@ export interface ScenarioChange {
   figures: FigureChange[];
   checks: CheckChange[];
   worse: boolean;
+  better: boolean;
 }
+
+/** The overall answer: `mixed` when some things got better and others worse. */
+export type CompareVerdict = 'better' | 'worse' | 'mixed' | 'same';
 
 /** What changed between two report files. */
 export interface Comparison {
   scenarios: ScenarioChange[];
+  verdict: CompareVerdict;
+  /** Something got worse (the verdict is `worse` or `mixed`): the gate fails. */
   worse: boolean;
   tolerance: CompareTolerance;
 }
 
 const rank = (verdict: string) => VERDICT_RANK[verdict] ?? 0;
+
+/**
+ * How a verdict moved. A move to `skip` or to nothing (the check was not judged afterwards) is a
+ * coverage change, as is a move from `skip` or from nothing to a pass: neither says the router got
+ * worse or better. A move from nothing judged to a failure is worse: the router fails that check now.
+ */
+export function verdictMove(
+  before: string | undefined,
+  after: string | undefined,
+): 'worse' | 'better' | 'coverage' | 'same' {
+  const judged = (v: string | undefined) => v !== undefined && v !== 'skip';
+  if (!judged(before) && !judged(after)) return before === after ? 'same' : 'coverage';
+  if (!judged(after)) return 'coverage';
+  if (!judged(before)) return rank(after!) < VERDICT_RANK.pass! ? 'worse' : 'coverage';
+  const d = rank(after!) - rank(before!);
+  return d < 0 ? 'worse' : d > 0 ? 'better' : 'same';
+}
 
 function figure(
   name: string,
@@ -144,36 +173,43 @@ function compareScenario(
     const cb = b?.checks.find((c) => c.id === id);
     const ca = a?.checks.find((c) => c.id === id);
     const pick = (c: typeof cb) => c && { verdict: c.verdict as string, figure: c.figure, value: c.value };
-    // A check that disappeared was judged before and is not now: worse. A new one is not a regression.
-    const verdictWorse = cb !== undefined && (ca === undefined || rank(ca.verdict) < rank(cb.verdict));
-    const verdictBetter = cb !== undefined && ca !== undefined && rank(ca.verdict) > rank(cb.verdict);
+    const move = verdictMove(cb?.verdict, ca?.verdict);
+    const verdictWorse = move === 'worse';
+    const verdictBetter = move === 'better';
     // A figure only matters where both were judged: a skipped check's figure says nothing.
     const judged = cb && ca && cb.verdict !== 'skip' && ca.verdict !== 'skip';
     const value = judged ? figure(id, cb.value, ca.value, ca.unit ?? cb.unit ?? '', BETTER[id], t) : undefined;
     return {
       id,
+      unit: ca?.unit ?? cb?.unit ?? '',
       before: pick(cb),
       after: pick(ca),
       verdictWorse,
       verdictBetter,
+      coverage: move === 'coverage',
       value,
       worse: verdictWorse || value?.worse === true,
+      better: verdictBetter || value?.better === true,
     };
   });
-  const verdictWorse = b !== undefined && (a === undefined || rank(a.verdict) < rank(b.verdict));
+  // A whole scenario missing afterwards is worse (a pack that shrank would hide its failures);
+  // otherwise the scenario's verdict moves as a check's does.
+  const move = a === undefined ? (b === undefined ? 'same' : 'worse') : verdictMove(b?.verdict, a.verdict);
   return {
     name,
     before: side(b),
     after: side(a),
     figures,
     checks,
-    worse: verdictWorse || figures.some((f) => f.worse) || checks.some((c) => c.worse),
+    worse: move === 'worse' || figures.some((f) => f.worse) || checks.some((c) => c.worse),
+    better: move === 'better' || figures.some((f) => f.better) || checks.some((c) => c.better),
   };
 }
 
 /**
  * Compares two runs (or two conformance packs) scenario by scenario and check by check: verdicts
- * by their rank, figures within the tolerance. A scenario or check missing afterwards is worse.
+ * by their rank, figures within the tolerance, moves to or from SKIP as coverage. A scenario
+ * missing afterwards is worse; a check missing afterwards is a coverage change.
  */
 export function compareReports(
   before: readonly Report[],
@@ -189,5 +225,8 @@ export function compareReports(
       tolerance,
     ),
   );
-  return { scenarios, worse: scenarios.some((s) => s.worse), tolerance };
+  const worse = scenarios.some((s) => s.worse);
+  const better = scenarios.some((s) => s.better);
+  const verdict: CompareVerdict = worse ? (better ? 'mixed' : 'worse') : better ? 'better' : 'same';
+  return { scenarios, verdict, worse, tolerance };
 }

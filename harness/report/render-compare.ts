@@ -21,38 +21,46 @@ function delta(f: FigureChange): string {
 
 const mark = (worse: boolean, better: boolean) => (worse ? 'WORSE' : better ? 'better' : '');
 const verdict = (v: string | undefined) => (v === undefined ? '—' : v.toUpperCase());
+/** The unit as a reader says it: a share is a percentage of the requests sent. */
+const unitLabel = (unit: string) => (unit === 'share' ? '% of requests' : unit === 'ratio' ? 'per request' : unit);
 
-/** The rows of one scenario's comparison: [what, before, after, change, mark]. */
+/** The rows of one scenario's comparison: [what, unit, before, after, change, mark]. */
 function rows(s: ScenarioChange): string[][] {
   const out: string[][] = [];
   for (const f of s.figures)
     out.push([
       f.name,
+      unitLabel(f.unit),
       num(f.before, f.unit),
       num(f.after, f.unit),
       delta(f),
       f.informational && (f.before ?? 0) !== (f.after ?? 0) ? '(not gated)' : mark(f.worse, f.better),
     ]);
   for (const c of s.checks) {
-    const unit = c.value?.unit ?? '';
+    const unit = c.unit;
     const show = (side: typeof c.before) =>
       side ? `${verdict(side.verdict)}${side.value === null ? '' : ` ${num(side.value, unit)}`}` : '—';
     out.push([
       c.id,
+      unitLabel(unit),
       show(c.before),
       show(c.after),
       c.value ? delta(c.value) : '',
       c.worse
         ? 'WORSE'
-        : c.verdictBetter || c.value?.better
+        : c.better
           ? 'better'
-          : c.value?.informational && c.value.before !== c.value.after
-            ? '(not gated)'
-            : '',
+          : c.coverage
+            ? 'coverage'
+            : c.value?.informational && c.value.before !== c.value.after
+              ? '(not gated)'
+              : '',
     ]);
   }
   return out;
 }
+
+const HEADER = ['', 'unit', 'before', 'after', 'change', ''];
 
 function heading(s: ScenarioChange): string {
   const routers =
@@ -74,16 +82,48 @@ function tolerance(c: Comparison): string {
   return `tolerance: ${t.percent}% for counts, shares and ratios; ${t.latencyPercent === undefined ? 'times in ms shown, not gated (--latency-tolerance to gate them)' : `${t.latencyPercent}% and at least ${t.latencySlackMs} ms for times`}`;
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `name (what, what)` for each scenario where `pick` holds, or for the scenario's verdict alone. */
+function which(c: Comparison, pick: (x: { worse: boolean; better: boolean }) => boolean): string {
+  return c.scenarios
+    .filter(pick)
+    .map(
+      (s) =>
+        `${s.name} (${[...s.checks.filter(pick).map((k) => k.id), ...s.figures.filter(pick).map((f) => f.name)].join(', ') || 'verdict'})`,
+    )
+    .join('; ');
+}
+
+/** The overall verdict, then what got worse and what got better. */
 function summaryLine(c: Comparison): string {
-  const worse = c.scenarios.filter((s) => s.worse);
-  return worse.length === 0
-    ? 'compare: nothing got worse'
-    : `compare: WORSE in ${worse.length} of ${c.scenarios.length} scenario${c.scenarios.length === 1 ? '' : 's'}: ${worse
-        .map(
-          (s) =>
-            `${s.name} (${[...s.checks.filter((k) => k.worse).map((k) => k.id), ...s.figures.filter((f) => f.worse).map((f) => f.name)].join(', ') || 'verdict'})`,
-        )
-        .join('; ')}`;
+  const n = c.scenarios.length;
+  const worse = c.scenarios.filter((s) => s.worse).length;
+  const better = c.scenarios.filter((s) => s.better).length;
+  const w = `worse in ${worse} of ${plural(n, 'scenario')}: ${which(c, (x) => x.worse)}`;
+  const b = `better in ${better} of ${plural(n, 'scenario')}: ${which(c, (x) => x.better)}`;
+  switch (c.verdict) {
+    case 'same':
+      return 'compare: SAME: nothing got worse or better';
+    case 'better':
+      return `compare: BETTER: nothing got worse; ${b}`;
+    case 'worse':
+      return `compare: WORSE: ${w}`;
+    case 'mixed':
+      return `compare: MIXED: ${w}; ${b}`;
+  }
+}
+
+/** The checks judged on one side only (SKIP or absent on the other): listed, never called worse. */
+function coverageLine(c: Comparison): string[] {
+  const moved = c.scenarios.flatMap((s) =>
+    s.checks
+      .filter((k) => k.coverage)
+      .map((k) => `${s.name}/${k.id} ${verdict(k.before?.verdict)} → ${verdict(k.after?.verdict)}`),
+  );
+  return moved.length === 0
+    ? []
+    : [`coverage changed (not worse) for ${plural(moved.length, 'check')}: ${moved.join(', ')}`];
 }
 
 /** The comparison as a terminal table, one block per scenario, ending with the gate's line. */
@@ -91,25 +131,26 @@ export function renderCompareTable(c: Comparison): string {
   const lines: string[] = [];
   for (const s of c.scenarios) {
     lines.push(`${s.worse ? 'WORSE ' : ''}${heading(s)}`);
-    const all = [['', 'before', 'after', 'change', ''], ...rows(s)];
+    const all = [HEADER, ...rows(s)];
     const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
     for (const r of all) lines.push(`  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd());
     lines.push('');
   }
-  lines.push(tolerance(c), summaryLine(c));
+  lines.push(tolerance(c), ...coverageLine(c), summaryLine(c));
   return lines.join('\n');
 }
 
 /** The comparison in Markdown (a CI job summary or a pull-request comment). */
 export function renderCompareMarkdown(c: Comparison): string {
-  const out = [`## throttlelab: ${c.worse ? '❌ worse' : '✅ nothing got worse'}`, ''];
+  const title = { same: '✅ same', better: '✅ better', worse: '❌ worse', mixed: '❌ mixed' }[c.verdict];
+  const out = [`## throttlelab: ${title}`, ''];
   for (const s of c.scenarios) {
     out.push(`### ${s.worse ? '❌' : '✅'} ${heading(s).replace(/\|/g, '\\|')}`, '');
-    out.push('| | before | after | change | |', '|---|---|---|---|---|');
+    out.push(`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---').join('|')}|`);
     for (const r of rows(s)) out.push(`| ${r.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`);
     out.push('');
   }
-  out.push(`_${tolerance(c)}_`, '', summaryLine(c), '');
+  out.push(`_${tolerance(c)}_`, '', ...coverageLine(c).flatMap((l) => [l, '']), summaryLine(c), '');
   return out.join('\n');
 }
 
@@ -118,12 +159,12 @@ export function renderCompareHtml(c: Comparison): string {
   const body = c.scenarios
     .map(
       (s) =>
-        `<section><h2 class="${s.worse ? 'fail' : 'pass'}">${esc(heading(s))}</h2><table><tr><th></th><th>before</th><th>after</th><th>change</th><th></th></tr>${rows(
+        `<section><h2 class="${s.worse ? 'fail' : 'pass'}">${esc(heading(s))}</h2><table><tr>${HEADER.map((h) => `<th>${h}</th>`).join('')}</tr>${rows(
           s,
         )
           .map(
             (r) =>
-              `<tr${r[4] === 'WORSE' ? ' class="worse"' : ''}>${r.map((cell, i) => `<td${i === 0 ? '' : ''}>${i === 0 ? `<code>${esc(cell)}</code>` : esc(cell)}</td>`).join('')}</tr>`,
+              `<tr${r[5] === 'WORSE' ? ' class="worse"' : ''}>${r.map((cell, i) => `<td${i === 0 ? '' : ''}>${i === 0 ? `<code>${esc(cell)}</code>` : esc(cell)}</td>`).join('')}</tr>`,
           )
           .join('')}</table></section>`,
     )
@@ -133,9 +174,11 @@ export function renderCompareHtml(c: Comparison): string {
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:980px;padding:0 1rem;color:#222;line-height:1.45}
 table{border-collapse:collapse;width:100%;margin:.6rem 0}td,th{border-bottom:1px solid #eee;padding:.3rem .5rem;text-align:left}
 .pass{color:#1e7a46}.fail{color:#b3261e}tr.worse{background:#fdecea}.muted{color:#666}code{background:#f4f4f4;padding:0 .25rem}
-</style></head><body><h1 class="${c.worse ? 'fail' : 'pass'}">${c.worse ? 'Worse' : 'Nothing got worse'}</h1>
+</style></head><body><h1 class="${c.worse ? 'fail' : 'pass'}">${c.verdict[0]!.toUpperCase()}${c.verdict.slice(1)}</h1>
 <p class="muted">${esc(tolerance(c))}</p>
 ${body}
-<p>${esc(summaryLine(c))}</p></body></html>
+${coverageLine(c)
+  .map((l) => `<p>${esc(l)}</p>`)
+  .join('')}<p>${esc(summaryLine(c))}</p></body></html>
 `;
 }

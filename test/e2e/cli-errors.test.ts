@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,21 @@ describe('throttlelab usage', () => {
     const bad = await cli('simulate', SCENARIO, '--seed', 'x');
     expect(bad.code).toBe(2);
     expect(bad.err.join('\n')).toContain("option '--seed <n>' argument 'x' is invalid");
+  });
+
+  it('prints the package version given --version', async () => {
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    expect(await cli('--version')).toEqual({ code: 0, out: [version], err: [] });
+  });
+
+  it('answers a mistyped flag with the error, a suggestion and one line, not the whole help', async () => {
+    const r = await cli('run', SCENARIO, '--sedd', '3');
+    expect(r.code).toBe(2);
+    expect(r.err.join('\n')).toMatchInlineSnapshot(`
+      "error: unknown option '--sedd'
+      (Did you mean --seed?)
+      (add --help for the usage)"
+    `);
   });
 
   it('exits 2 with one line given a duration that is not one', async () => {

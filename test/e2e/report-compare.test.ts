@@ -1,5 +1,6 @@
 // `throttlelab report --compare`, the gate for a router upgrade: the reference router against a
-// broken one is worse (exit 1, naming what got worse); the same router twice with the same seed is not.
+// broken one is worse (exit 1, naming what got worse), the other way round better (exit 0); the
+// same router twice with the same seed is the same.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -70,19 +71,27 @@ describe('throttlelab report --compare', () => {
     expect(r.stdout).toMatch(/^WORSE compare-quota: \w+ → FAIL \(the reference router → command: node /m);
     // The reference router may never meet a provider 429 here (it reads the primary's remaining 0 and
     // fails over first): no-429 then has nothing to judge and SKIPs; the broken router FAILs it either way.
-    expect(r.stdout).toMatch(/^ {2}no-429 +(PASS|SKIP) 0 +FAIL [1-9]\d* +(\+[1-9]\d* +)?WORSE$/m);
-    expect(r.stdout).toMatch(/^compare: WORSE in 1 of 1 scenario: compare-quota \(no-429[,)]/m);
+    expect(r.stdout).toMatch(/^ {2}no-429 +requests +(PASS|SKIP) 0 +FAIL [1-9]\d* +(\+[1-9]\d* +)?WORSE$/m);
+    expect(r.stdout).toMatch(/^compare: (WORSE|MIXED): worse in 1 of 1 scenario: compare-quota \(no-429[,)]/m);
     const md = await readFile(join(tmp, 'cmp/compare.md'), 'utf8');
-    expect(md).toMatch(/^\| no-429 \| (PASS|SKIP) 0 \| FAIL \d+ \| (\+\d+)? ?\| WORSE \|$/m);
+    expect(md).toMatch(/^\| no-429 \| requests \| (PASS|SKIP) 0 \| FAIL \d+ \| (\+\d+)? ?\| WORSE \|$/m);
     expect(existsSync(join(tmp, 'cmp/compare.html'))).toBe(true);
   });
 
-  it('the same router twice with the same seed: nothing got worse, exit 0', async () => {
+  it('a router that passes 429s on → the reference router: better, exit 0', async () => {
+    const r = await cli('report', '--compare', join(tmp, 'broken/report.json'), join(tmp, 'reference/report.json'));
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^compare: BETTER: nothing got worse; better in 1 of 1 scenario: compare-quota /m);
+  });
+
+  it('the same router twice with the same seed: same, exit 0, nothing written without --out', async () => {
     const r = await cli('report', '--compare', join(tmp, 'steady/report.json'), join(tmp, 'steady-again/report.json'));
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/^compare-steady: PASS → PASS \(the reference router\)$/m);
-    expect(r.stdout).toMatch(/^ {2}attempts per request +1(\.00)? +1(\.00)? +=/m);
-    expect(r.stdout).toMatch(/^compare: nothing got worse$/m);
+    expect(r.stdout).toMatch(/^ {2}attempts per request +per request +1(\.00)? +1(\.00)? +=/m);
+    expect(r.stdout).toMatch(/^compare: SAME: nothing got worse or better$/m);
+    expect(existsSync(join(tmp, 'steady-again/compare.md'))).toBe(false);
+    expect(existsSync(join(tmp, 'steady-again/compare.html'))).toBe(false);
   });
 
   it('refuses one report or three with --compare (exit 2)', async () => {

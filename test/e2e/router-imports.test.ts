@@ -47,7 +47,7 @@ describe('the import graph of throttlelab router', { timeout: 60_000 }, () => {
         !f.startsWith('dist/router/') &&
         !f.startsWith('node_modules/') &&
         !['dist/bin/throttlelab.js', 'dist/bin/cli.js', 'dist/bin/commands/router.js'].includes(f) &&
-        !/^dist\/bin\/(errors|exit-codes|printable)\.js$/.test(f),
+        !/^dist\/bin\/(errors|exit-codes|printable|package-root)\.js$/.test(f),
     );
     expect(outside).toEqual([]);
     expect(files.filter((f) => f.startsWith('node_modules/ioredis/'))).toEqual([]);
@@ -62,5 +62,13 @@ describe('the import graph of throttlelab router', { timeout: 60_000 }, () => {
     const files = await importsOf(['router', '--config', 'docs/router.example.yaml']);
     expect(files).toContain('dist/router/config/parse-config.js');
     expect(files.some((f) => f.startsWith('dist/simulator/'))).toBe(true);
+  });
+});
+
+describe('the import graph of throttlelab validate', { timeout: 60_000 }, () => {
+  it('answers a path that is missing without loading the harness or the simulator', async () => {
+    const files = await importsOf(['validate', 'nope.yaml']);
+    expect(files).toContain('dist/bin/commands/validate.js');
+    expect(files.filter((f) => /^dist\/(harness|simulator|router)\//.test(f))).toEqual([]);
   });
 });
