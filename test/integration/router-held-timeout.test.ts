@@ -1,54 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../simulator/core/fake-clock.js';
-import { createSimulator } from '../../simulator/simulator.js';
-import { Router } from '../../router/router.js';
-import { RouterConfigSchema } from '../../router/config/schema.js';
-import { scenarioFrom } from '../helpers/scenario.js';
-import { createSimTransport } from '../helpers/sim-transport.js';
+import { simulatedWorld } from '../helpers/simulated-world.js';
 
 // A provider that sends keep-alive filler is up and queueing (DeepSeek): a first-token timeout
 // after filler only (`held`) fails the attempt over but opens no circuit. A provider that sends
 // nothing at all is not known to be up, and three such timeouts open it. Seed 6 of
 // 10-keep-alive-hold (docs/decisions/router-explores.md).
 
-const START = Date.UTC(2026, 5, 1);
-
 function world(fault: string) {
-  const clock = createFakeClock(START);
-  const sim = createSimulator(
-    scenarioFrom(`
+  return simulatedWorld(
+    `
 version: 1
 name: held-timeout
 providers:
   - { id: deepseek, vendor: deepseek, models: [deepseek-chat], keys: [{ id: main, value: sk-sim-ds }], quotas: [{ metric: requests, limit: 1000, per: 1m }], latency: { ttft: 50ms, completionTokens: 3 } }
 faults:
-  - ${fault}`),
-    { seed: 2, clock },
+  - ${fault}`,
+    {
+      providers: [
+        {
+          id: 'deepseek',
+          vendor: 'deepseek',
+          baseUrl: 'http://sim.test/deepseek',
+          keys: [{ id: 'main', env: 'K' }],
+          models: ['deepseek-chat'],
+        },
+      ],
+      deadline: { default: '20s' },
+      attempt: { firstTokenTimeout: '1s', timeout: '1s' },
+      retry: { backoff: { base: '100ms', max: '200ms' } },
+      breaker: { failureThreshold: 3, openFor: '5s', jitterRatio: 0 },
+    },
+    { K: 'sk-sim-ds' },
   );
-  const config = RouterConfigSchema.parse({
-    version: 1,
-    providers: [
-      {
-        id: 'deepseek',
-        vendor: 'deepseek',
-        baseUrl: 'http://sim.test/deepseek',
-        keys: [{ id: 'main', env: 'K' }],
-        models: ['deepseek-chat'],
-      },
-    ],
-    deadline: { default: '20s' },
-    attempt: { firstTokenTimeout: '1s', timeout: '1s' },
-    retry: { backoff: { base: '100ms', max: '200ms' } },
-    breaker: { failureThreshold: 3, openFor: '5s', jitterRatio: 0 },
-  });
-  const router = new Router(config, { env: { K: 'sk-sim-ds' }, clock, seed: 5, transport: createSimTransport(sim) });
-  const route = async (body: unknown) => {
-    let done = false;
-    const pending = router.route(body).finally(() => (done = true));
-    while (!done) await clock.advance(10);
-    return pending;
-  };
-  return { sim, router, route };
 }
 
 const ask = { model: 'deepseek-chat', stream: true, messages: [{ role: 'user', content: 'hi' }] };

@@ -1,33 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../simulator/core/fake-clock.js';
-import { createSimulator } from '../../simulator/simulator.js';
-import { Router } from '../../router/router.js';
-import { RouterConfigSchema } from '../../router/config/schema.js';
-import { scenarioFrom } from '../helpers/scenario.js';
-import { createSimTransport } from '../helpers/sim-transport.js';
+import { simulatedWorld } from '../helpers/simulated-world.js';
 
 // The retry budget bounds extra attempts so that trouble does not draw a retry storm. A quota
 // refusal with an announced window is not trouble: the failover it calls for goes unpaid (found by
 // `explore`: 12-keys-orgs-long-waits at seed 94 answered 503 retry_budget_exhausted in 0 ms while
 // Anthropic had capacity). Failovers after 5xx still pay.
 
-const START = Date.UTC(2026, 5, 1);
-
 function world(fault: string) {
-  const clock = createFakeClock(START);
   const provider = (id: string, vendor: string, model: string) =>
     `  - { id: ${id}, vendor: ${vendor}, models: [${model}], keys: [{ id: main, value: sk-sim-${id} }], quotas: [{ metric: requests, limit: 1000, per: 1m }], latency: { completionTokens: 3 } }`;
-  const sim = createSimulator(
-    scenarioFrom(`
-version: 1
-name: quota-failover
-providers:
-${provider('openai', 'openai', 'gpt-4o-mini')}
-${provider('groq', 'groq', 'llama-3.1-8b-instant')}
-faults:
-  - ${fault}`),
-    { seed: 2, clock },
-  );
   const target = (id: string, vendor: string, model: string, path: string) => ({
     id,
     vendor,
@@ -35,25 +16,26 @@ faults:
     keys: [{ id: 'main', env: `K_${id}` }],
     models: [model],
   });
-  const config = RouterConfigSchema.parse({
-    version: 1,
-    providers: [
-      target('openai', 'openai', 'gpt-4o-mini', 'v1'),
-      target('groq', 'groq', 'llama-3.1-8b-instant', 'openai/v1'),
-    ],
-    // The budget is spent from the start: no paid extra attempt is ever allowed.
-    retry: { budget: { ratio: 0, minPerWindow: 0 } },
-    routing: { explore: { share: 0 } },
-  });
-  const env = { K_openai: 'sk-sim-openai', K_groq: 'sk-sim-groq' };
-  const router = new Router(config, { env, clock, seed: 5, transport: createSimTransport(sim) });
-  const route = async (body: unknown) => {
-    let done = false;
-    const pending = router.route(body).finally(() => (done = true));
-    while (!done) await clock.advance(10);
-    return pending;
-  };
-  return { sim, route };
+  return simulatedWorld(
+    `
+version: 1
+name: quota-failover
+providers:
+${provider('openai', 'openai', 'gpt-4o-mini')}
+${provider('groq', 'groq', 'llama-3.1-8b-instant')}
+faults:
+  - ${fault}`,
+    {
+      providers: [
+        target('openai', 'openai', 'gpt-4o-mini', 'v1'),
+        target('groq', 'groq', 'llama-3.1-8b-instant', 'openai/v1'),
+      ],
+      // The budget is spent from the start: no paid extra attempt is ever allowed.
+      retry: { budget: { ratio: 0, minPerWindow: 0 } },
+      routing: { explore: { share: 0 } },
+    },
+    { K_openai: 'sk-sim-openai', K_groq: 'sk-sim-groq' },
+  );
 }
 
 const ask = { model: 'auto', messages: [{ role: 'user', content: 'hi' }] };

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../simulator/core/fake-clock.js';
-import { createSimulator } from '../../simulator/simulator.js';
-import { Router } from '../../router/router.js';
-import { RouterConfigSchema } from '../../router/config/schema.js';
-import { scenarioFrom } from '../helpers/scenario.js';
-import { createSimTransport } from '../helpers/sim-transport.js';
+import { simulatedWorld } from '../helpers/simulated-world.js';
 
 // A request whose target failed waits before trying it again. Other requests' answers wake it
 // early, and each re-decided wait starts a fresh backoff: the failed target must still come back
@@ -12,37 +7,32 @@ import { createSimTransport } from '../helpers/sim-transport.js';
 // retries before its deadline (seed 6 of 10-keep-alive-hold, r6-32;
 // docs/decisions/router-explores.md).
 
-const START = Date.UTC(2026, 5, 1);
-
 describe('a waiter woken early by others', () => {
   it('tries its failed target again once its first wait would have ended', async () => {
-    const clock = createFakeClock(START);
-    const sim = createSimulator(
-      scenarioFrom(`
+    const { clock, router } = simulatedWorld(
+      `
 version: 1
 name: woken-waiter
 providers:
   - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-sim }], quotas: [{ metric: requests, limit: 100000, per: 1m }], latency: { ttft: 20ms, completionTokens: 3 } }
 faults:
-  - { id: once, kind: status, match: { firstN: 1 }, status: 500 }`),
-      { seed: 2, clock },
+  - { id: once, kind: status, match: { firstN: 1 }, status: 500 }`,
+      {
+        providers: [
+          {
+            id: 'openai',
+            vendor: 'openai',
+            baseUrl: 'http://sim.test/openai/v1',
+            keys: [{ id: 'main', env: 'K' }],
+            models: ['gpt-4o-mini'],
+          },
+        ],
+        deadline: { default: '8s' },
+        retry: { backoff: { base: '1s', max: '1s' } },
+        routing: { explore: { share: 0 } },
+      },
+      { K: 'sk-sim' },
     );
-    const config = RouterConfigSchema.parse({
-      version: 1,
-      providers: [
-        {
-          id: 'openai',
-          vendor: 'openai',
-          baseUrl: 'http://sim.test/openai/v1',
-          keys: [{ id: 'main', env: 'K' }],
-          models: ['gpt-4o-mini'],
-        },
-      ],
-      deadline: { default: '8s' },
-      retry: { backoff: { base: '1s', max: '1s' } },
-      routing: { explore: { share: 0 } },
-    });
-    const router = new Router(config, { env: { K: 'sk-sim' }, clock, seed: 5, transport: createSimTransport(sim) });
     const ask = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
     let done = false;
     const first = router.route(ask).finally(() => (done = true));
