@@ -1,47 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../simulator/core/fake-clock.js';
-import { createSimulator } from '../../simulator/simulator.js';
-import { Router } from '../../router/router.js';
-import { RouterConfigSchema } from '../../router/config/schema.js';
-import { scenarioFrom } from '../helpers/scenario.js';
-import { createSimTransport } from '../helpers/sim-transport.js';
-
-const START = Date.UTC(2026, 5, 1);
+import { SIM_START as START, simulatedWorld } from '../helpers/simulated-world.js';
 
 function world(faults: string, routerOverrides: Record<string, unknown> = {}) {
-  const clock = createFakeClock(START);
-  const sim = createSimulator(
-    scenarioFrom(`
+  return simulatedWorld(
+    `
 version: 1
 name: simulated-time
 providers:
   - { id: openai, vendor: openai, models: [gpt-4o-mini], keys: [{ id: main, value: sk-sim }], quotas: [{ metric: requests, limit: 1000, per: 1m }], latency: { completionTokens: 3 } }
 faults:
-${faults}`),
-    { seed: 2, clock },
+${faults}`,
+    {
+      providers: [
+        {
+          id: 'openai',
+          vendor: 'openai',
+          baseUrl: 'http://sim.test/openai/v1',
+          keys: [{ id: 'main', env: 'K' }],
+          models: ['gpt-4o-mini'],
+        },
+      ],
+      ...routerOverrides,
+    },
+    { K: 'sk-sim' },
   );
-  const config = RouterConfigSchema.parse({
-    version: 1,
-    providers: [
-      {
-        id: 'openai',
-        vendor: 'openai',
-        baseUrl: 'http://sim.test/openai/v1',
-        keys: [{ id: 'main', env: 'K' }],
-        models: ['gpt-4o-mini'],
-      },
-    ],
-    ...routerOverrides,
-  });
-  const router = new Router(config, { env: { K: 'sk-sim' }, clock, seed: 5, transport: createSimTransport(sim) });
-  /** Routes a request, moving simulated time until it is answered. */
-  const route = async (body: unknown) => {
-    let done = false;
-    const pending = router.route(body).finally(() => (done = true));
-    while (!done) await clock.advance(10);
-    return pending;
-  };
-  return { clock, sim, router, route };
 }
 
 const ask = { model: 'auto', messages: [{ role: 'user', content: 'hi' }] };
