@@ -194,15 +194,16 @@ describe('SharedCircuits', () => {
     expect(b.get('s')).toEqual(CLOSED);
   });
 
-  it('probes for itself once the link is lost while another replica holds the lease, rather than wait out that lease', async () => {
+  it('probes for itself 1 s after the link is lost while another replica holds the lease, rather than wait out that lease', async () => {
     const redis = fakeRedis();
-    const a = redis.replica(() => 2000, 'a');
-    const b = redis.replica(() => 2000, 'b');
+    let now = 2000;
+    const a = redis.replica(() => now, 'a');
+    const b = redis.replica(() => now, 'b');
     a.update('s', open(1000));
     await settle(redis);
     // As the circuit book asks: a lease only where `admit` would let a probe through.
     const lease = (name: string) => (s: CircuitState) => {
-      const d = admit(s, 2000, o);
+      const d = admit(s, now, o);
       return d.allowed && d.probe && d.next.state === 'half-open'
         ? { ...d.next, leaseUntil: 32_000, lease: name }
         : undefined;
@@ -215,9 +216,14 @@ describe('SharedCircuits', () => {
     a.leave();
     b.events.changed = [];
     b.leave();
-    // a's probe answers where only a hears it; b, alone, probes for itself (and is told so).
+    // a's probe answers where only a hears it; b, alone, probes for itself (and is told so), but
+    // not beside a probe that may have gone out as the link went: only a second later.
     expect(a.get('s')).toMatchObject({ state: 'half-open', lease: 'a#1' });
     expect(b.events.changed).toContain('s');
+    expect(b.get('s')).toMatchObject({ state: 'open', until: 3000 });
+    now = 2999;
+    expect(b.lease('s', lease('b#1'))).toBe(false);
+    now = 3000;
     expect(b.lease('s', lease('b#1'))).toBe(true);
     expect(b.get('s')).toMatchObject({ state: 'half-open', lease: 'b#1' });
   });

@@ -31,6 +31,8 @@ const RETAIN_MS = 3_600_000;
 /** More changes than this waiting on one scope means the store is not keeping up: serve locally. */
 const MAX_PENDING = 256;
 const MAX_TRIES = 8;
+/** How long a replica that lost the fleet still honours another's probe lease (its answer is usually back). */
+const FOREIGN_PROBE_MS = 1000;
 /** Scopes come from the config's ids (a few per target): news of more than this many is not a fleet's. */
 const MAX_SCOPES = 100_000;
 
@@ -206,10 +208,12 @@ export class SharedCircuits {
       const s = e.state;
       // Another replica's probe lease: its answer cannot reach this replica until the fleet is
       // back, and a taken lease lasts as long as an attempt may (30 s by default), longer than most
-      // outages. Serving alone, this replica probes for itself, as it would had the window ended
-      // after the link was lost; on rejoin it takes the fleet's record (and that probe's answer).
+      // outages. Serving alone, this replica probes for itself, but only after FOREIGN_PROBE_MS:
+      // the link lost just as that probe went out, a probe at once would meet the provider beside
+      // it. On rejoin it takes the fleet's record (and that probe's answer).
       if (s?.state === 'half-open' && this.isForeign(s.lease) && s.leaseUntil > now) {
-        e.state = { state: 'open', until: now, reason: s.reason, opens: s.opens };
+        const until = Math.min(s.leaseUntil, now + FOREIGN_PROBE_MS);
+        e.state = { state: 'open', until, reason: s.reason, opens: s.opens };
         freed.push(scope);
       }
     }
