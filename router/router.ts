@@ -188,7 +188,10 @@ export class Router {
       const t = this.clock.now();
       const step = this.decide(state, candidates, t);
       if (step.kind === 'attempt') {
-        const answer = answerOf(this.picks, step.pick, await attemptPick(this.picks, step.pick, state), state);
+        const { target } = step.pick;
+        const canFailOver = candidates.some((c) => c !== target && !state.excluded?.has(c.id));
+        const result = await attemptPick(this.picks, step.pick, state, canFailOver);
+        const answer = answerOf(this.picks, step.pick, result, state);
         if (answer) return answer;
         continue;
       }

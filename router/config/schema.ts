@@ -142,6 +142,12 @@ const Attempt = z.strictObject({
   timeout: PositiveDuration.default(30_000),
   /** Time allowed before the first content token of a stream (keep-alives do not count). */
   firstTokenTimeout: PositiveDuration.default(15_000),
+  /**
+   * Where another target could take the request, cut an attempt at the larger of 8× its target's
+   * usual duration and half the time left, so that a hang leaves time to fail over
+   * (router/core/attempt-timeout.ts).
+   */
+  leaveRoomToFailOver: z.boolean().default(true),
   /** Largest answer (not streamed) read from a provider. */
   maxResponseBytes: z
     .number()

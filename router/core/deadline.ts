@@ -15,11 +15,6 @@ export function remainingMs(d: Deadline, now: number): number {
   return Math.max(0, d.at - now);
 }
 
-/** The time an attempt may take: its own timeout, but never past the deadline. */
-export function attemptBudgetMs(d: Deadline, now: number, attemptTimeoutMs: number): number {
-  return Math.min(attemptTimeoutMs, remainingMs(d, now));
-}
-
 /** Whether waiting `waitMs` still leaves `minAttemptMs` for an attempt before the deadline. */
 export function waitFits(d: Deadline, now: number, waitMs: number, minAttemptMs: number): boolean {
   return now + waitMs + minAttemptMs <= d.at;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { backoffMs } from './backoff.js';
 import { CapacityBook } from './capacity.js';
 import { classifyResponse } from './classify.js';
-import { attemptBudgetMs, createDeadline, remainingMs, waitFits } from './deadline.js';
+import { attemptTimeoutMs } from './attempt-timeout.js';
+import { createDeadline, remainingMs, waitFits } from './deadline.js';
 import { RetryBudget } from './retry-budget.js';
 import { createRng } from './rng.js';
 import { rankCandidates, rankOrder, type CandidateFacts } from './scoring.js';
@@ -30,9 +31,11 @@ describe('backoffMs', () => {
 describe('deadline', () => {
   it('gives each attempt min(attempt timeout, time left)', () => {
     const d = createDeadline(1000, 5000);
-    expect(attemptBudgetMs(d, 1000, 3000)).toBe(3000);
-    expect(attemptBudgetMs(d, 4500, 3000)).toBe(1500);
-    expect(attemptBudgetMs(d, 7000, 3000)).toBe(0);
+    const at = (now: number) =>
+      attemptTimeoutMs({ timeoutMs: 3000, remainingMs: remainingMs(d, now), usualMs: undefined, canFailOver: true });
+    expect(at(1000)).toBe(3000);
+    expect(at(4500)).toBe(1500);
+    expect(at(7000)).toBe(0);
     expect(remainingMs(d, 7000)).toBe(0);
   });
 

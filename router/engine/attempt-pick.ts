@@ -24,7 +24,12 @@ export interface PickEnv {
  * from (circuits, averages), and one waiter woken once its slot is free. An attempt that could not
  * be sent gives its probe leases back untested and is not blamed on the provider.
  */
-export async function attemptPick(env: PickEnv, pick: Pick, state: RequestState): Promise<AttemptResult> {
+export async function attemptPick(
+  env: PickEnv,
+  pick: Pick,
+  state: RequestState,
+  canFailOver = false,
+): Promise<AttemptResult> {
   const { target } = pick;
   const { clock } = env.attempt;
   const startedAt = clock.now();
@@ -39,6 +44,7 @@ export async function attemptPick(env: PickEnv, pick: Pick, state: RequestState)
     forward: state.forward,
     raw: state.raw,
     admissionTokens: env.selector.admissionTokens(target, state),
+    canFailOver,
   });
   if (result.kind === 'unsent') {
     env.selector.releaseProbes(pick, clock.now());

@@ -4,7 +4,8 @@ import type { CapacityBook } from '../core/capacity.js';
 import { classifyResponse } from '../core/classify.js';
 import { toAbortSignal, type AbortLike } from '../core/cancel.js';
 import type { Clock } from '../core/clock.js';
-import { attemptBudgetMs, type Deadline } from '../core/deadline.js';
+import { attemptTimeoutMs } from '../core/attempt-timeout.js';
+import { remainingMs, type Deadline } from '../core/deadline.js';
 import type { AttemptOutcome, ChatRequest, Usage } from '../core/types.js';
 import { decodeSignals } from '../signals/decode.js';
 import { headerGetter, type Signals } from '../core/signals.js';
@@ -23,6 +24,8 @@ export interface AttemptEnv {
   capacity: CapacityBook;
   attemptTimeoutMs: number;
   firstTokenTimeoutMs: number;
+  /** Whether an attempt that could fail over is cut to leave room to (`attemptTimeoutMs`). */
+  leaveRoomToFailOver: boolean;
   defaultMaxTokens: number;
   /** Largest answer read from one provider. */
   maxResponseBytes: number;
@@ -47,6 +50,8 @@ export interface AttemptInput {
   /** The client's body text, when it is this request unchanged (see `CallContext.raw`). */
   raw?: string;
   admissionTokens: number;
+  /** Another target could take the request if this attempt is given up (see `attemptTimeoutMs`). */
+  canFailOver?: boolean;
 }
 
 /**
@@ -118,9 +123,20 @@ function jsonAnswer(
   return { kind: 'json', body, usage: parsed.usage, endedAt: env.clock.now(), firstByteAt };
 }
 
+/** The time the attempt may take before it is given up (`attemptTimeoutMs`). */
+function timeoutOf(env: AttemptEnv, input: AttemptInput, started: number): number {
+  const usual = input.stream ? input.target.ttft : input.target.latency;
+  return attemptTimeoutMs({
+    timeoutMs: env.attemptTimeoutMs,
+    remainingMs: remainingMs(input.deadline, started),
+    usualMs: usual.known ? usual.get(0) : undefined,
+    canFailOver: env.leaveRoomToFailOver && input.canFailOver === true,
+  });
+}
+
 /**
  * Makes one upstream attempt under the request's deadline: `min(attempt timeout, time left)`
- * for the whole call, and for streams a real first-token timer that keep-alive bytes and comments
+ * for the whole call (less where it could fail over: `attemptTimeoutMs`), and for streams a real first-token timer that keep-alive bytes and comments
  * do not re-arm. A stream is returned only once its first content token has arrived, so failing
  * over before that point is always possible.
  */
@@ -130,7 +146,7 @@ export async function runAttempt(env: AttemptEnv, input: AttemptInput): Promise<
   const started = clock.now();
   if (input.signal.aborted) return { kind: 'failed', outcome: { kind: 'aborted' }, endedAt: started };
   const ctx = callContextOf(env, input, started);
-  const budget = attemptBudgetMs(deadline, started, env.attemptTimeoutMs);
+  const budget = timeoutOf(env, input, started);
   const control = new AttemptControl(
     env,
     input.signal,

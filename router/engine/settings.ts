@@ -59,6 +59,7 @@ export function attemptEnvOf(
     ...parts,
     attemptTimeoutMs: config.attempt.timeout,
     firstTokenTimeoutMs: config.attempt.firstTokenTimeout,
+    leaveRoomToFailOver: config.attempt.leaveRoomToFailOver,
     defaultMaxTokens: config.routing.defaultMaxTokens,
     maxResponseBytes: config.attempt.maxResponseBytes,
     buffers: { held: 0, max: config.attempt.maxBufferedBytes },

@@ -54,7 +54,7 @@ const VARIANTS: Array<{
     check: 'no-needless-error',
     scenario: 'scenarios/conformance/05-hanging-provider.yaml',
     launcher: referenceWith(
-      { config: { attempt: { timeout: 30_000, firstTokenTimeout: 30_000 } } },
+      { config: { attempt: { timeout: 30_000, firstTokenTimeout: 30_000, leaveRoomToFailOver: false } } },
       'waits on one attempt as long as the deadline',
     ),
   },
