@@ -36,6 +36,7 @@ import { Wakeup } from './engine/wakeup.js';
 import { createStore } from './state/create-store.js';
 import type { StoreEvent } from './state/redis-store.js';
 import type { Transport } from './transport/transport.js';
+import { ResponseItems } from './apis/response-items.js';
 import { createUndiciTransport } from './transport/undici-transport.js';
 
 /** What a router is built from besides its config. */
@@ -96,6 +97,8 @@ export class Router {
   private readonly next: NextSettings;
   /** Where each prompt prefix was last served (cache affinity). */
   private readonly affinity: CacheAffinity | undefined;
+  /** The Responses output items returned, for clients' `item_reference`s. */
+  readonly responseItems: ResponseItems;
 
   constructor(config: RouterConfig, deps: RouterDeps) {
     this.config = config;
@@ -121,6 +124,7 @@ export class Router {
     for (const p of config.providers) this.reliability.set(p.id, new Ewma(20));
     const ca = config.cacheAffinity;
     this.affinity = ca.enabled ? new CacheAffinity({ ttlMs: ca.ttl, maxEntries: ca.maxEntries }) : undefined;
+    this.responseItems = new ResponseItems(config.server.responseItems);
     const books = { circuits: this.circuits, capacity: this.capacity, reliability: this.reliability, rng: this.rng };
     this.selector = new Selector(books, selectorSettingsOf(config));
     this.next = nextSettingsOf(config);

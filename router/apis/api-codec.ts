@@ -1,5 +1,6 @@
 import type { ChatRequest } from '../core/types.js';
 import type { RouteResult } from '../engine/route-result.js';
+import type { ItemsContext } from './response-items.js';
 
 /** An answer the server sends as it is (errors found before routing). */
 export interface ApiReply {
@@ -30,9 +31,10 @@ export interface InboundCodec {
   readonly streamEnded: RegExp;
   /** Header checks before the body is read (Anthropic's `anthropic-version`). */
   preflight?(headers: Record<string, string | string[] | undefined>): ApiReply | undefined;
-  decode(body: unknown): { ok: true; req: ChatRequest } | { ok: false; reply: ApiReply };
+  /** `items`: what the router returned this caller before (the Responses API's `item_reference`). */
+  decode(body: unknown, items?: ItemsContext): { ok: true; req: ChatRequest } | { ok: false; reply: ApiReply };
   /** An error in this API's shape. */
   error(status: number, type: string, code: string | null, message: string, headers?: Record<string, string>): ApiReply;
   /** The engine's answer (a chat completion, an OpenAI-shaped error, or a chunk stream) in this API's shape. */
-  encode(result: RouteResult, requestedModel: string): RouteResult;
+  encode(result: RouteResult, requestedModel: string, items?: ItemsContext): RouteResult;
 }

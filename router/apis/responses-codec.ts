@@ -14,27 +14,28 @@ export const responsesCodec: InboundCodec = {
   name: 'OpenAI Responses',
   shutdownFrame: `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'router_shutdown', message: 'The router is shutting down.', param: null })}\n\n`,
   streamEnded: /event: (response\.completed|response\.incomplete|response\.failed|error)\n[^\n]*\n\n$/,
-  decode(body) {
+  decode(body, items) {
     if (depthOver(body, MAX_DEPTH)) {
       const message = `Invalid request body: nested deeper than ${MAX_DEPTH} levels.`;
       return { ok: false, reply: errorResponse(400, null, 'invalid_request_error', message, []) };
     }
     try {
-      return { ok: true, req: decodeResponsesRequest(body) };
+      return { ok: true, req: decodeResponsesRequest(body, items?.recall) };
     } catch (error) {
       if (!(error instanceof ResponsesInvalid)) throw error;
       return {
         ok: false,
-        reply: errorResponse(400, null, 'invalid_request_error', error.message, [], {}, error.param),
+        reply: errorResponse(error.status, null, 'invalid_request_error', error.message, [], {}, error.param),
       };
     }
   },
   error(status, type, code, message, headers) {
     return errorResponse(status, code, type, message, [], headers);
   },
-  encode(result, requestedModel) {
-    if (result.kind === 'stream') return reencodeStream(result, responsesStreamEncoder(requestedModel));
-    if (result.status < 400) return withBody(result, encodeResponse(result.body, requestedModel));
+  encode(result, requestedModel, items) {
+    const remember = items?.remember;
+    if (result.kind === 'stream') return reencodeStream(result, responsesStreamEncoder(requestedModel, remember));
+    if (result.status < 400) return withBody(result, encodeResponse(result.body, requestedModel, remember));
     return result;
   },
 };

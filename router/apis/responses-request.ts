@@ -3,15 +3,19 @@ import type { ChatMessage, ChatRequest } from '../core/types.js';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A problem with a Responses body, with the parameter it concerns. */
+/** A problem with a Responses body, with the parameter it concerns (404 for an item the router does not have). */
 export class ResponsesInvalid extends Error {
   constructor(
     message: string,
     readonly param: string | null,
+    readonly status: 400 | 404 = 400,
   ) {
     super(message);
   }
 }
+
+/** Looks up an item the router returned earlier, for `item_reference` input items. */
+export type RecallItem = (id: string) => Record<string, unknown> | undefined;
 const fail = (message: string, param: string | null): never => {
   throw new ResponsesInvalid(message, param);
 };
@@ -40,10 +44,27 @@ function textOf(p: string | Obj[]): string {
   return typeof p === 'string' ? p : p.map((x) => (typeof x.text === 'string' ? x.text : '')).join('');
 }
 
-function inputItems(input: unknown[], out: ChatMessage[]): void {
-  input.forEach((item, i) => {
+/**
+ * An `item_reference` as the item it names, if the router returned it earlier to this caller.
+ * Real OpenAI answers an unknown id with 404 "Item with id '…' not found." (docs/vendor-facts.md).
+ */
+function referenced(item: Obj, at: string, recall: RecallItem | undefined): Obj {
+  if (typeof item.id !== 'string') return fail(`Missing required parameter: '${at}.id'.`, at);
+  const found = recall?.(item.id);
+  if (found === undefined || found.type === 'item_reference')
+    throw new ResponsesInvalid(
+      `Item with id '${item.id}' not found. The router resolves references only to items it returned to this caller recently (with \`store\` not false); send the item itself instead.`,
+      'input',
+      404,
+    );
+  return found;
+}
+
+function inputItems(input: unknown[], out: ChatMessage[], recall?: RecallItem): void {
+  input.forEach((given, i) => {
     const at = `input[${i}]`;
-    if (!isObj(item)) return fail(`Invalid type for '${at}': expected an object.`, at);
+    if (!isObj(given)) return fail(`Invalid type for '${at}': expected an object.`, at);
+    const item = given.type === 'item_reference' ? referenced(given, at, recall) : given;
     const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
     if (type === 'message') {
       const role = item.role === 'developer' || item.role === 'system' ? 'system' : item.role;
@@ -111,10 +132,11 @@ function responseFormat(format: unknown): unknown {
  * A Responses API body decoded into the neutral chat request: `instructions` as a system message,
  * `input` items as turns (function calls and their outputs as tool calls and tool messages),
  * `max_output_tokens`, function tools, `tool_choice`, `text.format` as `response_format`;
- * `prompt_cache_key` kept for the adapters. The router keeps no state: `previous_response_id` is refused.
+ * `prompt_cache_key` kept for the adapters; an `item_reference` is the item the router returned
+ * under that id (`recall`). The router keeps no conversations: `previous_response_id` is refused.
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
-export function decodeResponsesRequest(body: unknown): ChatRequest {
+export function decodeResponsesRequest(body: unknown, recall?: RecallItem): ChatRequest {
   if (!isObj(body)) return fail('Invalid type for request body: expected an object.', null);
   if (typeof body.model !== 'string' || body.model === '') fail("Missing required parameter: 'model'.", 'model');
   if (body.previous_response_id !== undefined && body.previous_response_id !== null)
@@ -125,7 +147,7 @@ export function decodeResponsesRequest(body: unknown): ChatRequest {
   const messages: ChatMessage[] = [];
   if (typeof body.instructions === 'string') messages.push({ role: 'system', content: body.instructions });
   if (typeof body.input === 'string') messages.push({ role: 'user', content: body.input });
-  else if (Array.isArray(body.input) && body.input.length > 0) inputItems(body.input, messages);
+  else if (Array.isArray(body.input) && body.input.length > 0) inputItems(body.input, messages, recall);
   else fail("Missing required parameter: 'input'.", 'input');
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
     fail("Invalid type for 'stream': expected a boolean.", 'stream');

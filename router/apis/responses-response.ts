@@ -63,7 +63,11 @@ export function responseObject(
 }
 
 /** A chat completion as a Responses `response`: a message item and one `function_call` item per tool call. */
-export function encodeResponse(text: string, requestedModel: string): string {
+export function encodeResponse(
+  text: string,
+  requestedModel: string,
+  remember?: (item: Record<string, unknown>) => void,
+): string {
   const j = JSON.parse(text) as ChatCompletionBody;
   const choice = j.choices?.[0];
   const msg = choice?.message;
@@ -76,6 +80,7 @@ export function encodeResponse(text: string, requestedModel: string): string {
   for (const c of msg?.tool_calls ?? [])
     output.push(callItem(c.id, c.function.name, c.function.arguments, 'completed'));
   const status = incomplete ? 'incomplete' : 'completed';
+  if (remember) for (const item of output) remember(item as Record<string, unknown>);
   return JSON.stringify(
     responseObject(id, j.model ?? requestedModel, j.created ?? 0, status, output, responsesUsage(j.usage)),
   );

@@ -23,7 +23,10 @@ class ResponsesSteps implements ChatStreamSteps {
   private readonly calls = new Map<number, Call>();
   private readonly output: unknown[] = [];
 
-  constructor(private readonly requestedModel: string) {
+  constructor(
+    private readonly requestedModel: string,
+    private readonly remember?: (item: Record<string, unknown>) => void,
+  ) {
     this.model = requestedModel;
   }
 
@@ -42,6 +45,7 @@ class ResponsesSteps implements ChatStreamSteps {
     const where = { item_id: this.msgId(), output_index: t.output, content_index: 0 };
     const item = messageItem(this.msgId(), t.text, 'completed');
     this.output[t.output] = item;
+    this.remember?.(item);
     return (
       this.ev('response.output_text.done', { ...where, text: t.text, logprobs: [] }) +
       this.ev('response.content_part.done', {
@@ -57,6 +61,7 @@ class ResponsesSteps implements ChatStreamSteps {
     for (const c of this.calls.values()) {
       const item = callItem(c.id, c.name, c.args, 'completed');
       this.output[c.output] = item;
+      this.remember?.(item);
       out += this.ev('response.function_call_arguments.done', {
         item_id: `fc_${c.id}`,
         output_index: c.output,
@@ -153,6 +158,9 @@ class ResponsesSteps implements ChatStreamSteps {
  * `response.completed` (or `response.incomplete`) with usage; an error becomes an `error` event.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-export function responsesStreamEncoder(requestedModel: string): StreamEncoder {
-  return chatStreamEncoder(new ResponsesSteps(requestedModel));
+export function responsesStreamEncoder(
+  requestedModel: string,
+  remember?: (item: Record<string, unknown>) => void,
+): StreamEncoder {
+  return chatStreamEncoder(new ResponsesSteps(requestedModel, remember));
 }

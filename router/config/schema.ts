@@ -118,6 +118,18 @@ const Server = z.strictObject({
   requestTimeout: PositiveDuration.default(30_000),
   /** Most client connections open at once; more are refused at connect. */
   maxConnections: z.number().int().positive().default(4096),
+  /** Responses output items kept for clients' `item_reference`s (router/apis/response-items.ts). */
+  responseItems: z
+    .strictObject({
+      maxItems: z.number().int().nonnegative().default(10_000),
+      /** Characters of the items' JSON, all callers together. */
+      maxBytes: z
+        .number()
+        .int()
+        .nonnegative()
+        .default(32 * 1024 * 1024),
+    })
+    .default({ maxItems: 10_000, maxBytes: 32 * 1024 * 1024 }),
   /** How long a stop waits for requests in flight before cutting them (streams end with an error event). */
   shutdownGrace: Duration.default(5000),
 });

@@ -1,4 +1,5 @@
 import type { AbortLike } from '../core/cancel.js';
+import { keepsItems } from '../apis/response-items.js';
 import type { Router } from '../router.js';
 import { ENDPOINTS } from './endpoints.js';
 
@@ -72,10 +73,11 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
         null,
       );
     }
+    const items = codec && router.responseItems.forCaller(call.headers, keepsItems(body));
     if (codec) {
       const refused = codec.preflight?.(call.headers);
       if (refused) return refused;
-      const decoded = codec.decode(body);
+      const decoded = codec.decode(body, items);
       if (!decoded.ok) return decoded.reply;
       body = decoded.req;
     }
@@ -91,7 +93,7 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
       // Only where no codec translated it.
       raw: codec ? undefined : call.body,
     });
-    const result = codec ? codec.encode(routed, (body as { model: string }).model) : routed;
+    const result = codec ? codec.encode(routed, (body as { model: string }).model, items) : routed;
     if (result.kind === 'response') return { status: result.status, headers: result.headers, body: result.body };
     const { first, rest } = result;
     return {

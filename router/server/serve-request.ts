@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { keepsItems } from '../apis/response-items.js';
 import type { InboundCodec } from '../apis/api-codec.js';
 import { Cancel } from '../core/cancel.js';
 import type { RouteResult } from '../engine/route-result.js';
@@ -154,10 +155,11 @@ interface Exchange {
 async function answer(ctx: ServeContext, x: Exchange, body: unknown, text: string): Promise<void> {
   const { req, res, aborter } = x;
   const codec = x.endpoint.codec;
+  const items = codec && ctx.router.responseItems.forCaller(req.headers, keepsItems(body));
   if (codec) {
     const refused = codec.preflight?.(req.headers);
     if (refused) return send(res, refused);
-    const decoded = codec.decode(body);
+    const decoded = codec.decode(body, items);
     if (!decoded.ok) return send(res, decoded.reply);
     body = decoded.req;
   }
@@ -169,7 +171,7 @@ async function answer(ctx: ServeContext, x: Exchange, body: unknown, text: strin
     // The body is the request itself only where no codec translated it.
     raw: codec ? undefined : text,
   });
-  const result = codec ? codec.encode(routed, (body as { model: string }).model) : routed;
+  const result = codec ? codec.encode(routed, (body as { model: string }).model, items) : routed;
   if (res.destroyed) {
     if (result.kind === 'stream') await result.rest.return(undefined);
     return;
