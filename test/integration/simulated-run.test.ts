@@ -45,9 +45,6 @@ async function simulate(file: string, launcher?: SimulatedRouterLauncher) {
   };
 }
 
-// The run's own timestamp is the one thing allowed to differ between two runs.
-const withoutTimestamp = (text: string) => text.replace(/"startedAt": ?"[^"]*"/g, '"startedAt":"-"');
-
 describe('simulated time (the reference router in process, one discrete-event clock)', () => {
   it('plays the conformance pack twice with byte-identical reports and ledgers, no scenario failing', async () => {
     const files = (await readdir(PACK)).filter((f) => f.endsWith('.yaml')).sort();
@@ -213,18 +210,14 @@ describe('simulated time (the reference router in process, one discrete-event cl
     expect(data.rows).toHaveLength(0);
   }, 60_000);
 
-  it('runs `throttlelab conform --time simulated` twice to the same report.json, minus the run timestamp', async () => {
-    const [a, b] = [await tmp(), await tmp()];
-    const args = ['conform', '--time', 'simulated', '--only', '0'];
-    const one = await cli([...args, '--out', a]);
-    const two = await cli([...args, '--out', b]);
-    // Exit 0: every scenario of the pack passes in simulated time.
-    expect(one.code).toBe(0);
-    expect(two.code).toBe(0);
+  // Run once: that the same run gives the same bytes is the first test's (in process, twice) and
+  // simulated-golden's (the CLI, pinned digests); a second pack run here only cost the suite time.
+  it('runs `throttlelab conform --time simulated` over the pack: every scenario passes (exit 0)', async () => {
+    const a = await tmp();
+    const one = await cli(['conform', '--time', 'simulated', '--only', '0', '--out', a]);
+    expect(one.code, one.err.join('\n')).toBe(0);
     expect(one.err.filter((l) => l.includes('simulated ')).length).toBeGreaterThan(5);
-    const [ra, rb] = [await readFile(join(a, 'report.json'), 'utf8'), await readFile(join(b, 'report.json'), 'utf8')];
-    expect(withoutTimestamp(rb)).toBe(withoutTimestamp(ra));
-    expect(ra).toContain('simulated time');
+    expect(await readFile(join(a, 'report.json'), 'utf8')).toContain('simulated time');
   }, 240_000);
 
   it('judges fault coverage as on the wall clock: a fault that met no attempt makes the run inconclusive (exit 3)', async () => {
