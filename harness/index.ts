@@ -10,7 +10,7 @@ export {
   type ExpectSpec,
   type RouterSpec,
 } from './scenario/schema.js';
-export { parseRunScenario, loadRunScenarioFile } from './scenario/parse-run-scenario.js';
+export { parseRunScenario, loadRunScenarioFile } from './scenario-index.js';
 export { runScenario, type RunOptions } from './run-scenario.js';
 export type { RunData } from './run-data.js';
 export { faultCoverage } from './judge-run.js';
