@@ -37,9 +37,10 @@ export {
   ROUTER_PORT_VAR,
   ROUTER_REPLICA_VAR,
   REDIS_URL_VAR,
+  REFERENCE_CONFIG_VAR,
 } from './launch/provider-env.js';
 export { launchFleet } from './fleet/launch-fleet.js';
-export { isFleet, type FleetSummary } from './fleet/fleet-run.js';
+export { isFleet, type ExternalRedis, type FleetSummary } from './fleet/fleet-run.js';
 export { startRedisServer, type RedisServer } from './fleet/redis-server.js';
 export type { RedisFaultRecord } from './fleet/redis-faults.js';
 export { launchCommand, freePort } from './launch/launch-command.js';
