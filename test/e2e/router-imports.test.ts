@@ -99,3 +99,22 @@ describe('the import graph of throttlelab validate on a real file', { timeout: 6
     ).toEqual([]);
   });
 });
+
+describe('the import graph of the harness', { timeout: 60_000 }, () => {
+  it('loads echarts only when a chart is drawn, not with the harness', async () => {
+    const { stderr } = await run(
+      process.execPath,
+      [
+        '--import',
+        join(ROOT, 'test/helpers/log-imports.mjs'),
+        '--input-type=module',
+        '-e',
+        "await import('./dist/harness/index.js')",
+      ],
+      { cwd: ROOT, timeout: 30_000 },
+    );
+    const urls = [...stderr.matchAll(/^import: (file:\/\/.+)$/gm)].map((m) => m[1]!);
+    expect(urls.some((u) => u.endsWith('/dist/harness/report/charts.js'))).toBe(true);
+    expect(urls.filter((u) => /\/node_modules\/(echarts|zrender)\//.test(u))).toEqual([]);
+  });
+});
