@@ -92,6 +92,18 @@ function parseLoopbackUrl(value: string): string {
   return url.origin;
 }
 
+function parseRedisUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname)
+    throw new InvalidArgumentError('expected a redis:// or rediss:// URL such as redis://127.0.0.1:6379.');
+  return value;
+}
+
 const MAX_DURATION_MS = 24 * 86_400_000;
 
 /** Reads a `--duration` value with the parser of the package the command loads; a bad one is a usage error. */
@@ -182,6 +194,11 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
         parseStore,
       )
       .option(
+        '--redis-url <url>',
+        'a fleet shares state through this running Redis (e.g. a CI service container) instead of a redis-server of its own; its redis faults are not played',
+        parseRedisUrl,
+      )
+      .option(
         '--time <wall|simulated>',
         'simulated: the reference router in process on one simulated clock, event by event (seconds for hours, the same bytes every time)',
         parseTime,
@@ -212,6 +229,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           routerCmd?: string;
           routerUrl?: string;
           store?: 'memory' | 'redis';
+          redisUrl?: string;
           time?: 'wall' | 'simulated';
           dashboard?: boolean;
           dashboardPort?: number;
@@ -243,6 +261,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       dir?: string;
       fleet?: boolean;
       store?: 'memory' | 'redis';
+      redisUrl?: string;
       only?: string;
       seed?: number;
       seeds?: string;

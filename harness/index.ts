@@ -10,7 +10,7 @@ export {
   type ExpectSpec,
   type RouterSpec,
 } from './scenario/schema.js';
-export { parseRunScenario, loadRunScenarioFile } from './scenario/parse-run-scenario.js';
+export { parseRunScenario, loadRunScenarioFile } from './scenario-index.js';
 export { runScenario, type RunOptions } from './run-scenario.js';
 export type { RunData } from './run-data.js';
 export { faultCoverage } from './judge-run.js';
@@ -37,9 +37,10 @@ export {
   ROUTER_PORT_VAR,
   ROUTER_REPLICA_VAR,
   REDIS_URL_VAR,
+  REFERENCE_CONFIG_VAR,
 } from './launch/provider-env.js';
 export { launchFleet } from './fleet/launch-fleet.js';
-export { isFleet, type FleetSummary } from './fleet/fleet-run.js';
+export { isFleet, type ExternalRedis, type FleetSummary } from './fleet/fleet-run.js';
 export { startRedisServer, type RedisServer } from './fleet/redis-server.js';
 export type { RedisFaultRecord } from './fleet/redis-faults.js';
 export { launchCommand, freePort } from './launch/launch-command.js';

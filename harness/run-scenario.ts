@@ -4,7 +4,7 @@ import type { RunData } from './run-data.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { LoadProgress } from './load/open-loop.js';
 import { runLoad } from './fleet/fleet-load.js';
-import { prepareFleet } from './fleet/fleet-run.js';
+import { prepareFleet, type ExternalRedis } from './fleet/fleet-run.js';
 import { createRequestPlanner } from './load/request-plan.js';
 import type { RunScenario } from './scenario/schema.js';
 import { createSimulator } from '../simulator/index.js';
@@ -30,6 +30,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told the simulator's origin once it listens (e.g. for a live dashboard of its control API). */
   onSimulator?: (origin: string) => void;
+  /** A fleet's Redis that is already running (`--redis-url`) instead of a redis-server of the run's own. */
+  redis?: ExternalRedis;
 }
 
 function requestsPerReplica(outcomes: readonly ClientOutcome[], replicas: number): number[] {
@@ -54,7 +56,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
   try {
     const endpoints = sim.endpoints(server.origin);
     const runId = `r${o.seed.toString(36)}`;
-    const fleet = await prepareFleet(scenario, o.seed, runId);
+    const fleet = await prepareFleet(scenario, o.seed, runId, o.redis);
     let loadStartedAt = 0;
     let loadEndedAt = 0;
     let result: { outcomes: ClientOutcome[]; dropped: number };

@@ -25,18 +25,10 @@ export type { Costs } from './quota/quota-set.js';
 export { Ledger, type LedgerQuery, type LedgerSink } from './ledger/ledger.js';
 export type { LedgerRow, AttemptEnd } from './ledger/ledger-row.js';
 export {
+  SCENARIO_RULES,
   parseScenario,
   createScenarioParser,
-  type ParseScenarioResult,
-  type ScenarioParser,
-} from './scenario/parse-scenario.js';
-export { RULES as SCENARIO_RULES, type Rule, type RuleContext, type RuleIssue } from './scenario/rules.js';
-export { loadScenarioFile, type LoadScenarioResult } from './scenario/load-scenario-file.js';
-export { formatIssues, formatPath, type ScenarioIssue } from './scenario/issue.js';
-export { locateInYaml } from './scenario/locate.js';
-export { readYaml, MAX_YAML_BYTES, type YamlRead } from './scenario/read-yaml.js';
-export { readTextFile, decodeText, type TextFileRead } from './scenario/read-text-file.js';
-export {
+  loadScenarioFile,
   ScenarioSchema,
   SCENARIO_WORLD_SHAPE,
   FaultSchema,
@@ -47,11 +39,21 @@ export {
   CountDist,
   boundedCountDist,
   MAX_COMPLETION_TOKENS,
+  type Rule,
+  type RuleContext,
+  type RuleIssue,
+  type ParseScenarioResult,
+  type ScenarioParser,
+  type LoadScenarioResult,
   type Scenario,
   type FaultSpec,
   type ProviderSpec,
   type Dist,
-} from './scenario/schema.js';
+} from './scenario-index.js';
+export { formatIssues, formatPath, type ScenarioIssue } from './scenario/issue.js';
+export { locateInYaml } from './scenario/locate.js';
+export { readYaml, MAX_YAML_BYTES, type YamlRead } from './scenario/read-yaml.js';
+export { readTextFile, decodeText, type TextFileRead } from './scenario/read-text-file.js';
 export {
   createSimulator,
   type Simulator,

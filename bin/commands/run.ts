@@ -8,6 +8,7 @@ import {
   launchFleet,
   launchUrl,
   loadRunScenarioFile,
+  REFERENCE_CONFIG_VAR,
   redactCommand,
   renderVerdictTable,
   runScenario,
@@ -41,6 +42,11 @@ export interface RouterChoice {
   store?: 'memory' | 'redis';
   /** `simulated`: the reference router in process on a simulated clock (others fall back to the wall clock). */
   time?: 'wall' | 'simulated';
+  /**
+   * A Redis already running (a CI service container) that a fleet shares state through, instead of
+   * a redis-server of the run's own; each run keys under a prefix of its own.
+   */
+  redisUrl?: string;
   /** Where a launched router serves its OpenAI-compatible API (default `/v1`). */
   routerBasePath?: string;
   /** What to poll until a launched router is up (default `<base path>/models`). */
@@ -82,7 +88,19 @@ export function fleetChoice(scenario: Scenario, choice: RouterChoice, note: (lin
     );
     dropped('no Redis is started for a router that is already running');
   } else if (s.router.kind !== 'url' && s.router.store === 'memory') dropped('the replicas keep their state in memory');
+  else if (choice.redisUrl && isFleet(s.router))
+    dropped('--redis-url names a Redis throttlelab does not own, so it cannot stop, restart or pause it');
+  if (choice.redisUrl && !(s.router.kind !== 'url' && isFleet(s.router) && s.router.store === 'redis'))
+    note("note: --redis-url not used: this scenario's router keeps no state in Redis");
   return s;
+}
+
+/** The scenario's settings for the reference router, for a router command that takes them (THROTTLELAB_REFERENCE_CONFIG). */
+function referenceTuning(scenario: Scenario): Record<string, string> {
+  const r = scenario.router;
+  return r.kind === 'reference' && Object.keys(r.config).length > 0
+    ? { [REFERENCE_CONFIG_VAR]: JSON.stringify(r.config) }
+    : {};
 }
 
 /** Options of `throttlelab run`. */
@@ -102,10 +120,17 @@ export interface Prepared {
   text: string;
   launcher: RouterLauncher;
   simulated?: SimulatedRouterLauncher;
+  /** `--redis-url`: the fleet's Redis, already running. */
+  redisUrl?: string;
 }
 
 /** Prepares a scenario for a run: loaded, with a load section, its router choice valid. */
 export async function prepareRun(file: string, choice: RouterChoice, io: Io): Promise<Prepared | undefined> {
+  const prepared = await prepareRouter(file, choice, io);
+  return prepared && choice.redisUrl ? { ...prepared, redisUrl: choice.redisUrl } : prepared;
+}
+
+async function prepareRouter(file: string, choice: RouterChoice, io: Io): Promise<Prepared | undefined> {
   const loaded = await loadRunScenarioFile(file, io.env);
   if (!loaded.ok) {
     io.err(loaded.report);
@@ -149,7 +174,12 @@ export async function prepareRun(file: string, choice: RouterChoice, io: Io): Pr
       scenario,
       text,
       launcher: commandLauncher(
-        paths({ command: choice.routerCmd, env: {}, readyPath: '/v1/models', startTimeout: 30_000 }),
+        paths({
+          command: choice.routerCmd,
+          env: referenceTuning(scenario),
+          readyPath: '/v1/models',
+          startTimeout: 30_000,
+        }),
         io.env,
       ),
     };
@@ -193,6 +223,7 @@ export async function executeRun(
   onSimulator?: (origin: string) => void,
 ): Promise<{ report: Report; logs: string[]; rows?: LedgerRow[]; outcomes?: ClientOutcome[] }> {
   if (prepared.simulated) return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io);
+  const redisUrl = prepared.redisUrl;
   const total = prepared.scenario.load!.duration;
   let lastPrinted = 0;
   const data = await runScenario({
@@ -205,6 +236,8 @@ export async function executeRun(
     simPort,
     onSimulator,
     signal: io.stop,
+    // A tag of the run's own in its key prefix: two runs of one seed on one Redis never share keys.
+    ...(redisUrl ? { redis: { url: redisUrl, tag: io.randomSeed().toString(36) } } : {}),
     onProgress: (p) => {
       if (io.isTTY) io.status(progressLine(p, total));
       else if (p.elapsedMs - lastPrinted >= 5000) {

@@ -27,7 +27,7 @@ async function unreadable(file: string): Promise<string | undefined> {
  */
 export async function validate(options: ValidateOptions, io: Io): Promise<ExitCode> {
   let bad = 0;
-  let harness: typeof import('../../harness/index.js') | undefined;
+  let harness: typeof import('../../harness/scenario-index.js') | undefined;
   for (const file of options.files) {
     const code = await unreadable(file);
     if (code !== undefined) {
@@ -35,7 +35,7 @@ export async function validate(options: ValidateOptions, io: Io): Promise<ExitCo
       io.err(`${file}:1:1 SCENARIO_FILE_UNREADABLE (root): cannot read the file (${code})`);
       continue;
     }
-    harness ??= await import('../../harness/index.js');
+    harness ??= await import('../../harness/scenario-index.js');
     const result = await harness.loadRunScenarioFile(file, io.env);
     if (result.ok) {
       const { providers, faults } = result.scenario;

@@ -18,11 +18,29 @@ const providers = (env.THROTTLELAB_PROVIDERS ?? '')
       vendor: vendor === 'ratelimit-draft' ? 'openai-compatible' : vendor,
       baseUrl: vendor === 'vertex-ai' ? `${baseUrl}/v1/projects/throttlelab/locations/us-central1` : baseUrl,
       ...(vendor === 'azure-openai' ? { apiVersion: '2024-10-21' } : {}),
-      keys: [{ id: 'main', env: `THROTTLELAB_${name(id)}_API_KEY` }],
+      // Every key the provider has (THROTTLELAB_<ID>_KEY_<KEY>), not only THROTTLELAB_<ID>_API_KEY
+      // (the first): with one key of several, a router runs out of quota the pack expects it to use.
+      keys: Object.keys(env)
+        .filter((v) => v.startsWith(`THROTTLELAB_${name(id)}_KEY_`))
+        .map((v) => ({
+          id: v
+            .slice(`THROTTLELAB_${name(id)}_KEY_`.length)
+            .toLowerCase()
+            .replace(/_/g, '-'),
+          env: v,
+        })),
       models: (env[`THROTTLELAB_${name(id)}_MODELS`] ?? '').split(',').filter(Boolean),
     };
   });
-const config = RouterConfigSchema.parse({ version: 1, providers });
+// The settings each scenario gives the reference router (THROTTLELAB_REFERENCE_CONFIG: e.g. a 1 s
+// first-token timeout where a provider holds streams open with keep-alives for 20 s). A router of
+// your own may read them or keep its own: the pack judges what its clients see.
+const tuning = JSON.parse(env.THROTTLELAB_REFERENCE_CONFIG ?? '{}');
+// In a fleet (`conform --fleet`) the replicas share state through the run's Redis.
+const store = env.THROTTLELAB_REDIS_URL
+  ? { kind: 'redis', env: 'THROTTLELAB_REDIS_URL', keyPrefix: env.THROTTLELAB_REDIS_PREFIX ?? 'throttlelab:' }
+  : undefined;
+const config = RouterConfigSchema.parse({ version: 1, ...tuning, providers, ...(store ? { store } : {}) });
 const router = new Router(config, { env, seed: 1 });
 const server = await startRouterServer(router, {
   host: '127.0.0.1',

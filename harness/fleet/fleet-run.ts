@@ -6,6 +6,7 @@ import type { FleetContext, RouterLaunch } from '../launch/launcher.js';
 import { REDIS_HOST_VAR, REDIS_PORT_VAR, REDIS_PREFIX_VAR, REDIS_URL_VAR } from '../launch/provider-env.js';
 import type { LoadTarget } from '../load/open-loop.js';
 import type { RunScenario } from '../scenario/schema.js';
+import { dropRedisPrefix } from './drop-redis-prefix.js';
 import { playRedisFaults, type RedisFaultRecord } from './redis-faults.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { replicaPicker, type Spread } from './spread.js';
@@ -39,16 +40,40 @@ export interface FleetRun {
   stop(): Promise<void>;
 }
 
+/** THROTTLELAB_REDIS_URL, _HOST and _PORT for a Redis URL (redis:// or rediss://; port 6379 unless given). */
+function redisVars(url: string): Record<string, string> {
+  const u = new URL(url);
+  return {
+    [REDIS_URL_VAR]: url,
+    [REDIS_HOST_VAR]: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    [REDIS_PORT_VAR]: u.port || '6379',
+  };
+}
+
 /** Whether a scenario's router is a fleet: more than one replica, or replicas sharing state through Redis. */
 export function isFleet(router: RunScenario['router']): boolean {
   return 'replicas' in router && (router.replicas > 1 || router.store === 'redis');
 }
 
+/** A Redis the run shares state through but does not own (a CI service container): `--redis-url`. */
+export interface ExternalRedis {
+  url: string;
+  /** Unique to this run (the caller draws it), so that parallel runs on one Redis never share keys. */
+  tag: string;
+}
+
 /**
  * Prepares a run's fleet: for state in Redis, a redis-server of the run's own on a free port (so
- * that its faults can stop it and no run sees another's keys); a folder for the replicas' logs.
+ * that its faults can stop it and no run sees another's keys), or the `external` one under a key
+ * prefix of the run's own (its faults cannot be played there: the caller drops them); a folder for
+ * the replicas' logs.
  */
-export async function prepareFleet(scenario: RunScenario, seed: number, runId: string): Promise<FleetRun> {
+export async function prepareFleet(
+  scenario: RunScenario,
+  seed: number,
+  runId: string,
+  external?: ExternalRedis,
+): Promise<FleetRun> {
   const r = scenario.router;
   const spread: Spread =
     'replicas' in r
@@ -63,20 +88,14 @@ export async function prepareFleet(scenario: RunScenario, seed: number, runId: s
       summary: () => undefined,
       stop: async () => {},
     };
-  const redis: RedisServer | undefined = r.store === 'redis' ? await startRedisServer() : undefined;
-  const keyPrefix = `throttlelab:${runId}:`;
-  const env: Record<string, string> = redis
-    ? {
-        [REDIS_URL_VAR]: redis.url,
-        [REDIS_HOST_VAR]: '127.0.0.1',
-        [REDIS_PORT_VAR]: String(redis.port),
-        [REDIS_PREFIX_VAR]: keyPrefix,
-      }
-    : {};
+  const redis: RedisServer | undefined = r.store === 'redis' && !external ? await startRedisServer() : undefined;
+  const redisUrl = r.store === 'redis' ? (external?.url ?? redis?.url) : undefined;
+  const keyPrefix = external ? `throttlelab:${runId}:${external.tag}:` : `throttlelab:${runId}:`;
+  const env: Record<string, string> = redisUrl ? { ...redisVars(redisUrl), [REDIS_PREFIX_VAR]: keyPrefix } : {};
   const logDir = await mkdtemp(join(tmpdir(), `throttlelab-fleet-${seed}-`));
   let faults: ReturnType<typeof playRedisFaults> | undefined;
   return {
-    context: { replicas: r.replicas, store: r.store, redisUrl: redis?.url, keyPrefix, logDir },
+    context: { replicas: r.replicas, store: r.store, redisUrl, keyPrefix, logDir },
     env,
     spread,
     target(launch) {
@@ -101,6 +120,7 @@ export async function prepareFleet(scenario: RunScenario, seed: number, runId: s
     async stop() {
       await faults?.stop();
       await redis?.close();
+      if (external && redisUrl) await dropRedisPrefix(redisUrl, keyPrefix);
     },
   };
 }

@@ -5,7 +5,7 @@ import {
   PositiveDuration,
   type FaultSpec,
   type Rule,
-} from '../../simulator/index.js';
+} from '../../simulator/scenario-index.js';
 
 /**
  * The fleet fields of a scenario's `router` section: how many replicas run (each its own process,

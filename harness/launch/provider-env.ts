@@ -28,6 +28,12 @@ export const SIMULATOR_URL_VAR = `${PREFIX}_SIMULATOR_URL`;
 export const PROVIDERS_VAR = `${PREFIX}_PROVIDERS`;
 /** The port a launched router must listen on. */
 export const ROUTER_PORT_VAR = `${PREFIX}_ROUTER_PORT`;
+/**
+ * The settings a scenario gives the reference router (`router.config` as JSON: a first-token
+ * timeout, routing weights…), handed to a router command too: a router built on `throttlelab/router`
+ * (docs/ci/example-router.mjs) takes them, any other may read or ignore them.
+ */
+export const REFERENCE_CONFIG_VAR = `${PREFIX}_REFERENCE_CONFIG`;
 /** A fleet replica's name (`replica-0`, …), set for each replica the harness starts. */
 export const ROUTER_REPLICA_VAR = `${PREFIX}_ROUTER_REPLICA`;
 /** The Redis a fleet shares state through (a URL, and its host and port for configs that want them). */

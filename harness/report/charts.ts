@@ -1,4 +1,5 @@
-import * as echarts from 'echarts';
+import { createRequire } from 'node:module';
+import type * as echarts from 'echarts';
 import type { ProviderTimeline, Report } from './report.js';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -17,9 +18,15 @@ function statusClass(status: number): keyof typeof STATUS_COLORS {
   return 'error';
 }
 
+// ECharts (62 MB installed, ~1,000 modules as ESM) loads when the first chart is drawn, not with the
+// harness: validate, explore's workers and simulated runs that write no HTML never pay for it. Its
+// CommonJS build is one file, so the load is one read; require keeps report writing synchronous.
+let lib: typeof echarts | undefined;
+const load = (): typeof echarts => (lib ??= createRequire(import.meta.url)('echarts') as typeof echarts);
+
 /** Renders an ECharts option to a static SVG string (server-side, no DOM). */
 function svg(option: echarts.EChartsOption, width: number, height: number): string {
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  const chart = load().init(null, null, { renderer: 'svg', ssr: true, width, height });
   chart.setOption({ animation: false, textStyle: { fontFamily: 'system-ui, sans-serif' }, ...option });
   const out = chart.renderToSVGString();
   chart.dispose();

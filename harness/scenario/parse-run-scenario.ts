@@ -5,7 +5,7 @@ import {
   type LoadScenarioResult,
   type Rule,
   type ScenarioParser,
-} from '../../simulator/index.js';
+} from '../../simulator/scenario-index.js';
 import { FLEET_RULES, worldView } from '../fleet/fleet-spec.js';
 import { RUN_RULES } from './rules.js';
 import { RunScenarioSchema, type RunScenario } from './schema.js';

@@ -1,4 +1,4 @@
-import type { Rule } from '../../simulator/index.js';
+import type { Rule } from '../../simulator/scenario-index.js';
 import { routerVariableNames } from '../launch/provider-env.js';
 import type { RunScenario } from './schema.js';
 

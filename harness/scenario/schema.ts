@@ -5,7 +5,7 @@ import {
   NonNegativeDuration,
   PositiveDuration,
   SCENARIO_WORLD_SHAPE,
-} from '../../simulator/index.js';
+} from '../../simulator/scenario-index.js';
 import { FLEET_FIELDS, RUN_FAULTS, splitFaults } from '../fleet/fleet-spec.js';
 
 /** The checks a run can evaluate, in report order. */

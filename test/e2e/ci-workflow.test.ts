@@ -1,20 +1,23 @@
-// The CI recipe of docs/ci.md, run here: the shell steps of docs/ci/github-actions.yml (the `uses:`
-// steps are GitHub's: checkout, setup-node, test results, artifact upload) with GitHub's shell, its
-// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files and `if: always()`, against the reference router
-// (docs/ci/example-router.mjs) and against a router that passes 429s on.
+// The CI recipe of docs/ci.md, run here as written: the shell steps of docs/ci/github-actions.yml
+// (the `uses:` steps are GitHub's: checkout, setup-node, test results, artifact upload) with
+// GitHub's shell, its GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files and `if: always()`, in an empty
+// project holding the tarball of `npm pack` where the workflow expects it (the package is not on
+// the registry yet), against the conformance pack shipped in it with docs/ci/example-router.mjs as
+// the router; then against a router that passes 429s on, and with a wrong --dir.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const exec = promisify(execFile);
 const tmp = await mkdtemp(join(tmpdir(), 'throttlelab-ci-'));
-afterAll(() => rm(tmp, { recursive: true, force: true }));
+// Three projects with node_modules each: removing them takes a while on a busy machine.
+afterAll(() => rm(tmp, { recursive: true, force: true }), 180_000);
 
 interface Step {
   name?: string;
@@ -31,7 +34,7 @@ const workflow = parse(await readFile(join(ROOT, 'docs/ci/github-actions.yml'), 
 const job = workflow.jobs.throttlelab;
 
 /** Runs the job's steps as a runner would; returns whether the job succeeded, its log and summary. */
-async function runJob(project: string, env: Record<string, string>) {
+async function runJob(project: string, env: Record<string, string>, stepTimeoutMs = 240_000) {
   const outputs: Record<string, Record<string, string>> = {};
   const summary = join(project, 'step-summary.md');
   await writeFile(summary, '');
@@ -57,7 +60,7 @@ async function runJob(project: string, env: Record<string, string>) {
       const r = await exec('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
         cwd: project,
         env: { ...clean, ...job.env, ...env, ...stepEnv, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summary },
-        timeout: 150_000,
+        timeout: stepTimeoutMs,
         maxBuffer: 64 * 1024 * 1024,
       });
       log.push(r.stdout, r.stderr);
@@ -78,24 +81,45 @@ async function runJob(project: string, env: Record<string, string>) {
   return { ok: !failed, log: log.join('\n'), summary: await readFile(summary, 'utf8'), outputs };
 }
 
-// The runner's environment, without what `npm test` adds (npm_config_*).
-const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))) as Record<
-  string,
-  string
->;
+// The runner's environment, without what `npm test` adds (npm_config_*); npm takes the packages from
+// its cache (as actions/setup-node's cache would), so the test needs no network.
+const clean = {
+  ...(Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))) as Record<string, string>),
+  npm_config_prefer_offline: 'true',
+};
 
+const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+let tarball = '';
+
+beforeAll(async () => {
+  // `npm test` builds first (pretest); `prepack` would build again, so the tarball is packed without scripts.
+  if (!existsSync(join(ROOT, 'dist/bin/throttlelab.js')))
+    await exec('npm', ['run', 'build'], { cwd: ROOT, env: clean, timeout: 240_000 });
+  const dest = join(tmp, 'pack');
+  await mkdir(dest);
+  await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], {
+    cwd: ROOT,
+    env: clean,
+    timeout: 120_000,
+  });
+  tarball = join(
+    dest,
+    (await readdir(dest)).find((f) => f.endsWith('.tgz'))!,
+  );
+}, 300_000);
+
+/** An empty project with the packed tarball where the workflow's THROTTLELAB_PACKAGE points. */
 async function project(name: string): Promise<string> {
   const dir = join(tmp, name);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), '{ "name": "my-router", "private": true, "type": "module" }\n');
+  await copyFile(tarball, join(dir, job.env.THROTTLELAB_PACKAGE!));
   return dir;
 }
 
-// This checkout stands for the published package (installed as a link: quick, and what `npm test` just built).
-const PACKAGE = {
-  THROTTLELAB_PACKAGE: ROOT,
-  THROTTLELAB_ARGS: `--dir ${join(ROOT, 'test/fixtures/compare')} --only compare-quota`,
-};
+// The failing and bad-input jobs are about the job's outcome, not the pack: one small fixture scenario.
+const SMALL = { THROTTLELAB_ARGS: `--dir ${join(ROOT, 'test/fixtures/compare')} --only compare-quota` };
+const EXAMPLE_ROUTER = 'node node_modules/throttlelab/docs/ci/example-router.mjs';
 
 describe('docs/ci/github-actions.yml, run locally', () => {
   it('names the files the upload and test-results steps publish', () => {
@@ -117,21 +141,46 @@ describe('docs/ci/github-actions.yml, run locally', () => {
     ).toBe(true);
   });
 
-  it('passes with the reference router: junit.xml, the summary appended, the report kept', async () => {
+  it('installs the package from the tarball npm pack makes, as the workflow names it before publication', () => {
+    expect(job.env.THROTTLELAB_PACKAGE).toBe(`./throttlelab-${version}.tgz`);
+    expect(job.env.THROTTLELAB_ARGS).toBe('');
+  });
+
+  it('passes the whole shipped pack with the example router: no check fails, junit.xml, summary and report kept', async () => {
     const dir = await project('passing');
-    const job = await runJob(dir, {
-      ...PACKAGE,
-      ROUTER_CMD: 'node node_modules/throttlelab/docs/ci/example-router.mjs',
-    });
+    // Only the router is the user's: everything else is the workflow's own, the pack included.
+    const job = await runJob(dir, { ROUTER_CMD: EXAMPLE_ROUTER }, 900_000);
     expect(job.ok, job.log).toBe(true);
-    expect(job.outputs.conform).toEqual({ code: '0' });
-    expect(job.log).toContain('::notice title=throttlelab::every scenario passes');
-    expect(job.summary).toMatch(/^### ✅ compare-quota$/m);
+    const report = JSON.parse(await readFile(join(dir, 'reports/throttlelab/report.json'), 'utf8')) as {
+      reports: Array<{
+        scenario: { name: string };
+        verdict: string;
+        inconclusive?: string[];
+        checks: Array<{ id: string; verdict: string; figure: string }>;
+      }>;
+    };
+    const pack = (await readdir(join(ROOT, 'scenarios/conformance'))).filter((f) => f.endsWith('.yaml'));
+    expect(report.reports).toHaveLength(pack.length);
+    const failed = report.reports.flatMap((r) =>
+      r.checks.filter((c) => c.verdict === 'fail').map((c) => `${r.scenario.name} ${c.id}: ${c.figure}`),
+    );
+    expect(failed).toEqual([]);
+    // Exit 3 (INCONCLUSIVE) is what a loaded machine may give: the workflow warns and passes the job.
+    const unsure = report.reports.filter((r) => r.verdict !== 'pass');
+    expect(job.outputs.conform).toEqual({ code: unsure.length === 0 ? '0' : '3' });
+    expect(job.log).toContain(
+      unsure.length === 0
+        ? '::notice title=throttlelab::every scenario passes'
+        : '::warning title=throttlelab::inconclusive',
+    );
     const junit = await readFile(join(dir, 'reports/throttlelab/junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testsuite [^>]* failures="0"/);
+    expect(junit.match(/<testsuite /g)).toHaveLength(pack.length);
+    expect(junit).not.toContain('<failure');
+    // One heading per scenario (✅, or ❔ for an inconclusive one), appended to the job summary.
+    expect(job.summary.match(/^### (✅|❔ inconclusive:) conformance-/gm)).toHaveLength(pack.length);
     for (const f of ['report.json', 'index.html', 'summary.md'])
       expect(existsSync(join(dir, 'reports/throttlelab', f))).toBe(true);
-  }, 180_000);
+  }, 1_200_000);
 
   // The passing job must pass outright (exit 0, not INCONCLUSIVE), so it runs alone; these two fail
   // by a count (429s handed on) or at once (bad input): they run together.
@@ -140,7 +189,7 @@ describe('docs/ci/github-actions.yml, run locally', () => {
     async () => {
       const dir = await project('failing');
       const job = await runJob(dir, {
-        ...PACKAGE,
+        ...SMALL,
         ROUTER_CMD: `node --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/fixtures/routers/serve.ts')} passes-429`,
       });
       expect(job.ok).toBe(false);
@@ -156,7 +205,7 @@ describe('docs/ci/github-actions.yml, run locally', () => {
     'fails the job on bad input (exit 2)',
     async () => {
       const dir = await project('bad-input');
-      const job = await runJob(dir, { ...PACKAGE, THROTTLELAB_ARGS: '--dir no-such-folder', ROUTER_CMD: 'true' });
+      const job = await runJob(dir, { THROTTLELAB_ARGS: '--dir no-such-folder', ROUTER_CMD: 'true' });
       expect(job.ok).toBe(false);
       expect(job.outputs.conform).toEqual({ code: '2' });
       expect(job.log).toContain('::error title=throttlelab::bad input');

@@ -29,14 +29,13 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-describe('throttlelab conform --fleet', () => {
-  it('runs the fleet group of a pack against replicas of the reference router, keeping each replica’s log', async () => {
-    // A pack of one small fleet scenario (the shipped ones are judged in test/integration/harness-fleet.test.ts).
-    const pack = join(tmp, 'pack');
-    await mkdir(join(pack, 'fleet'), { recursive: true });
-    await writeFile(
-      join(pack, 'fleet', 'tiny.yaml'),
-      `version: 1
+/** A pack of one small fleet scenario (the shipped ones are judged in test/integration/harness-fleet.test.ts). */
+async function tinyPack(): Promise<string> {
+  const pack = join(tmp, 'pack');
+  await mkdir(join(pack, 'fleet'), { recursive: true });
+  await writeFile(
+    join(pack, 'fleet', 'tiny.yaml'),
+    `version: 1
 name: fleet-tiny
 seed: 5
 providers:
@@ -44,7 +43,13 @@ providers:
 router: { kind: reference, replicas: 2, store: redis }
 load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
 `,
-    );
+  );
+  return pack;
+}
+
+describe('throttlelab conform --fleet', () => {
+  it('runs the fleet group of a pack against replicas of the reference router, keeping each replica’s log', async () => {
+    const pack = await tinyPack();
     const out = join(tmp, 'fleet');
     const fleetFolders = async () => (await readdir(tmpdir())).filter((f) => f.startsWith('throttlelab-fleet-5-'));
     const before = await fleetFolders();
@@ -65,6 +70,44 @@ load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
     // The replicas' temporary folder (their config and logs) is gone once the logs are kept.
     expect((await fleetFolders()).filter((f) => !before.includes(f))).toEqual([]);
   }, 60_000);
+
+  it('shares state through a running Redis given --redis-url, each run under a key prefix of its own, its keys dropped after', async () => {
+    // Two runs of one seed at once on the team's Redis: a prefix from the seed alone would collide.
+    const out = [join(tmp, 'ext-a'), join(tmp, 'ext-b')];
+    const pack = await tinyPack();
+    const runs = await Promise.all(
+      out.map((o) => cli('conform', '--dir', pack, '--fleet', '--redis-url', SHARED_REDIS_URL, '--out', o)),
+    );
+    const prefixes: string[] = [];
+    for (const [i, r] of runs.entries()) {
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const log = await readFile(join(out[i]!, 'logs', 'fleet-tiny', 'replica-0.log'), 'utf8');
+      const m = /sharing state with the fleet through (\S+) \(key prefix "(throttlelab:r5:[0-9a-z]+:)"\)/.exec(log);
+      expect(m, log).not.toBeNull();
+      // The Redis given, not a redis-server of the run's own on another port.
+      expect(m![1]).toBe(SHARED_REDIS_URL);
+      prefixes.push(m![2]!);
+    }
+    expect(new Set(prefixes).size).toBe(2);
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(SHARED_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    await redis.connect();
+    try {
+      for (const p of prefixes) expect(await redis.keys(`${p}*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  }, 180_000);
+
+  it('refuses a --redis-url that is not redis:// or rediss://, with exit 2', async () => {
+    for (const url of ['http://127.0.0.1:6379', '127.0.0.1:6379']) {
+      const r = await cli('run', 'scenarios/conformance/fleet/01-429-burst-one-replica.yaml', '--redis-url', url);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `option '--redis-url <url>' argument '${url}' is invalid. expected a redis:// or rediss:// URL such as redis://127.0.0.1:6379.`,
+      );
+    }
+  });
 
   it('refuses a store it does not know, with exit 2', async () => {
     const r = await cli('run', 'scenarios/conformance/fleet/03-redis-down.yaml', '--store', 'nowhere');
@@ -87,6 +130,13 @@ load: { rate: 20, duration: 2s, requests: { models: [openai/gpt-4o-mini] } }
       'note: redis faults redis-down not played: the replicas keep their state in memory',
       "note: --router-url names one running router: the scenario's fleet (3 replicas) is not started; point it at your load balancer to judge a fleet",
       'note: redis faults redis-down not played: no Redis is started for a router that is already running',
+    ]);
+    notes.length = 0;
+    const external = fleetChoice(loaded.scenario, { redisUrl: SHARED_REDIS_URL }, (l) => notes.push(l));
+    expect(external.router).toMatchObject({ replicas: 3, store: 'redis' });
+    expect(external.redisFaults).toEqual([]);
+    expect(notes).toEqual([
+      'note: redis faults redis-down not played: --redis-url names a Redis throttlelab does not own, so it cannot stop, restart or pause it',
     ]);
   });
 });

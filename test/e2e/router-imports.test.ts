@@ -72,3 +72,49 @@ describe('the import graph of throttlelab validate', { timeout: 60_000 }, () => 
     expect(files.filter((f) => /^dist\/(harness|simulator|router)\//.test(f))).toEqual([]);
   });
 });
+
+describe('the import graph of throttlelab validate on a real file', { timeout: 60_000 }, () => {
+  it('loads the scenario parser (yaml, zod) and no engine, transport, tokenizer, report or Redis client', async () => {
+    const { stderr } = await run(
+      process.execPath,
+      [
+        '--import',
+        join(ROOT, 'test/helpers/log-imports.mjs'),
+        join(ROOT, 'dist/bin/throttlelab.js'),
+        'validate',
+        'scenarios/quickstart.yaml',
+      ],
+      { cwd: ROOT, timeout: 30_000 },
+    );
+    const urls = [...stderr.matchAll(/^import: (file:\/\/.+)$/gm)].map((m) => m[1]!);
+    // Packages by name wherever node_modules lives (a worktree may link it from elsewhere).
+    const packages = new Set(urls.flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []));
+    expect([...packages].sort()).toEqual(['commander', 'yaml', 'zod']);
+    const own = urls.filter((u) => u.startsWith(`file://${ROOT}/dist/`)).map((u) => u.slice(`file://${ROOT}/`.length));
+    expect(own).toContain('dist/simulator/scenario/parse-scenario.js');
+    expect(
+      own.filter((f) =>
+        /^dist\/(router\/|simulator\/(engine|transports|ledger)\/|harness\/(checks|report|load|sim)\/)/.test(f),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('the import graph of the harness', { timeout: 60_000 }, () => {
+  it('loads echarts only when a chart is drawn, not with the harness', async () => {
+    const { stderr } = await run(
+      process.execPath,
+      [
+        '--import',
+        join(ROOT, 'test/helpers/log-imports.mjs'),
+        '--input-type=module',
+        '-e',
+        "await import('./dist/harness/index.js')",
+      ],
+      { cwd: ROOT, timeout: 30_000 },
+    );
+    const urls = [...stderr.matchAll(/^import: (file:\/\/.+)$/gm)].map((m) => m[1]!);
+    expect(urls.some((u) => u.endsWith('/dist/harness/report/charts.js'))).toBe(true);
+    expect(urls.filter((u) => /\/node_modules\/(echarts|zrender)\//.test(u))).toEqual([]);
+  });
+});
