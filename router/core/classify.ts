@@ -6,8 +6,9 @@ const MODEL_MISSING =
   /model[^"]*(not exist|not found|does not exist|invalid)|invalid model|not a valid model|Model Not Exist|DeploymentNotFound|is not found for API version/i;
 const KEY_INVALID = /API_KEY_INVALID|API key not valid|Incorrect API key provided/;
 // OpenAI (and Groq) name the organisation whose limit was reached: "Rate limit reached for
-// gpt-4o in organization org-… on requests per min (RPM)".
-const ORG_LIMIT = /Rate limit reached for [^"]*? in organization /;
+// gpt-4o in organization org-… on requests per min (RPM)"; Anthropic: "This request would exceed
+// the rate limit for your organization (…) of 50 requests per minute".
+const ORG_LIMIT = /Rate limit reached for [^"]*? in organization |exceed the rate limit for your organization/;
 
 /**
  * Classifies an upstream answer as a value. A 429 is a rate limit with a wait, unless the

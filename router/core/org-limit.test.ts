@@ -36,6 +36,11 @@ describe("an organisation's rate limit", () => {
     const groq = body('Rate limit reached for model `llama` in organization `org_x` service tier `on_demand` on …');
     expect(classifyResponse(429, s, org)).toEqual({ kind: 'rate_limited', status: 429, waitMs: 400, orgWide: true });
     expect(classifyResponse(429, s, groq)).toMatchObject({ orgWide: true });
+    const anthropic =
+      'This request would exceed the rate limit for your organization (3f2a…) of 50 requests per minute.';
+    expect(classifyResponse(429, s, anthropic)).toMatchObject({ orgWide: true });
+    const anthropicKey = 'This request would exceed the rate limit for this API key of 50 requests per minute.';
+    expect(classifyResponse(429, s, anthropicKey)).not.toHaveProperty('orgWide');
     expect(classifyResponse(429, s, key)).toEqual({ kind: 'rate_limited', status: 429, waitMs: 400 });
     expect(classifyResponse(429, { ...s, quotaExhausted: true }, org).kind).toBe('quota_exhausted');
   });

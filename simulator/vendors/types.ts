@@ -136,8 +136,8 @@ export interface ErrorSpec {
   shouldRetry?: boolean;
   /**
    * Whose limit a refusal is: the key's own, its organisation's (or project's), or the whole
-   * provider's (the ledger reads none as the key's). OpenAI's 429 names the organisation unless
-   * the limit is the key's own.
+   * provider's (the ledger reads none as the key's). OpenAI's, Groq's and Anthropic's 429 name
+   * the organisation unless the limit is the key's own.
    */
   scope?: 'key' | 'org' | 'provider';
   /** The presented credential, already masked (`****WXYZ`), for 401 messages that echo it. */
