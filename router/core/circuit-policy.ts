@@ -11,8 +11,9 @@ import type { AttemptOutcome } from './types.js';
  * - `key:<provider>/<key>` opens for a quota wall (billing, daily quota) and a rejected key.
  * - `limit:<provider>/<key>/<model>` opens for a rate limit: vendors count limits per model.
  * - `org-limit:<provider>/<org>/<model>`, shared by the keys configured with the same `org`,
- *   opens instead when the provider names the limit as the organisation's (OpenAI's "in
- *   organization …"): the key's siblings would be refused too. Never for a key's own limit.
+ *   opens too when the provider names the limit as the organisation's (OpenAI's "in
+ *   organization …", Anthropic's "for your organization"): the key's siblings would be refused
+ *   as well. Never for a key's own limit.
  */
 export interface CircuitScopes {
   providerScope: string;
