@@ -49,7 +49,7 @@ export function referenceConfig(
         ? `${baseUrls[p.id] ?? 'http://127.0.0.1:1'}/v1/projects/throttlelab/locations/us-central1`
         : (baseUrls[p.id] ?? 'http://127.0.0.1:1'),
     ...(p.vendor === 'azure-openai' ? { apiVersion: '2024-10-21' } : {}),
-    keys: p.keys.map((k) => ({ id: k.id, env: keyVar(p.id, k.id) })),
+    keys: p.keys.map((k) => ({ id: k.id, env: keyVar(p.id, k.id), ...(k.org !== undefined ? { org: k.org } : {}) })),
     models: p.models,
   }));
   const raw = { version: 1, ...extra, providers };

@@ -67,7 +67,9 @@ export function findEarlyAttempts(
       let worst: EarlyAttempt | undefined;
       let race: EarlyAttempt | undefined;
       for (const w of active) {
-        if (w.seq === a.seq) continue;
+        // An attempt that arrived before the one that drew the wait cannot have known it; in
+        // simulated time the two may share an instant, and the ledger's numbering tells them apart.
+        if (w.seq === a.seq || (a.arrivalAt <= w.drawnAt && a.seq < w.seq)) continue;
         const e = classify(input, a, w, rule);
         if (e.race) {
           if (!race || e.attempt.by > race.by) race = e.attempt;

@@ -4,6 +4,7 @@ import { fleetViewOf, replicaName } from './fleet-view.js';
 import { couldSendDuring, demandByProvider } from './demand.js';
 import { findEarlyAttempts, marginOf, type RaceRule } from './early-attempts.js';
 import { humanDuration } from './human-duration.js';
+import { widenToOrganisations } from './org-waits.js';
 import { starvationMeasured, type Starvation } from './starvation.js';
 
 /**
@@ -31,7 +32,8 @@ function starvedWords(s: Starvation): string {
  * loop behind, the router's processes waiting for a CPU, both measured on the wall clock; nothing
  * in simulated time), plus, in a fleet, the news's propagation bound (`inFlightGrace`) for an
  * attempt another replica sent than the one told. No fixed grace forgives an attempt deep in a
- * wait, and the request that drew the hint is never forgiven. Races are counted in the figure and
+ * wait, and the request that drew the hint is never forgiven. A wait the provider announced for
+ * an organisation covers its other keys too (`widenToOrganisations`). Races are counted in the figure and
  * never fail the check. A wait is judged only if the router could have broken it: a client request
  * its provider could serve was open during it (or an attempt did arrive inside it); with none
  * judged, the check is skipped.
@@ -44,7 +46,7 @@ export function checkRetryAfter(input: CheckInput): CheckResult {
   const windows = deriveWindows(rows, scope);
   const { violations: early, races } = findEarlyAttempts(
     input,
-    groupBy(windows, (w) => w.scope),
+    groupBy(widenToOrganisations(windows, scenario, scope), (w) => w.scope),
     attemptsByScope(rows, scope),
     rule,
   );
@@ -71,7 +73,7 @@ export function checkRetryAfter(input: CheckInput): CheckResult {
         provider: a.provider,
         key: a.key,
         model: a.model,
-        detail: `arrived ${humanDuration(by)} before the end of a ${humanDuration(w.hintMs)} wait announced by attempt #${w.seq} (${w.hintForm})${e.sameRequest ? ', by the request that drew it' : ''}${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}; ${humanDuration(e.into)} into it${measured ? `, ${starvedWords(e.starved)}` : ''}`,
+        detail: `arrived ${humanDuration(by)} before the end of a ${humanDuration(w.hintMs)} wait announced by attempt #${w.seq} (${w.hintForm})${w.sibling !== undefined ? ` on key ${w.key} for organisation ${w.org}, which key ${w.sibling} shares` : ''}${e.sameRequest ? ', by the request that drew it' : ''}${fleet ? `; sent by ${replicaName(sender)}, the wait was announced to ${replicaName(told)}` : ''}; ${humanDuration(e.into)} into it${measured ? `, ${starvedWords(e.starved)}` : ''}`,
       });
   }
   const raceWords = races.length
@@ -81,7 +83,7 @@ export function checkRetryAfter(input: CheckInput): CheckResult {
     id: 'retry-after',
     title: 'Waits honour Retry-After',
     meaning:
-      'After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.',
+      "After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model (or, where the limit is an organisation's, to its other keys) before it ended.",
     verdict: early.length > 0 ? 'fail' : judged === 0 ? 'skip' : 'pass',
     ...(early.length === 0 && judged === 0
       ? {

@@ -13,7 +13,13 @@ export interface WaitWindow {
   hintForm: string | null;
   status: number;
   seq: number;
+  /** When the attempt that drew it arrived. */
+  drawnAt: number;
   correlationId: string | null;
+  /** The organisation whose limit it is, when the provider refused for the organisation (the ledger's `scope: org`). */
+  org?: string;
+  /** On a wait widened to a sibling key of its organisation: that key (the wait was announced on `key`). */
+  sibling?: string;
 }
 
 /** The key a window applies to: per model (the default, as vendors limit per model) or per key. */
@@ -41,7 +47,10 @@ export function deriveWindows(rows: readonly LedgerRow[], scope: 'model' | 'key'
       hintForm: r.hintForm,
       status: r.status,
       seq: r.seq,
+      drawnAt: r.arrivalAt,
       correlationId: r.correlationId,
+      // A row without a scope (an older ledger) reads as the key's.
+      ...(r.scope === 'org' && r.org !== undefined ? { org: r.org } : {}),
     });
   }
   return out;

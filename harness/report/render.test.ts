@@ -119,7 +119,7 @@ describe('report renderers', () => {
       no-429: The router absorbed every provider rate limit; no client request was answered 429.
           breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md
           [r-1] client got 429 (rate_limit_exceeded)
-      retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended.
+      retry-after: After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model (or, where the limit is an organisation's, to its other keys) before it ended.
           breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md
           [r-1] arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it
       goodput: Of the requests the providers had capacity for, the share the router did serve.
@@ -199,7 +199,7 @@ describe('report renderers', () => {
 
       - \`r-1\` client got 429 (rate_limit_exceeded)
 
-      **retry-after** — After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model before it ended. (breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md)
+      **retry-after** — After a provider announced a wait (Retry-After, retry-after-ms, reset headers or a body hint), nothing was sent to that key and model (or, where the limit is an organisation's, to its other keys) before it ended. (breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md)
 
       - \`r-1\` arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it
 

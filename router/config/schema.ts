@@ -77,8 +77,10 @@ const Provider = z.strictObject({
   /**
    * Keys are read from environment variables; their values never appear in config or logs. For
    * Bedrock a key is `ACCESS_KEY_ID:SECRET_ACCESS_KEY` (signed with SigV4) or a Bedrock API key.
+   * `org`: the organisation (or project) whose limits the key shares with the provider's other
+   * keys of the same `org`; a rate limit the provider names as the organisation's closes them all.
    */
-  keys: z.array(z.strictObject({ id: Id, env: EnvName })).min(1),
+  keys: z.array(z.strictObject({ id: Id, env: EnvName, org: Id.optional() })).min(1),
   models: z
     .array(
       z.union([

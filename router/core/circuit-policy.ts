@@ -10,11 +10,16 @@ import type { AttemptOutcome } from './types.js';
  *   after keep-alive filler only (a held request) opens nothing: the provider queues, it is not down.
  * - `key:<provider>/<key>` opens for a quota wall (billing, daily quota) and a rejected key.
  * - `limit:<provider>/<key>/<model>` opens for a rate limit: vendors count limits per model.
+ * - `org-limit:<provider>/<org>/<model>`, shared by the keys configured with the same `org`,
+ *   opens too when the provider names the limit as the organisation's (OpenAI's "in
+ *   organization …", Anthropic's "for your organization"): the key's siblings would be refused
+ *   as well. Never for a key's own limit.
  */
 export interface CircuitScopes {
   providerScope: string;
   keyScope: string;
   limitScope: string;
+  orgLimitScope?: string | undefined;
 }
 
 /** The breaker settings the rule reads, in milliseconds. */
@@ -112,16 +117,25 @@ function decideRefusal(
 ): CircuitDecision {
   const { scopes, breaker: b, now } = input;
   switch (outcome.kind) {
-    case 'rate_limited':
+    case 'rate_limited': {
       // With a hint: closed until it ends (never less than the floor); without: the base window.
+      const until = hinted(input, outcome.waitMs, b.openForMs);
+      const org = outcome.orgWide ? scopes.orgLimitScope : undefined;
       return {
         reliability: 1,
         ops: [
           success(input, scopes.providerScope),
           success(input, scopes.keyScope),
-          open(scopes.limitScope, hinted(input, outcome.waitMs, b.openForMs), 'rate limited'),
+          // The key's own limit: its organisation's is not spent, and a probe there proved it.
+          ...(org
+            ? [open(org, until, 'rate limited (organisation)')]
+            : scopes.orgLimitScope
+              ? [success(input, scopes.orgLimitScope)]
+              : []),
+          open(scopes.limitScope, until, 'rate limited'),
         ],
       };
+    }
     case 'quota_exhausted':
       return {
         reliability: 1,
@@ -178,8 +192,9 @@ function success(input: CircuitPolicyInput, scope: string): CircuitOp {
 }
 
 function allSucceeded(input: CircuitPolicyInput): CircuitOp[] {
-  const { providerScope, keyScope, limitScope } = input.scopes;
-  return [success(input, providerScope), success(input, keyScope), success(input, limitScope)];
+  const { providerScope, keyScope, limitScope, orgLimitScope } = input.scopes;
+  const ops = [success(input, providerScope), success(input, keyScope), success(input, limitScope)];
+  return orgLimitScope ? [...ops, success(input, orgLimitScope)] : ops;
 }
 
 function providerFailure(input: CircuitPolicyInput, reason: string): CircuitOp {

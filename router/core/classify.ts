@@ -5,6 +5,10 @@ import type { AttemptOutcome } from './types.js';
 const MODEL_MISSING =
   /model[^"]*(not exist|not found|does not exist|invalid)|invalid model|not a valid model|Model Not Exist|DeploymentNotFound|is not found for API version/i;
 const KEY_INVALID = /API_KEY_INVALID|API key not valid|Incorrect API key provided/;
+// OpenAI (and Groq) name the organisation whose limit was reached: "Rate limit reached for
+// gpt-4o in organization org-… on requests per min (RPM)"; Anthropic: "This request would exceed
+// the rate limit for your organization (…) of 50 requests per minute".
+const ORG_LIMIT = /Rate limit reached for [^"]*? in organization |exceed the rate limit for your organization/;
 
 /**
  * Classifies an upstream answer as a value. A 429 is a rate limit with a wait, unless the
@@ -21,7 +25,9 @@ export function classifyResponse(status: number, signals: Signals, bodyText: str
   if (status === 429) {
     return signals.quotaExhausted
       ? { kind: 'quota_exhausted', status, waitMs }
-      : { kind: 'rate_limited', status, waitMs };
+      : ORG_LIMIT.test(bodyText)
+        ? { kind: 'rate_limited', status, waitMs, orgWide: true }
+        : { kind: 'rate_limited', status, waitMs };
   }
   // A wall named in the body wins over the status (xAI's credits as 403, Bedrock's quota as 400).
   if (status === 402 || (signals.quotaExhausted && status >= 400 && status < 500))

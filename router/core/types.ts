@@ -62,7 +62,8 @@ export interface Target {
 /** How an attempt ended, as a value: only the public edge turns failures into errors. */
 export type AttemptOutcome =
   | { kind: 'ok'; status: number }
-  | { kind: 'rate_limited'; status: number; waitMs?: number }
+  /** `orgWide`: the provider named the limit as the organisation's (every key of it is refused). */
+  | { kind: 'rate_limited'; status: number; waitMs?: number; orgWide?: boolean }
   | { kind: 'quota_exhausted'; status: number; waitMs?: number }
   | { kind: 'overloaded'; status: number; waitMs?: number }
   | { kind: 'server_error'; status: number; waitMs?: number }

@@ -54,6 +54,7 @@ export function learnFromAttempt(
     ctx.circuits.success(target.providerScope);
     ctx.circuits.success(target.keyScope);
     ctx.circuits.success(target.limitScope);
+    if (target.orgLimitScope) ctx.circuits.success(target.orgLimitScope);
   } else {
     const decision = decide(ctx, pick, outcome, now);
     if (decision.reliability !== undefined) ctx.reliability.get(target.provider)!.add(decision.reliability);

@@ -20,7 +20,9 @@ export interface TargetRuntime extends Target {
   providerScope: string;
   keyScope: string;
   limitScope: string;
-  /** All three, in the order a request passes them. */
+  /** The model's limit shared by the keys of the key's `org` (none without one): an organisation's rate limit closes it. */
+  orgLimitScope: string | undefined;
+  /** All of them, in the order a request passes them. */
   scopes: readonly string[];
   ttft: Ewma;
   latency: Ewma;
@@ -48,6 +50,7 @@ export function buildTargets(config: RouterConfig, env: Readonly<Record<string, 
         const providerScope = `provider:${p.id}`;
         const keyScope = `key:${p.id}/${k.id}`;
         const limitScope = `limit:${p.id}/${k.id}/${m.name}`;
+        const orgLimitScope = k.org === undefined ? undefined : `org-limit:${p.id}/${k.org}/${m.name}`;
         const t: TargetRuntime = {
           id: `${p.id}/${k.id}/${m.name}`,
           provider: p.id,
@@ -60,7 +63,10 @@ export function buildTargets(config: RouterConfig, env: Readonly<Record<string, 
           providerScope,
           keyScope,
           limitScope,
-          scopes: [providerScope, keyScope, limitScope],
+          orgLimitScope,
+          scopes: orgLimitScope
+            ? [providerScope, keyScope, orgLimitScope, limitScope]
+            : [providerScope, keyScope, limitScope],
           ttft: new Ewma(20),
           latency: new Ewma(20),
           disabledUntil: 0,

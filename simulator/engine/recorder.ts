@@ -86,6 +86,9 @@ export class Recorder {
       errorType,
       hintMs: hint ? hint.ms : null,
       hintForm: hint ? (hint.form as never) : null,
+      // Whose limit a refusal's wait covers: the ledger keeps it only when a wait was announced.
+      scope: attempt.refusal ? (attempt.refusal.scope ?? 'key') : undefined,
+      org: attempt.owner?.org,
       requestsBefore: admitted ? reqAfter + admitted.requests : reqAfter,
       requestsAfter: reqAfter,
       tokensBefore: admitted ? tokAfter + admitted.tokens : tokAfter,

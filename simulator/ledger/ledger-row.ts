@@ -1,5 +1,8 @@
 import type { HintForm } from '../vendors/types.js';
 
+/** Whose limit an announced wait covers. */
+export type WaitScope = 'key' | 'org' | 'provider';
+
 /** How an attempt's response ended; `shutdown`: the simulator stopped while it was in flight. */
 export type AttemptEnd =
   'complete' | 'error-event' | 'truncated' | 'reset' | 'client-abort' | 'malformed' | 'pending' | 'shutdown';
@@ -32,6 +35,14 @@ export interface LedgerRow {
   /** The wait the response announced, in ms; null if none, NaN-free (garbage is null with form). */
   hintMs: number | null;
   hintForm: HintForm | 'garbage' | null;
+  /**
+   * Whose limit a wait announced on a refusal covers (present only on refusals that announced
+   * one): the key's own, its organisation's or project's (`org` names it), or the whole
+   * provider's. A row without it (an older ledger) is read as the key's.
+   */
+  scope?: WaitScope;
+  /** The organisation (or project) whose limit it is, when `scope` is `org`. */
+  org?: string;
   quota: {
     requestsBefore: number | null;
     requestsAfter: number | null;

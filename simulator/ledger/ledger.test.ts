@@ -75,6 +75,37 @@ describe('Ledger', () => {
     expect(() => views[1]!.faults.push('x')).toThrow();
   });
 
+  it('keeps the scope of a refusal that announced a wait, and none on an answer without one', () => {
+    const ledger = new Ledger({ maxRows: 4 });
+    const plans: AttemptPlan[] = [
+      plan({ status: 429, hintMs: 400, hintForm: 'ms', scope: 'org', org: 'org-a' }),
+      plan({ status: 429, hintMs: 400, hintForm: 'ms', scope: 'key', org: 'org-a' }),
+      plan({ status: 429, hintMs: Number.NaN, hintForm: 'seconds', scope: 'provider', org: 'org-a' }),
+      plan({ status: 429, scope: 'org', org: 'org-a' }),
+      // Past maxRows: the row spilled to the sinks says the same.
+      plan({ status: 429, hintMs: 400, hintForm: 'ms', scope: 'org', org: 'org-b' }),
+    ];
+    const sunk: LedgerRow[] = [];
+    ledger.addSink((r) => sunk.push(r));
+    for (const p of plans) {
+      const seq = ledger.begin(start());
+      ledger.plan(seq, p);
+      ledger.finish(seq, 2000, undefined, undefined);
+    }
+    const said = (r: LedgerRow) => [r.scope, r.org];
+    const expected = [
+      ['org', 'org-a'],
+      ['key', undefined],
+      ['provider', undefined],
+      [undefined, undefined],
+      ['org', 'org-b'],
+    ];
+    expect(sunk.map(said)).toEqual(expected);
+    expect(ledger.rowViews().map(said)).toEqual(expected.slice(0, 4));
+    expect(sunk[2]!.hintForm).toBe('garbage');
+    expect(JSON.stringify(ledger.rowViews()[0])).toContain('"scope":"org","org":"org-a"');
+  });
+
   it('keeps every field of a row through its columns', () => {
     const ledger = new Ledger();
     const seq = ledger.begin(

@@ -3,7 +3,7 @@
 import type { HintForm } from '../vendors/types.js';
 import { formatDigest } from '../core/content-digest.js';
 import { InternTable } from './intern.js';
-import type { AttemptEnd, LedgerRow } from './ledger-row.js';
+import type { AttemptEnd, LedgerRow, WaitScope } from './ledger-row.js';
 
 // Three bits: eight endings at most.
 const ENDS: AttemptEnd[] = [
@@ -27,6 +27,8 @@ const HINT_FORMS: Array<HintForm | 'garbage' | null> = [
   'none',
   'garbage',
 ];
+// Bits 3-4 of the hint-form column: whose limit an announced wait covers (0: not said).
+const SCOPES: Array<WaitScope | undefined> = [undefined, 'key', 'org', 'provider'];
 
 /** The facts known when an attempt arrives. */
 export interface AttemptStart {
@@ -51,6 +53,9 @@ export interface AttemptPlan {
   errorType: string | null;
   hintMs: number | null;
   hintForm: HintForm | null;
+  /** Whose limit the announced wait covers, and the organisation when it is one's (see `LedgerRow.scope`). */
+  scope?: WaitScope;
+  org?: string;
   requestsBefore: number;
   requestsAfter: number;
   tokensBefore: number;
@@ -150,7 +155,10 @@ export class Ledger {
   private readonly cacheWrite: Column<Uint32Array>;
   /** Bits 0-2: end, 3-5: endpoint, 6: stream. */
   private readonly small: Column<Uint8Array>;
+  /** Bits 0-2: hint form, 3-4: the wait's scope. */
   private readonly hintFormColumn: Column<Uint8Array>;
+  /** The organisation an org-scoped wait covers (interned label + 1; 0: none). */
+  private readonly scopeOrg: Column<Uint16Array>;
   private readonly digest: Column<Float64Array>;
   private readonly chars: Column<Int32Array>;
   private readonly carried: Column<Uint16Array>;
@@ -186,6 +194,7 @@ export class Ledger {
     this.cacheWrite = new Column((n) => new Uint32Array(n), this.capacity);
     this.small = new Column((n) => new Uint8Array(n), this.capacity);
     this.hintFormColumn = new Column((n) => new Uint8Array(n), this.capacity);
+    this.scopeOrg = u16();
     this.digest = f64(Number.NaN);
     this.chars = new Column((n) => new Int32Array(n), this.capacity, -1);
     this.carried = u16();
@@ -249,6 +258,7 @@ export class Ledger {
       this.cacheWrite,
       this.small,
       this.hintFormColumn,
+      this.scopeOrg,
       this.digest,
       this.chars,
       this.carried,
@@ -295,8 +305,11 @@ export class Ledger {
     this.status.data[i] = p.status;
     this.errorType.data[i] = p.errorType === null ? 0 : this.errorTypes.id(p.errorType) + 1;
     this.hint.data[i] = p.hintMs ?? Number.NaN;
-    this.hintFormColumn.data[i] =
+    const form =
       p.hintMs !== null && Number.isNaN(p.hintMs) ? HINT_FORMS.indexOf('garbage') : HINT_FORMS.indexOf(p.hintForm);
+    const scope = announced(p) ? SCOPES.indexOf(p.scope) : 0;
+    this.hintFormColumn.data[i] = form | (scope << 3);
+    this.scopeOrg.data[i] = scope === 2 && p.org !== undefined ? this.labels.id(p.org) + 1 : 0;
     this.quota[0]!.data[i] = p.requestsBefore;
     this.quota[1]!.data[i] = p.requestsAfter;
     this.quota[2]!.data[i] = p.tokensBefore;
@@ -384,7 +397,7 @@ export class Ledger {
       status: this.status.data[i]!,
       errorType: errorType === 0 ? null : this.errorTypes.value(errorType - 1),
       hintMs: num(this.hint.data[i]!),
-      hintForm: HINT_FORMS[this.hintFormColumn.data[i]!] ?? null,
+      hintForm: HINT_FORMS[this.hintFormColumn.data[i]! & 7] ?? null,
       quota: {
         requestsBefore: num(this.quota[0]!.data[i]!),
         requestsAfter: num(this.quota[1]!.data[i]!),
@@ -405,6 +418,9 @@ export class Ledger {
     if (this.cacheWrite.data[i]) row.cacheWrite = this.cacheWrite.data[i]!;
     const request = this.request.data[i]!;
     if (request) row.request = this.requests.value(request - 1);
+    const scope = SCOPES[this.hintFormColumn.data[i]! >> 3];
+    if (scope) row.scope = scope;
+    if (this.scopeOrg.data[i]) row.org = this.labels.value(this.scopeOrg.data[i]! - 1);
     return row;
   }
 
@@ -483,7 +499,14 @@ export class Ledger {
         return num(l.hint.data[this.seq]!);
       }
       get hintForm() {
-        return HINT_FORMS[l.hintFormColumn.data[this.seq]!] ?? null;
+        return HINT_FORMS[l.hintFormColumn.data[this.seq]! & 7] ?? null;
+      }
+      get scope() {
+        return SCOPES[l.hintFormColumn.data[this.seq]! >> 3];
+      }
+      get org() {
+        const o = l.scopeOrg.data[this.seq]!;
+        return o === 0 ? undefined : l.labels.value(o - 1);
       }
       get quota() {
         const i = this.seq;
@@ -612,6 +635,8 @@ function planToRow(p: AttemptPlan): Partial<LedgerRow> {
     errorType: p.errorType,
     hintMs: p.hintMs === null || Number.isNaN(p.hintMs) ? null : p.hintMs,
     hintForm: p.hintMs !== null && Number.isNaN(p.hintMs) ? 'garbage' : p.hintForm,
+    ...(announced(p) && p.scope ? { scope: p.scope } : {}),
+    ...(announced(p) && p.scope === 'org' && p.org !== undefined ? { org: p.org } : {}),
     quota: {
       requestsBefore: num(p.requestsBefore),
       requestsAfter: num(p.requestsAfter),
@@ -629,4 +654,9 @@ function planToRow(p: AttemptPlan): Partial<LedgerRow> {
       p.contentDigest === undefined || Number.isNaN(p.contentDigest) ? null : formatDigest(p.contentDigest),
     contentChars: p.contentChars ?? null,
   };
+}
+
+/** Whether a planned answer announced a wait (a hint, even garbage): only then is its scope kept. */
+function announced(p: AttemptPlan): boolean {
+  return p.hintMs !== null;
 }

@@ -194,6 +194,8 @@ const HintSpec = z.strictObject({
     .optional(),
   /** Sent verbatim instead of a formatted wait (garbage on purpose). */
   raw: z.string().optional(),
+  /** Whose limit the wait is announced for: the key (default), its organisation, or the whole provider. */
+  scope: z.enum(['key', 'org', 'provider']).optional(),
 });
 
 const FaultCommon = {

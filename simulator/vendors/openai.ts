@@ -183,7 +183,7 @@ export function openAIStyleError(
         errorType: 'rate_limit_exceeded',
         body: openAIErrorBody(
           e.message ??
-            `Rate limit reached for ${ctx.model} in organization org-${ctx.org} on ${dim}${nums}.${wait} Visit ${brand.rateLimitUrl} to learn more.`,
+            `Rate limit reached for ${ctx.model}${e.scope === 'key' ? '' : ` in organization org-${ctx.org}`} on ${dim}${nums}.${wait} Visit ${brand.rateLimitUrl} to learn more.`,
           type,
           null,
           'rate_limit_exceeded',

@@ -134,6 +134,12 @@ export interface ErrorSpec {
   hint?: Hint;
   /** Sends `x-should-retry` with this value. */
   shouldRetry?: boolean;
+  /**
+   * Whose limit a refusal is: the key's own, its organisation's (or project's), or the whole
+   * provider's (the ledger reads none as the key's). OpenAI's, Groq's and Anthropic's 429 name
+   * the organisation unless the limit is the key's own.
+   */
+  scope?: 'key' | 'org' | 'provider';
   /** The presented credential, already masked (`****WXYZ`), for 401 messages that echo it. */
   maskedKey?: string;
 }

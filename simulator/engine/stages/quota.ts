@@ -25,6 +25,7 @@ export function admit(attempt: Faulted, quota: QuotaGate = attempt.provider.quot
       kind: v.tooLarge ? 'request_too_large' : 'rate_limited',
       violation: { rule: v.rule, metric: v.rule.metric, limit: v.rule.limit, used: v.used, requested: v.requested },
       hint: v.tooLarge || Number.isNaN(v.waitMs) ? undefined : { ms: v.waitMs, form: 'vendor' },
+      scope: v.rule.scope,
     };
     return refuse(attempt, spec, quota.view(admission.buckets, now));
   }

@@ -36,6 +36,8 @@ export function statusFaultError(
     status: fault.status,
     message: fault.message,
     shouldRetry: fault.shouldRetry,
+    // A forced refusal is the key's unless the fault names a wider scope.
+    scope: fault.hint?.scope ?? 'key',
     hint: form === undefined ? undefined : { ms: defaultHintMs(provider, fault, now), form, raw: fault.hint?.raw },
   };
 }
