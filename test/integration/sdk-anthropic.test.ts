@@ -41,6 +41,29 @@ describe('@anthropic-ai/sdk against the anthropic profile', () => {
     expect(msg.stop_reason).toBe('end_turn');
   });
 
+  it('raises BadRequestError for a history whose tool_use ids repeat (as a Gemini-served agent writes)', async () => {
+    served = await serve(PROVIDERS);
+    const client = new Anthropic({ baseURL: `${served.origin}/anthropic`, apiKey: 'sk-ant-sim', maxRetries: 0 });
+    const call = {
+      role: 'assistant' as const,
+      content: [{ type: 'tool_use' as const, id: 'call_0', name: 'f', input: {} }],
+    };
+    const back = {
+      role: 'user' as const,
+      content: [{ type: 'tool_result' as const, tool_use_id: 'call_0', content: 'ok' }],
+    };
+    const tools = [{ name: 'f', input_schema: { type: 'object' as const } }];
+    await client.messages.create({ ...ask, tools, messages: [...ask.messages, call, back] });
+    const e = await client.messages
+      .create({ ...ask, tools, messages: [...ask.messages, call, back, call, back] })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((e as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'messages.3.content.0: `tool_use` ids must be unique' },
+    });
+  });
+
   it('raises OverloadedError on 529 and retries it because x-should-retry says true', async () => {
     served = await serve(`${PROVIDERS}
 faults:
