@@ -191,6 +191,7 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
       ];
       break;
     case 'model_not_found':
+    case 'wrong_model_kind': // not refused by this vendor's profile (no source); an unknown model's answer
       [status, errorType, body] = [404, 'not_found_error', envelope('not_found_error', `model: ${ctx.model}`, ctx)];
       break;
     case 'not_found':

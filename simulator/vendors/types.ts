@@ -101,6 +101,7 @@ export type ErrorKind =
   | 'bad_json'
   | 'invalid_request'
   | 'model_not_found'
+  | 'wrong_model_kind'
   | 'not_found'
   | 'payload_too_large'
   | 'rate_limited'
@@ -134,6 +135,8 @@ export interface ErrorSpec {
   hint?: Hint;
   /** Sends `x-should-retry` with this value. */
   shouldRetry?: boolean;
+  /** For `wrong_model_kind`: what the request asked of the model. */
+  operation?: 'chat' | 'embeddings';
   /** The presented credential, already masked (`****WXYZ`), for 401 messages that echo it. */
   maskedKey?: string;
 }
@@ -234,6 +237,8 @@ export interface VendorProfile extends ApiSurface {
   readonly resetHeaders?: false;
   /** False for vendors whose error bodies have no place for a wait (problem details, Bedrock, OpenRouter). */
   readonly bodyHints?: false;
+  /** Refuses chat on an embedding model and embeddings on a chat model (`wrong_model_kind`), where sourced. */
+  readonly modelKinds?: true;
   /** Bytes, not text: frames are latin1 strings of binary data (AWS event streams). */
   readonly binaryStreams?: true;
   /** What a configured key value is matched as (Bedrock matches `AKID:SECRET` by its access key id). */
