@@ -39,6 +39,8 @@ export type ApiKind = 'responses' | 'embeddings';
 export type Route =
   | { kind: 'chat'; api?: ApiKind; model?: string; stream?: boolean; meta?: Record<string, string> }
   | { kind: 'models' }
+  /** A connection warm-up an SDK sends on its own (Cerebras `GET /v1/tcp_warming`): answered, never an attempt. */
+  | { kind: 'warm-up'; status: number; body: string }
   | { kind: 'not-found'; method: string; path: string };
 
 /** A chat request, normalised from any vendor's body. */
