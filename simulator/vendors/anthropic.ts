@@ -16,6 +16,7 @@ import type {
   Route,
   VendorProfile,
 } from './types.js';
+import { perWindow } from './window-phrase.js';
 import { formatRfc3339, randomAlnum, stableUuid } from './wire-format.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -134,8 +135,8 @@ function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
   const v = e.violation;
   const what =
     !v || v.metric === 'requests'
-      ? `${v?.limit ?? 50} requests per minute`
-      : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} per minute`;
+      ? `${v?.limit ?? 50} requests ${perWindow(v?.rule.windowMs ?? 60_000)}`
+      : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} ${perWindow(v.rule.windowMs)}`;
   return `This request would exceed the rate limit for your organization (${stableUuid(ctx.org)}) of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
 }
 

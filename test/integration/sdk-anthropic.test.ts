@@ -103,6 +103,10 @@ faults:
     expect(e).toBeInstanceOf(Anthropic.RateLimitError);
     const headers = (e as InstanceType<typeof Anthropic.RateLimitError>).headers;
     expect(headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    // The message names the window the quota means: this one is hourly, not per minute.
+    expect((e as Error).message).toMatch(
+      /would exceed the rate limit for your organization \([0-9a-f-]+\) of 3 requests per hour\./,
+    );
     expect(headers.get('anthropic-ratelimit-requests-reset')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(Number(headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
