@@ -76,6 +76,8 @@ export const VENDOR_OPTIONS: Record<VendorId, z.ZodType> = {
   together: z.strictObject({
     /** Send `retry-after` on 429s (UNCONFIRMED; default off). */
     retryAfterOn429: z.boolean().optional(),
+    /** Put `usage` on every stream's finish chunk, `stream_options` or not (UNCONFIRMED; default off). */
+    usageOnFinish: z.boolean().optional(),
   }),
   xai: z.strictObject({
     /** The credits wall's status: 403 `permission-denied` (later captures, default) or 429 (early 2026). */

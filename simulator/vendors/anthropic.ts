@@ -16,6 +16,7 @@ import type {
   Route,
   VendorProfile,
 } from './types.js';
+import { perWindow } from './window-phrase.js';
 import { formatRfc3339, randomAlnum, stableUuid } from './wire-format.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -134,8 +135,8 @@ function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
   const v = e.violation;
   const what =
     !v || v.metric === 'requests'
-      ? `${v?.limit ?? 50} requests per minute`
-      : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} per minute`;
+      ? `${v?.limit ?? 50} requests ${perWindow(v?.rule.windowMs ?? 60_000)}`
+      : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} ${perWindow(v.rule.windowMs)}`;
   // A key's own limit (no Anthropic limit is one; a scenario may make one) names no organisation.
   const head =
     e.scope === 'key'
@@ -196,6 +197,7 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
       ];
       break;
     case 'model_not_found':
+    case 'wrong_model_kind': // not refused by this vendor's profile (no source); an unknown model's answer
       [status, errorType, body] = [404, 'not_found_error', envelope('not_found_error', `model: ${ctx.model}`, ctx)];
       break;
     case 'not_found':

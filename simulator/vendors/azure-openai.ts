@@ -137,6 +137,14 @@ function encodeAzureOther(e: ErrorSpec, views: LimitView[], ctx: EncodeContext, 
         'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
       );
       break;
+    case 'wrong_model_kind':
+      status = 400;
+      errorType = 'OperationNotSupported';
+      body = azureError(
+        'OperationNotSupported',
+        `The ${e.operation === 'embeddings' ? 'embeddings' : 'chatCompletion'} operation does not work with the specified model, ${ctx.model}. Please choose different model and try again. You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993.`,
+      );
+      break;
     case 'not_found':
       status = 404;
       errorType = '404';
@@ -191,6 +199,7 @@ function encodeAzureOther(e: ErrorSpec, views: LimitView[], ctx: EncodeContext, 
  */
 export const azureOpenAIProfile: VendorProfile = {
   id: 'azure-openai',
+  modelKinds: true,
   title: 'Azure OpenAI',
   defaults: {
     algorithm: { requests: 'fixed-window', tokens: 'fixed-window' },

@@ -156,6 +156,7 @@ function exceptionFor(e: ErrorSpec, ctx: EncodeContext): [number, string, string
         e.message ?? 'Malformed input request, please reformat your input and try again.',
       ];
     case 'model_not_found':
+    case 'wrong_model_kind': // not refused by this vendor's profile (no source); an unknown model's answer
       return [400, 'ValidationException', 'The provided model identifier is invalid.'];
     case 'not_found':
       return [404, 'UnknownOperationException', 'Unknown operation.'];

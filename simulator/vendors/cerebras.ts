@@ -1,7 +1,7 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { pickView } from './limit-views.js';
 import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError } from './openai.js';
-import type { EncodeContext, ErrorSpec, HeaderMap, VendorProfile } from './types.js';
+import type { EncodeContext, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
 
 // Cerebras errors are flat: the OpenAI error fields at the top level, no `error` wrapper.
 function flat(message: string, type: string, param: string | null, code: string | null): string {
@@ -118,6 +118,20 @@ function cerebrasStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | unde
 }
 
 /**
+ * The SDKs' warm-up on construction (cerebras-cloud-sdk `_client.py`, `warm_tcp_connection=True`):
+ * observed answered 200; the body is UNCONFIRMED (the generated resource casts it to `object`).
+ */
+const TCP_WARMING: Route = { kind: 'warm-up', status: 200, body: '{}' };
+
+// Usage and `time_info` ride on the finish chunk whether or not `stream_options` asks (issue 24's
+// recording; docs/vendor-facts.md §20.4).
+const base = openAICompatibleBase(
+  '/v1',
+  { extraFields: cerebrasExtra, usageOnFinish: true, timeInfo: true },
+  'Cerebras',
+);
+
+/**
  * Cerebras Inference: OpenAI-compatible under `/v1`, Bearer auth, a per-day request and per-minute
  * token header family with float-second resets on every response, flat error bodies, token-bucket
  * quotas charged `input + max_completion_tokens` up front; `retry-after` on 429 is UNCONFIRMED
@@ -135,7 +149,8 @@ export const cerebrasProfile: VendorProfile = {
     countRejected: false,
     tokensPerFrame: 4,
   },
-  ...openAICompatibleBase('/v1', { extraFields: cerebrasExtra }, 'Cerebras'),
+  ...base,
+  route: (method, path) => (method === 'GET' && path === '/v1/tcp_warming' ? TCP_WARMING : base.route(method, path)),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['CEREBRAS_BASE_URL', baseUrl.replace(/\/v1$/, '')],

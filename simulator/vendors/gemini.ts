@@ -214,11 +214,12 @@ function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext
     case 'invalid_request':
       return finish(400, googleError(400, e.message ?? 'Request contains an invalid argument.'), 'INVALID_ARGUMENT');
     case 'model_not_found':
+    case 'wrong_model_kind':
       return finish(
         404,
         googleError(
           404,
-          `models/${ctx.model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
+          `models/${ctx.model} is not found for API version v1beta, or is not supported for ${e.operation === 'embeddings' ? 'embedContent' : 'generateContent'}. Call ListModels to see the list of available models and their supported methods.`,
         ),
         'NOT_FOUND',
       );
@@ -304,6 +305,7 @@ function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext
  */
 export const geminiProfile: VendorProfile = {
   id: 'gemini',
+  modelKinds: true,
   title: 'Google Gemini',
   resetHeaders: false,
   defaults: {

@@ -113,8 +113,19 @@ export interface OpenAIFlavor {
   xGroqUsage?: boolean;
   /** Writes the `include_usage` chunk when asked. */
   usageChunk?: boolean;
-  /** Puts `usage` on the finish chunk, asked or not (Mistral). */
+  /** Puts `usage` on the finish chunk, asked or not (Mistral, Cerebras). */
   usageOnFinish?: boolean;
+  /** Cerebras `time_info` after `usage` on the completion and the finish chunk. */
+  timeInfo?: boolean;
+}
+
+/**
+ * Cerebras' server timings in seconds: the field names are observed, the values are the
+ * simulator's (all processing counted as completion time, no queueing).
+ */
+function timeInfoJson(c: Completion, ctx: EncodeContext): string {
+  const total = (ctx.processingMs ?? 0) / 1000;
+  return `,"time_info":{"queue_time":0,"prompt_time":0,"completion_time":${total},"total_time":${total},"created":${c.createdAt / 1000}}`;
 }
 
 /** Usage details with the prompt-cache hits in `prompt_tokens_details.cached_tokens`. */
@@ -146,7 +157,7 @@ export function encodeOpenAICompletion(c: Completion, ctx: EncodeContext, flavor
   return (
     `{"id":${JSON.stringify(c.id)},"object":"chat.completion","created":${Math.floor(c.createdAt / 1000)},"model":${JSON.stringify(c.model)},` +
     `"choices":[{"index":0,"message":{"role":"assistant","content":${c.textJson},"refusal":null,"annotations":[]${c.toolCall ? `,"tool_calls":[${toolCallJson(c).replace('{"index":0,', '{')}]` : ''}},"logprobs":null,"finish_reason":"${finishOf(c)}"}],` +
-    `"usage":${usageJson(c, flavor)}${extra}}`
+    `"usage":${usageJson(c, flavor)}${flavor.timeInfo ? timeInfoJson(c, ctx) : ''}${extra}}`
   );
 }
 
@@ -170,7 +181,9 @@ export function openAIStreamFrames(
   const xGroq = flavor.xGroqUsage
     ? `,"x_groq":{"id":${JSON.stringify(ctx.requestId)},"usage":${usageJson(c, flavor)}}`
     : '';
-  const finishUsage = flavor.usageOnFinish ? `,"usage":${usageJson(c, flavor)}` : usageNull;
+  const finishUsage = flavor.usageOnFinish
+    ? `,"usage":${usageJson(c, flavor)}${flavor.timeInfo ? timeInfoJson(c, ctx) : ''}`
+    : usageNull;
   // A tool call streams as its start (id, name, empty arguments), then its arguments.
   if (c.toolCall) {
     tail.push(`${prefix}{"tool_calls":[${toolCallJson(c, '')}]}${suffix}`);

@@ -63,6 +63,10 @@ const OPENAI_MESSAGES = {
   slowDown: "Your account's usage is ramping up too quickly. Please slow down your request rate and try again.",
   badJson:
     "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+  // Observed for chat on non-chat models (issue 24; docs/vendor-facts.md §20).
+  notChat:
+    'This is not a chat model and thus not supported in the v1/chat/completions endpoint. Did you mean to use v1/completions?',
+  notEmbedding: 'You are not allowed to generate embeddings from this model',
   missingKey:
     "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username. You can obtain an API key from https://platform.openai.com/account/api-keys.",
 };
@@ -161,6 +165,19 @@ export function openAIStyleError(
           'model_not_found',
         ),
       };
+    case 'wrong_model_kind':
+      // Observed: chat on a non-chat model 404s (param `model`), embeddings on a chat model 403s.
+      return e.operation === 'embeddings'
+        ? {
+            status: 403,
+            errorType: 'invalid_request_error',
+            body: openAIErrorBody(OPENAI_MESSAGES.notEmbedding, 'invalid_request_error', null, null),
+          }
+        : {
+            status: 404,
+            errorType: 'invalid_request_error',
+            body: openAIErrorBody(OPENAI_MESSAGES.notChat, 'invalid_request_error', 'model', null),
+          };
     case 'not_found':
       return {
         status: 404,
@@ -370,6 +387,7 @@ const OPENAI_USAGE_DETAILS =
  */
 export const openaiProfile: VendorProfile = {
   id: 'openai',
+  modelKinds: true,
   title: 'OpenAI',
   defaults: {
     algorithm: { requests: 'token-bucket', tokens: 'token-bucket' },

@@ -1,6 +1,6 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { pickView } from './limit-views.js';
-import { openAIErrorBody } from './openai-compatible.js';
+import { openAIErrorBody, openAIStreamFrames } from './openai-compatible.js';
 import { encodeOpenAIShapedError, openAICompatibleBase, openAIStyleError } from './openai.js';
 import type { EncodeContext, ErrorSpec, HeaderMap, VendorProfile } from './types.js';
 import { ceilSeconds } from './wire-format.js';
@@ -119,6 +119,9 @@ export const togetherProfile: VendorProfile = {
     tokensPerFrame: 1,
   },
   ...openAICompatibleBase('/v1', {}, 'together'),
+  // Usage on the finish chunk unasked: UNCONFIRMED, behind `options.usageOnFinish` (default off).
+  stream: (c, ctx, includeUsage) =>
+    openAIStreamFrames(c, ctx, includeUsage, { usageOnFinish: ctx.options.usageOnFinish === true }),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['TOGETHER_BASE_URL', baseUrl],

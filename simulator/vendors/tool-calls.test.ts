@@ -44,6 +44,21 @@ describe('tool-result turns checked as each vendor checks them', () => {
       /`tool_use` ids were found without `tool_result` blocks immediately after: t1/,
     );
   });
+  it('Anthropic: a tool_use id used twice in the history is refused at the later block', () => {
+    const use = {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'k' },
+        { type: 'tool_use', id: 'call_0' },
+      ],
+    };
+    const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_0', content: 'x' }] };
+    const q = { role: 'user', content: 'q' };
+    expect(checkAnthropicToolTurns([q, use, result])).toBeUndefined();
+    expect(checkAnthropicToolTurns([q, use, result, use, result])?.message).toBe(
+      'messages.3.content.1: `tool_use` ids must be unique',
+    );
+  });
   it('Bedrock: toolResult blocks answer the toolUse blocks just before, in a turn of their own', () => {
     const use = { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'f', input: {} } }] };
     const result = { toolResult: { toolUseId: 't1', content: [{ text: 'x' }] } };

@@ -109,10 +109,33 @@ const blocks = (m: Obj, type: string): Obj[] =>
   Array.isArray(m.content) ? m.content.filter((b): b is Obj => isObj(b) && b.type === type) : [];
 
 /**
- * Anthropic's check of tool turns: a `tool_result` needs its `tool_use` in the message just
- * before, and every `tool_use` needs its `tool_result` in the message just after.
+ * Anthropic refuses a history where a `tool_use` id appears twice, anywhere in it, naming the
+ * later block (observed: anthropics/claude-agent-sdk-python#522; docs/vendor-facts.md §19).
+ */
+function duplicateToolUse(messages: unknown[]): ErrorSpec | undefined {
+  const seen = new Set<unknown>();
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Obj;
+    if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    for (let j = 0; j < m.content.length; j++) {
+      const b = m.content[j] as unknown;
+      if (!isObj(b) || b.type !== 'tool_use') continue;
+      if (seen.has(b.id))
+        return { kind: 'invalid_request', message: `messages.${i}.content.${j}: \`tool_use\` ids must be unique` };
+      seen.add(b.id);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Anthropic's check of tool turns: `tool_use` ids are unique in the history, a `tool_result` needs
+ * its `tool_use` in the message just before, and every `tool_use` needs its `tool_result` in the
+ * message just after.
  */
 export function checkAnthropicToolTurns(messages: unknown[]): ErrorSpec | undefined {
+  const duplicate = duplicateToolUse(messages);
+  if (duplicate) return duplicate;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as Obj;
     const prev = i > 0 ? (messages[i - 1] as Obj) : undefined;

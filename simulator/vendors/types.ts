@@ -39,6 +39,8 @@ export type ApiKind = 'responses' | 'embeddings';
 export type Route =
   | { kind: 'chat'; api?: ApiKind; model?: string; stream?: boolean; meta?: Record<string, string> }
   | { kind: 'models' }
+  /** A connection warm-up an SDK sends on its own (Cerebras `GET /v1/tcp_warming`): answered, never an attempt. */
+  | { kind: 'warm-up'; status: number; body: string }
   | { kind: 'not-found'; method: string; path: string };
 
 /** A chat request, normalised from any vendor's body. */
@@ -101,6 +103,7 @@ export type ErrorKind =
   | 'bad_json'
   | 'invalid_request'
   | 'model_not_found'
+  | 'wrong_model_kind'
   | 'not_found'
   | 'payload_too_large'
   | 'rate_limited'
@@ -140,6 +143,8 @@ export interface ErrorSpec {
    * the organisation unless the limit is the key's own.
    */
   scope?: 'key' | 'org' | 'provider';
+  /** For `wrong_model_kind`: what the request asked of the model. */
+  operation?: 'chat' | 'embeddings';
   /** The presented credential, already masked (`****WXYZ`), for 401 messages that echo it. */
   maskedKey?: string;
 }
@@ -240,6 +245,8 @@ export interface VendorProfile extends ApiSurface {
   readonly resetHeaders?: false;
   /** False for vendors whose error bodies have no place for a wait (problem details, Bedrock, OpenRouter). */
   readonly bodyHints?: false;
+  /** Refuses chat on an embedding model and embeddings on a chat model (`wrong_model_kind`), where sourced. */
+  readonly modelKinds?: true;
   /** Bytes, not text: frames are latin1 strings of binary data (AWS event streams). */
   readonly binaryStreams?: true;
   /** What a configured key value is matched as (Bedrock matches `AKID:SECRET` by its access key id). */

@@ -35,6 +35,7 @@ function xaiStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined
         body: xaiError('Client specified an invalid argument', e.message ?? 'Failed to deserialize the JSON body.'),
       };
     case 'model_not_found':
+    case 'wrong_model_kind': // not refused by this vendor's profile (no source); an unknown model's answer
       return {
         status: 404,
         errorType: 'not_found',

@@ -41,6 +41,29 @@ describe('@anthropic-ai/sdk against the anthropic profile', () => {
     expect(msg.stop_reason).toBe('end_turn');
   });
 
+  it('raises BadRequestError for a history whose tool_use ids repeat (as a Gemini-served agent writes)', async () => {
+    served = await serve(PROVIDERS);
+    const client = new Anthropic({ baseURL: `${served.origin}/anthropic`, apiKey: 'sk-ant-sim', maxRetries: 0 });
+    const call = {
+      role: 'assistant' as const,
+      content: [{ type: 'tool_use' as const, id: 'call_0', name: 'f', input: {} }],
+    };
+    const back = {
+      role: 'user' as const,
+      content: [{ type: 'tool_result' as const, tool_use_id: 'call_0', content: 'ok' }],
+    };
+    const tools = [{ name: 'f', input_schema: { type: 'object' as const } }];
+    await client.messages.create({ ...ask, tools, messages: [...ask.messages, call, back] });
+    const e = await client.messages
+      .create({ ...ask, tools, messages: [...ask.messages, call, back, call, back] })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((e as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'messages.3.content.0: `tool_use` ids must be unique' },
+    });
+  });
+
   it('raises OverloadedError on 529 and retries it because x-should-retry says true', async () => {
     served = await serve(`${PROVIDERS}
 faults:
@@ -80,6 +103,10 @@ faults:
     expect(e).toBeInstanceOf(Anthropic.RateLimitError);
     const headers = (e as InstanceType<typeof Anthropic.RateLimitError>).headers;
     expect(headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    // The message names the window the quota means: this one is hourly, not per minute.
+    expect((e as Error).message).toMatch(
+      /would exceed the rate limit for your organization \([0-9a-f-]+\) of 3 requests per hour\./,
+    );
     expect(headers.get('anthropic-ratelimit-requests-reset')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(Number(headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });

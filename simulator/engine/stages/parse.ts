@@ -1,5 +1,6 @@
 import { findCorrelationId } from '../correlation.js';
 import { countPromptTokens } from '../tokens.js';
+import { isEmbeddingModel } from '../../vendors/model-kind.js';
 import { formatRequestFacts, requestFacts, shapeOfVendor } from '../request-facts.js';
 import type { ErrorSpec } from '../../vendors/types.js';
 import { refuse, type Authenticated, type ChatRoute, type Parsed, type Refused } from './attempt.js';
@@ -46,6 +47,9 @@ export function parse(attempt: Authenticated & { route: ChatRoute }, bodyTooLarg
   start.correlationId ??= findCorrelationId(NO_HEADERS, NO_NAMES, chat.promptText);
   if (chat.embedding) start.request = undefined;
   if (!attempt.provider.models.has(chat.model)) return refuse(attempt, { kind: 'model_not_found' });
+  const operation = api === 'embeddings' ? 'embeddings' : api === undefined ? 'chat' : undefined;
+  if (profile.modelKinds && operation && isEmbeddingModel(chat.model) !== (operation === 'embeddings'))
+    return refuse(attempt, { kind: 'wrong_model_kind', operation });
   attempt.tokensIn = countPromptTokens(profile.id, chat.promptText, chat.messageCount, !chat.embedding);
   const window = attempt.provider.options.contextWindow;
   if (typeof window === 'number' && attempt.tokensIn > window)

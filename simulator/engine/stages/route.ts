@@ -52,6 +52,8 @@ export function route(table: RouteTable, req: SimRequest, now: number): Reply | 
     // A malformed %-escape in a path segment (a model or deployment name): no such path.
     found = { kind: 'not-found', method: req.method, path: rest };
   }
+  // Not an attempt: the SDK sends it unasked, before any work, and the ledger judges work.
+  if (found.kind === 'warm-up') return staticReply(found.status, found.body);
   const attempt = openAttempt(table, req, now, provider, found, query);
   if (found.kind === 'not-found')
     return refuse(attempt, { kind: 'not_found', message: `Invalid URL (${req.method} ${rest})` });
