@@ -5,6 +5,8 @@ import { replicaCli } from './fleet.js';
 /** A `throttlelab simulate` process the test started, and what it printed. */
 export interface SimulateProcess {
   port: number;
+  /** The process id of the command (the primary, with --workers). */
+  pid: number;
   /** Stops it with SIGINT and resolves with its exit code and everything it printed. */
   stop(): Promise<{ code: number | null; out: string }>;
 }
@@ -34,6 +36,7 @@ export async function startSimulate(file: string, args: string[], timeoutMs = 12
   });
   return {
     port,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGINT');
       const code = await exited;
