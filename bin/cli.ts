@@ -20,6 +20,12 @@ function parseWorkers(value: string): number {
   return n;
 }
 
+function parseRedisUrl(value: string): string {
+  if (!/^rediss?:\/\/[^\s]+$/.test(value))
+    throw new InvalidArgumentError('expected a URL such as redis://127.0.0.1:6379.');
+  return value;
+}
+
 function parseSeconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 86_400) throw new InvalidArgumentError('expected seconds from 1 to 86400.');
@@ -143,9 +149,15 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     .option('--ledger-out <file>', 'stream every attempt to this JSONL file')
     .option('--dashboard', 'serve a live dashboard on loopback (attempts, announced waits, quota, faults)')
     .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
+    .option('--workers <n>', 'serve from n processes on one port, quotas shared through Redis', parseWorkers)
+    .option(
+      '--redis-url <url>',
+      'the Redis --workers share quotas through (default: a private redis-server)',
+      parseRedisUrl,
+    )
     .addHelpText(
       'after',
-      '\nExample:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard',
+      '\nExamples:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard\n  $ throttlelab simulate scenarios/quickstart.yaml --workers 2 --ledger-out ledger.jsonl',
     )
     .action(
       async (
@@ -158,11 +170,22 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           ledgerOut?: string;
           dashboard?: boolean;
           dashboardPort?: number;
+          workers?: number;
+          redisUrl?: string;
         },
       ) => {
-        const { simulate } = await import('./commands/simulate.js');
         const { parseDuration } = await import('../simulator/index.js');
         const durationMs = durationArg(opts.duration, parseDuration);
+        if (opts.redisUrl !== undefined && opts.workers === undefined)
+          throw new CliError('CLI_USAGE', '--redis-url shares quotas between --workers; add --workers N.');
+        if (opts.workers !== undefined) {
+          if (opts.dashboard)
+            throw new CliError('CLI_USAGE', '--dashboard serves one process; drop it with --workers.');
+          const { simulateWorkers } = await import('./commands/simulate-workers.js');
+          setCode(await simulateWorkers({ scenario, ...opts, workers: opts.workers, durationMs }, io));
+          return;
+        }
+        const { simulate } = await import('./commands/simulate.js');
         setCode(await simulate({ scenario, ...opts, durationMs }, io));
       },
     );

@@ -35,7 +35,7 @@ export function isCliError(e: unknown): e is CliError {
 }
 
 // Codes that mean the user's input or environment is at fault; any other code is our bug.
-const USER_SIM_CODES: ReadonlySet<SimErrorCode> = new Set(['SIM_SERVER_START_FAILED']);
+const USER_SIM_CODES: ReadonlySet<SimErrorCode> = new Set(['SIM_SERVER_START_FAILED', 'SIM_REDIS_UNREACHABLE']);
 const USER_ROUTER_CODES: ReadonlySet<RouterErrorCode> = new Set([
   'ROUTER_CONFIG_INVALID',
   'ROUTER_SERVER_START_FAILED',

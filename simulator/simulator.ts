@@ -2,6 +2,8 @@ import type { Clock } from './core/clock.js';
 import { systemClock } from './transports/system-clock.js';
 import { Engine } from './engine/engine.js';
 import type { Reply } from './engine/reply.js';
+import { serveShared } from './engine/serve-shared.js';
+import type { SharedQuota } from './quota/shared-quota.js';
 import type { Ledger } from './ledger/ledger.js';
 import type { LimitView } from './quota/quota-set.js';
 import { FaultSchema, type FaultSpec, type Scenario } from './scenario/schema.js';
@@ -43,6 +45,8 @@ export interface SimulatorOptions {
   clock?: Clock;
   /** Environment for keys given as `env:`; only `bin/` passes the real one. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Quotas shared with other workers (through Redis); by default each simulator keeps its own. */
+  sharedQuota?: SharedQuota;
 }
 
 /** A running set of simulated providers, independent of transport. */
@@ -54,6 +58,8 @@ export interface Simulator {
   readonly ledger: Ledger;
   /** Answers one request; `arrivalAt` defaults to now. */
   handle(req: SimRequest, options?: { arrivalAt?: number; bodyTooLarge?: boolean }): Reply;
+  /** Answers one request as `handle` does, waiting for the shared quota's decision when there is one. */
+  serve(req: SimRequest, options?: { arrivalAt?: number; bodyTooLarge?: boolean }): Reply | Promise<Reply>;
   /** Validates and schedules a fault, its `at` counted from now; problems come back as messages. */
   addFault(input: unknown): { ok: true; fault: FaultInfo } | { ok: false; issues: string[] };
   removeFault(id: string): boolean;
@@ -85,6 +91,7 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? scenario.seed ?? 1;
   const startedAt = clock.now();
+  const shared = options.sharedQuota;
   const engine = new Engine(scenario, { seed, keyValues: resolveKeys(scenario, options.env ?? {}), startedAt });
 
   const info = (f: ReturnType<typeof engine.faults.list>[number]): FaultInfo => {
@@ -109,6 +116,9 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
     startedAt,
     ledger: engine.ledger,
     handle: (req, o = {}) => engine.handle(req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false),
+    serve: shared
+      ? (req, o = {}) => serveShared(engine, shared, req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false)
+      : (req, o = {}) => engine.handle(req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false),
     addFault(input) {
       const parsed = FaultSchema.safeParse(input);
       if (!parsed.success)

@@ -1,15 +1,15 @@
 import { CliError } from '../errors.js';
-import { loadRunScenarioFile, providerVar } from '../../harness/index.js';
+import { loadRunScenarioFile } from '../../harness/index.js';
 import {
   createSimulator,
   formatDurationShort,
   startSimulatorServer,
   startLoopLagMonitor,
-  CONTROL_PREFIX,
   type Simulator,
 } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { openLedgerFile } from '../ledger-file.js';
+import { printBanner } from './simulate-banner.js';
 import type { Io } from '../io.js';
 
 /** Options of `throttlelab simulate`. */
@@ -25,11 +25,6 @@ export interface SimulateOptions {
   /** Serve the live dashboard on loopback. */
   dashboard?: boolean;
   dashboardPort?: number;
-}
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => `  ${r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')}`.trimEnd());
 }
 
 /** A one-line account of the attempts served, per provider and status. */
@@ -83,42 +78,14 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
         await import('../dashboard/serve-dashboard.js')
       ).startDashboard({ target: () => server.origin, controlToken, port: options.dashboardPort })
     : undefined;
-  io.out(`throttlelab simulate: scenario "${scenario.name}" (seed ${seed}; replay with --seed ${seed})`);
-  io.out(
-    `listening on ${server.origin}   control API: ${server.origin}${CONTROL_PREFIX}/health${controlToken ? ' (token required: $THROTTLELAB_CONTROL_TOKEN)' : ''}`,
-  );
-  if (dashboard) io.out(`dashboard: ${dashboard.origin}/`);
-  io.out('');
-  const endpoints = sim.endpoints(server.origin);
-  io.out('providers:');
-  for (const line of table([
-    ['id', 'vendor', 'base URL', 'models'],
-    ...endpoints.map((e) => [e.id, e.vendor, e.baseUrl, e.models.join(', ')]),
-  ]))
-    io.out(line);
-  io.out('');
-  io.out('environment (simulated keys from the scenario; keys read from your environment are shown as $NAME):');
-  for (const e of endpoints) {
-    const key = e.keys[0]!;
-    io.out(`  # ${e.id} (${e.title}, key "${key.id}")`);
-    for (const [name, value] of key.env) io.out(`  ${name}=${value}`);
-    io.out(`  ${providerVar(e.id, 'BASE_URL')}=${e.baseUrl}`);
-    io.out(`  ${providerVar(e.id, 'API_KEY')}=${key.value}`);
-  }
-  if (scenario.faults.length > 0) {
-    io.out('');
-    io.out(`faults (${scenario.faults.length}):`);
-    for (const f of scenario.faults)
-      io.out(
-        `  ${f.id}: ${f.kind} at +${formatDurationShort(f.at)}${f.for !== undefined ? ` for ${formatDurationShort(f.for)}` : ''}${f.match.provider ? ` on ${f.match.provider.join(', ')}` : ''}`,
-      );
-  }
-  io.out('');
-  io.out(
-    options.durationMs !== undefined
-      ? `serving for ${formatDurationShort(options.durationMs)}; Ctrl-C stops sooner.`
-      : 'Ctrl-C to stop.',
-  );
+  printBanner(io, {
+    sim,
+    seed,
+    origin: server.origin,
+    controlToken,
+    dashboard: dashboard?.origin,
+    durationMs: options.durationMs,
+  });
 
   // The simulator timestamps every arrival and paces every stream on this loop: its delay bounds how
   // far the ledger's times can be trusted, as `run` reports for the harness (`harness lag`).

@@ -1,5 +1,5 @@
 /** Every error code the simulator raises at its public edge. */
-export type SimErrorCode = 'SIM_SERVER_START_FAILED' | 'SIM_UNHANDLED_REQUEST';
+export type SimErrorCode = 'SIM_SERVER_START_FAILED' | 'SIM_UNHANDLED_REQUEST' | 'SIM_REDIS_UNREACHABLE';
 
 const BRAND = Symbol.for('throttlelab.simulator.error');
 

@@ -8,12 +8,12 @@ import { createProviderRuntime, type ProviderRuntime } from './provider-runtime.
 import { Recorder } from './recorder.js';
 import type { Reply } from './reply.js';
 import { answer } from './stages/answer.js';
-import { isChat, isRefused } from './stages/attempt.js';
+import { isChat, isRefused, type Faulted } from './stages/attempt.js';
 import { authenticate } from './stages/authenticate.js';
 import { commitCache, lookUpCache } from './stages/cache.js';
 import { applyFaults } from './stages/fault.js';
 import { parse } from './stages/parse.js';
-import { admit } from './stages/quota.js';
+import { admit, type QuotaGate } from './stages/quota.js';
 import { route, type RouteTable } from './stages/route.js';
 import { tokenRuleFor, warmTokenizer } from './tokens.js';
 import { createVocabulary, type Vocabulary } from './vocabulary.js';
@@ -84,6 +84,16 @@ export class Engine implements RouteTable {
    * recorded) or hands it on; only a path under no provider goes unrecorded.
    */
   handle(req: SimRequest, now: number, bodyTooLarge = false): Reply {
+    const begun = this.begin(req, now, bodyTooLarge);
+    return 'steps' in begun ? begun : this.finish(begun);
+  }
+
+  /**
+   * The stages before the quota: answers the request (a refusal, the model list) or hands it on,
+   * looked up in the prompt cache, to be metered by `finish`. Split so that a quota decided
+   * elsewhere (shared through Redis) can be awaited in between.
+   */
+  begin(req: SimRequest, now: number, bodyTooLarge = false): Reply | Faulted {
     const routed = route(this, req, now);
     if ('steps' in routed) return routed; // a bare 404: no provider to record it under
     if (isRefused(routed)) return this.recorder.refusal(routed);
@@ -95,7 +105,12 @@ export class Engine implements RouteTable {
     if (isRefused(parsed)) return this.recorder.refusal(parsed);
     const faulted = applyFaults(parsed, this.faults);
     if (isRefused(faulted)) return this.recorder.refusal(faulted);
-    const admitted = admit(lookUpCache(faulted));
+    return lookUpCache(faulted);
+  }
+
+  /** Meters a begun request through `quota` (the provider's own unless decided elsewhere) and answers it. */
+  finish(attempt: Faulted, quota: QuotaGate = attempt.provider.quota): Reply {
+    const admitted = admit(attempt, quota);
     if (isRefused(admitted)) return this.recorder.refusal(admitted);
     commitCache(admitted);
     return answer(admitted, this.vocabulary, this.recorder);

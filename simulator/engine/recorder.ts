@@ -131,7 +131,7 @@ export class Recorder {
         );
         if (provider && ticket) {
           const out = outcome.tokensDelivered;
-          provider.quota.settle(ticket, { tokens: chargeOutput ? out : 0, 'output-tokens': out, concurrency: -1 }, at);
+          ticket.gate.settle(ticket, { tokens: chargeOutput ? out : 0, 'output-tokens': out, concurrency: -1 }, at);
         }
       },
     };

@@ -1,63 +1,31 @@
 import { concurrency } from './concurrency.js';
 import { fixedWindow } from './fixed-window.js';
-import type { Algorithm, LimitSpec, Metric, Meter } from './meter.js';
+import type { Algorithm, Meter } from './meter.js';
+import type { Caller, Costs, LimitView, QuotaRule, QuotaViolation } from './quota-rule.js';
 import { slidingWindow } from './sliding-window.js';
 import { tokenBucket } from './token-bucket.js';
+import { applicableRules } from './applicable-rules.js';
+import { outranks } from './outranks.js';
 
-/** Who shares a bucket: each key, each organisation (project) of keys, or the whole provider. */
-export type QuotaScope = 'key' | 'org' | 'provider';
+export type { Caller, Costs, LimitView, QuotaRule, QuotaViolation } from './quota-rule.js';
 
-/** A limit as configured for one provider. */
-export interface QuotaRule extends LimitSpec {
-  /** Stable label, e.g. `requests/1m`, used in 429 bodies, headers and the ledger. */
-  id: string;
-  scope: QuotaScope;
-  /** Restricts the rule to one model; otherwise it applies to every model. */
-  model?: string;
-  /** One bucket across all models instead of one per model. */
-  sharedModels: boolean;
-}
-
-/** The caller a request is charged to. */
-export interface Caller {
-  keyId: string;
-  org: string;
-}
-
-/** Units a request takes at admission, per metric. */
-export type Costs = Record<Metric, number>;
-
-/** A limit as a response header would describe it. */
-export interface LimitView {
-  rule: QuotaRule;
-  limit: number;
-  /** Whole units left, never negative. */
-  remaining: number;
-  /** Milliseconds until the limit is back to full. */
-  resetInMs: number;
-  /** A verbatim reset value that replaces the formatted one (lying hints). */
-  rawReset?: string;
-}
-
-/** A refused admission: the binding limit and how long until the request would fit. */
-export interface QuotaViolation {
-  rule: QuotaRule;
-  requested: number;
-  used: number;
-  /** Milliseconds until the request could be admitted; Infinity when it can never fit; NaN when unknown. */
-  waitMs: number;
-  tooLarge: boolean;
-}
-
-interface Bucket {
+/** One live limit: its rule, the arithmetic that meters it, and its state. */
+export interface Bucket {
   rule: QuotaRule;
   meter: Meter<unknown>;
   state: unknown;
 }
 
+/** Where a ticket's limits live: described and settled there when the answer ends. */
+export interface TicketGate {
+  view(buckets: Bucket[], now: number): LimitView[];
+  settle(ticket: QuotaTicket, costs: Partial<Costs>, now: number): void;
+}
+
 /** What an admitted request holds until it ends. */
 export interface QuotaTicket {
   buckets: Bucket[];
+  gate: TicketGate;
 }
 
 export type AdmitResult =
@@ -71,7 +39,7 @@ const METERS: Record<Algorithm | 'concurrency', Meter<unknown>> = {
 };
 
 /** The live quota state of one provider: buckets created on first use, keyed by scope and model. */
-export class QuotaSet {
+export class QuotaSet implements TicketGate {
   readonly rules: readonly QuotaRule[];
   private readonly buckets = new Map<string, Bucket>();
   // Buckets per key and model: the key fixes the org, and buckets are never dropped.
@@ -98,11 +66,8 @@ export class QuotaSet {
 
   private resolve(caller: Caller, model: string, now: number): Bucket[] {
     const out: Bucket[] = [];
-    for (let i = 0; i < this.rules.length; i++) {
-      const rule = this.rules[i]!;
-      if (rule.model !== undefined && rule.model !== model) continue;
-      const scopeId = rule.scope === 'key' ? caller.keyId : rule.scope === 'org' ? caller.org : '*';
-      const key = `${i}\u0000${scopeId}\u0000${rule.sharedModels ? '*' : model}`;
+    for (const { rule, index, scopeId, modelPart } of applicableRules(this.rules, caller, model)) {
+      const key = `${index}\u0000${scopeId}\u0000${modelPart}`;
       let bucket = this.buckets.get(key);
       if (!bucket) {
         const meter = METERS[rule.metric === 'concurrency' ? 'concurrency' : rule.algorithm];
@@ -135,7 +100,7 @@ export class QuotaSet {
           waitMs: wait,
           tooLarge: wait === Infinity,
         };
-        if (!worst || rank(violation) > rank(worst)) worst = violation;
+        if (!worst || outranks(violation, worst)) worst = violation;
       }
     }
     if (worst) return { ok: false, violation: worst, buckets };
@@ -143,7 +108,7 @@ export class QuotaSet {
       const cost = costs[b.rule.metric];
       if (cost !== 0) b.meter.consume(b.state, b.rule, cost, now);
     }
-    return { ok: true, ticket: { buckets } };
+    return { ok: true, ticket: { buckets, gate: this } };
   }
 
   /**
@@ -197,11 +162,4 @@ export class QuotaSet {
       view: this.view([b], now)[0]!,
     }));
   }
-}
-
-// A request that can never fit outranks an unknown wait, which outranks a longer known wait.
-function rank(v: QuotaViolation): number {
-  if (v.tooLarge) return Number.MAX_VALUE;
-  if (Number.isNaN(v.waitMs)) return Number.MAX_VALUE / 2;
-  return v.waitMs;
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SimError } from '../core/errors.js';
 import { playReply, SHUTDOWN } from '../engine/play-reply.js';
+import type { Reply } from '../engine/reply.js';
 import type { Simulator } from '../simulator.js';
 import { CONTROL_PREFIX, handleControl } from './control-api.js';
 import { NodeSink } from './node-sink.js';
@@ -43,6 +44,7 @@ export async function startSimulatorServer(
   // Replies still playing (waiting, streaming, holding): shutting down ends each of them and
   // waits for its ledger row, so that none is lost.
   const playing = new Map<AbortController, Promise<void>>();
+  const deciding = new Set<Promise<void>>();
   let closing = false;
 
   const fail = (res: ServerResponse, error: unknown) => {
@@ -62,9 +64,35 @@ export async function startSimulatorServer(
 
   // Plain callbacks rather than async functions: the common reply plays synchronously and
   // allocates no promise at all.
+  const play = (res: ServerResponse, reply: Reply) => {
+    res.sendDate = false;
+    // Only replies that wait can outlive their client; the rest finish in this tick.
+    let aborter: AbortController | undefined;
+    if (reply.steps.some((s) => s.op === 'wait' || s.op === 'hang')) {
+      const a = (aborter = new AbortController());
+      if (res.destroyed) a.abort();
+      res.on('close', () => {
+        if (!res.writableFinished) a.abort();
+      });
+    }
+    const played = playReply(
+      reply,
+      new NodeSink(res, reply.binary ? 'latin1' : 'utf8'),
+      sim.clock,
+      aborter?.signal ?? NEVER_ABORTED,
+    );
+    if (played && aborter) {
+      const a = aborter;
+      playing.set(
+        a,
+        played.catch((error) => fail(res, error)).finally(() => playing.delete(a)),
+      );
+    }
+  };
+
   const dispatch = (req: IncomingMessage, res: ServerResponse, arrivalAt: number, body: string, tooLarge: boolean) => {
     try {
-      const reply = sim.handle(
+      const reply = sim.serve(
         {
           method: req.method ?? 'GET',
           url: req.url ?? '/',
@@ -73,28 +101,14 @@ export async function startSimulatorServer(
         },
         { arrivalAt, bodyTooLarge: tooLarge },
       );
-      res.sendDate = false;
-      // Only replies that wait can outlive their client; the rest finish in this tick.
-      let aborter: AbortController | undefined;
-      if (reply.steps.some((s) => s.op === 'wait' || s.op === 'hang')) {
-        const a = (aborter = new AbortController());
-        res.on('close', () => {
-          if (!res.writableFinished) a.abort();
-        });
-      }
-      const played = playReply(
-        reply,
-        new NodeSink(res, reply.binary ? 'latin1' : 'utf8'),
-        sim.clock,
-        aborter?.signal ?? NEVER_ABORTED,
+      if (!(reply instanceof Promise)) return play(res, reply);
+      // A quota decided elsewhere (shared through Redis): played once decided; closing waits for it.
+      const decided = reply.then(
+        (r) => play(res, r),
+        (error) => fail(res, error),
       );
-      if (played && aborter) {
-        const a = aborter;
-        playing.set(
-          a,
-          played.catch((error) => fail(res, error)).finally(() => playing.delete(a)),
-        );
-      }
+      deciding.add(decided);
+      void decided.finally(() => deciding.delete(decided));
     } catch (error) {
       fail(res, error);
     }
@@ -152,6 +166,7 @@ export async function startSimulatorServer(
       // their ledger rows are complete before the sockets close.
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(deciding);
       while (playing.size > 0) {
         for (const a of playing.keys()) a.abort(SHUTDOWN);
         await Promise.all(playing.values());

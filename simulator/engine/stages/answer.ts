@@ -51,7 +51,7 @@ export function answer(attempt: Admitted, vocabulary: Vocabulary, recorder: Reco
   const tps = tpsDist ? sample(tpsDist, rng) : 0;
   const msPerToken = tps > 0 ? 1000 / tps : 0;
   ctx.processingMs = ttftMs + msPerToken * count;
-  const views = provider.quota.view(attempt.ticket.buckets, now);
+  const views = attempt.ticket.gate.view(attempt.ticket.buckets, now);
   if (profile.id === 'mistral') ctx.meta = { ...ctx.meta, cost: String(attempt.costs.tokens) };
   const headers = Object.assign(recorder.headers(attempt), profile.rateLimitHeaders(views, ctx));
   headers['content-type'] =

@@ -16,7 +16,7 @@ export type QuotaGate = Pick<QuotaSet, 'admit' | 'chargeRejected' | 'view' | 'wa
 export function admit(attempt: Faulted, quota: QuotaGate = attempt.provider.quota): Refused | Admitted {
   const { provider, owner, chat } = attempt;
   const now = attempt.ctx.now;
-  const costs = costsOf(provider.accounting, chat.maxTokens, attempt.tokensIn - attempt.uncounted);
+  const costs = admissionCosts(attempt);
   const admission = quota.admit(owner, chat.model, costs, now);
   if (!admission.ok) {
     if (provider.accounting.countRejected) quota.chargeRejected(admission.buckets, now);
@@ -33,6 +33,11 @@ export function admit(attempt: Faulted, quota: QuotaGate = attempt.provider.quot
   attempt.costs = costs;
   attempt.ticket = admission.ticket;
   return attempt as Admitted;
+}
+
+/** What `attempt` takes at admission, before the answer. */
+export function admissionCosts(attempt: Faulted): Costs {
+  return costsOf(attempt.provider.accounting, attempt.chat.maxTokens, attempt.tokensIn - attempt.uncounted);
 }
 
 /** What a request takes at admission: one request, and tokens as the vendor charges them before the answer. */

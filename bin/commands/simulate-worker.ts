@@ -1,0 +1,80 @@
+import { loadRunScenarioFile } from '../../harness/index.js';
+import { connectRedisQuota, createSimulator, SharedQuota, startSimulatorServer } from '../../simulator/index.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { Io } from '../io.js';
+import { openLedgerFile } from '../ledger-file.js';
+
+/** What the primary tells each worker it forks (as JSON in THROTTLELAB_WORKER). */
+export interface WorkerConfig {
+  scenario: string;
+  seed: number;
+  port: number;
+  host?: '127.0.0.1' | '::1';
+  redisUrl: string;
+  /** Keeps this run's quota keys apart from any other on the same Redis. */
+  prefix: string;
+  /** This worker's part of `--ledger-out`, merged by the primary at the end. */
+  ledgerPart?: string;
+}
+
+/** Messages between the primary and its workers. */
+export type WorkerMessage =
+  | { type: 'ready'; origin: string }
+  | { type: 'stopped'; attempts: number; counts: Array<[string, number, number]> }
+  | { type: 'stop' };
+
+/**
+ * One worker of `simulate --workers`: serves the scenario on the port the workers share, its
+ * quotas decided through Redis, its attempts written to its own ledger part; stops when the
+ * primary says so (or goes away), not on Ctrl-C, which the primary handles for all.
+ */
+export async function serveAsWorker(
+  config: WorkerConfig,
+  io: Io,
+  send: (m: WorkerMessage) => void,
+  stopped: Promise<void>,
+): Promise<ExitCode> {
+  const loaded = await loadRunScenarioFile(config.scenario, io.env);
+  if (!loaded.ok) {
+    io.err(loaded.report);
+    return EXIT.BAD_INPUT;
+  }
+  const runner = await connectRedisQuota({
+    url: config.redisUrl,
+    onError: (e) => io.err(`simulate worker: a charge after the fact failed: ${(e as Error).message}`),
+  });
+  const sim = createSimulator(loaded.scenario, {
+    seed: config.seed,
+    env: io.env,
+    sharedQuota: new SharedQuota(runner, config.prefix),
+  });
+  const ledgerFile = config.ledgerPart
+    ? await openLedgerFile(config.ledgerPart, (e) => io.err(`simulate worker: writing its ledger failed (${e.code})`))
+    : undefined;
+  if (ledgerFile) sim.ledger.addSink((row) => ledgerFile.write(row));
+  const server = await startSimulatorServer(sim, {
+    host: config.host,
+    port: config.port,
+    controlToken: io.env.THROTTLELAB_CONTROL_TOKEN || undefined,
+    onError: (e) => io.err(`simulate worker: survived an error: ${(e as Error).message}`),
+  });
+  send({ type: 'ready', origin: server.origin });
+  await stopped;
+  await server.close();
+  await ledgerFile?.close();
+  await runner.close();
+  const counts = new Map<string, number>();
+  for (const row of sim.ledger.rowsIterator()) {
+    const key = `${row.provider}\u0000${row.status}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  send({
+    type: 'stopped',
+    attempts: sim.ledger.size,
+    counts: [...counts].map(([k, n]) => {
+      const [provider, status] = k.split('\u0000');
+      return [provider!, Number(status), n];
+    }),
+  });
+  return EXIT.OK;
+}

@@ -1,0 +1,145 @@
+import cluster, { type Worker } from 'node:cluster';
+import { randomUUID } from 'node:crypto';
+import { loadRunScenarioFile, startRedisServer, type RedisServer } from '../../harness/index.js';
+import { connectRedisQuota, createSimulator, formatDurationShort } from '../../simulator/index.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { Io } from '../io.js';
+import { openLedgerFile } from '../ledger-file.js';
+import { mergeLedgerParts } from '../ledger-merge.js';
+import { printBanner } from './simulate-banner.js';
+import { serveAsWorker, type WorkerConfig, type WorkerMessage } from './simulate-worker.js';
+
+/** Options of `throttlelab simulate --workers N`. */
+export interface SimulateWorkersOptions {
+  scenario: string;
+  workers: number;
+  /** The Redis the quotas are shared through; a private redis-server when absent. */
+  redisUrl?: string;
+  seed?: number;
+  port?: number;
+  host?: '127.0.0.1' | '::1';
+  durationMs?: number;
+  ledgerOut?: string;
+}
+
+type Stopped = Extract<WorkerMessage, { type: 'stopped' }>;
+
+/** Resolves with the first message of `type` from `worker`; rejects if it exits first. */
+function messageOf<T extends WorkerMessage['type']>(
+  worker: Worker,
+  type: T,
+): Promise<Extract<WorkerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: WorkerMessage) => {
+      if (m.type !== type) return;
+      worker.off('exit', onExit);
+      worker.off('message', onMessage);
+      resolve(m as Extract<WorkerMessage, { type: T }>);
+    };
+    const onExit = (code: number) => {
+      worker.off('message', onMessage);
+      reject(new Error(`worker ${worker.id} exited (code ${code}) before it was ${type}`));
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', onExit);
+  });
+}
+
+/** In a forked worker: serves until the primary says stop (or goes away). */
+function runWorker(io: Io): Promise<ExitCode> {
+  const config = JSON.parse(io.env.THROTTLELAB_WORKER ?? '{}') as WorkerConfig;
+  const stopped = new Promise<void>((resolve) => {
+    process.on('message', (m: WorkerMessage) => m.type === 'stop' && resolve());
+    process.once('disconnect', () => resolve());
+  });
+  return serveAsWorker(config, io, (m) => process.send?.(m), stopped);
+}
+
+/**
+ * Serves a scenario from `workers` processes (node:cluster) on one port, every quota decided
+ * through Redis so that a limit holds exactly whichever worker answers, and one ledger merged
+ * from the workers' parts at the end. Simulated time stays single-process.
+ */
+export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): Promise<ExitCode> {
+  if (cluster.isWorker) return runWorker(io);
+  const loaded = await loadRunScenarioFile(options.scenario, io.env);
+  if (!loaded.ok) {
+    io.err(loaded.report);
+    return EXIT.BAD_INPUT;
+  }
+  const scenario = loaded.scenario;
+  const seed = options.seed ?? scenario.seed ?? io.randomSeed();
+  if (options.ledgerOut) await (await openLedgerFile(options.ledgerOut, () => {})).close();
+  const own: RedisServer | undefined = options.redisUrl ? undefined : await startRedisServer();
+  const redisUrl = options.redisUrl ?? own!.url;
+  const workers: Worker[] = [];
+  try {
+    await (await connectRedisQuota({ url: redisUrl })).close();
+    const prefix = `tl:${randomUUID().slice(0, 8)}`;
+    const parts: string[] = [];
+    for (let i = 1; i <= options.workers; i++) {
+      const ledgerPart = options.ledgerOut ? `${options.ledgerOut}.worker-${i}` : undefined;
+      if (ledgerPart) parts.push(ledgerPart);
+      const config: WorkerConfig = {
+        scenario: options.scenario,
+        seed,
+        port: options.port ?? scenario.simulator.port,
+        host: options.host,
+        redisUrl,
+        prefix,
+        ledgerPart,
+      };
+      workers.push(cluster.fork({ THROTTLELAB_WORKER: JSON.stringify(config) }));
+    }
+    const ready = await Promise.all(workers.map((w) => messageOf(w, 'ready')));
+    const startedAt = Date.now();
+    printBanner(io, {
+      sim: createSimulator(scenario, { seed, env: io.env }),
+      seed,
+      origin: ready[0]!.origin,
+      durationMs: options.durationMs,
+      spread: `workers: ${options.workers} processes on one port; quotas shared through ${own ? 'a private redis-server' : 'Redis'} at ${redisUrl} (key prefix ${prefix}); control API: each call answers from the worker that takes it`,
+    });
+    await new Promise<void>((resolve) => {
+      const timer = options.durationMs !== undefined ? setTimeout(resolve, options.durationMs) : undefined;
+      io.stop.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    const results: Stopped[] = await Promise.all(
+      workers.map((w) => {
+        const stopped = messageOf(w, 'stopped');
+        w.send({ type: 'stop' } satisfies WorkerMessage);
+        return stopped;
+      }),
+    );
+    const written = options.ledgerOut ? await mergeLedgerParts(parts, options.ledgerOut) : undefined;
+    printSummary(io, results, Date.now() - startedAt);
+    if (options.ledgerOut)
+      io.out(`ledger: ${written} attempts from ${options.workers} workers merged into ${options.ledgerOut}`);
+    return EXIT.OK;
+  } finally {
+    for (const w of workers) if (!w.isDead()) w.kill();
+    await own?.close();
+  }
+}
+
+function printSummary(io: Io, results: readonly Stopped[], elapsedMs: number): void {
+  const total = results.reduce((n, r) => n + r.attempts, 0);
+  io.out('');
+  io.out(
+    `stopped after ${formatDurationShort(elapsedMs)}: ${total} attempts (per worker: ${results.map((r) => r.attempts).join(', ')})${total ? ':' : '.'}`,
+  );
+  const byProvider = new Map<string, Map<number, number>>();
+  for (const r of results)
+    for (const [provider, status, n] of r.counts) {
+      const byStatus = byProvider.get(provider) ?? new Map<number, number>();
+      byStatus.set(status, (byStatus.get(status) ?? 0) + n);
+      byProvider.set(provider, byStatus);
+    }
+  for (const [provider, byStatus] of byProvider)
+    io.out(
+      `  ${provider}: ${[...byStatus]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${n}×${s === 0 ? 'no status' : s}`)
+        .join(', ')}`,
+    );
+}
