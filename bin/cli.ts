@@ -20,12 +20,6 @@ function parseWorkers(value: string): number {
   return n;
 }
 
-function parseRedisUrl(value: string): string {
-  if (!/^rediss?:\/\/[^\s]+$/.test(value))
-    throw new InvalidArgumentError('expected a URL such as redis://127.0.0.1:6379.');
-  return value;
-}
-
 function parseSeconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 86_400) throw new InvalidArgumentError('expected seconds from 1 to 86400.');

@@ -28,7 +28,7 @@ describe('throttlelab simulate --workers', () => {
   it('refuses a Redis URL that is not one', async () => {
     const r = await cli('simulate', 'scenarios/quickstart.yaml', '--workers', '2', '--redis-url', 'http://x');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('expected a URL such as redis://127.0.0.1:6379.');
+    expect(r.err).toContain('expected a redis:// or rediss:// URL such as redis://127.0.0.1:6379.');
   });
 
   it('refuses --dashboard with --workers', async () => {
