@@ -65,6 +65,7 @@ export async function runInSimulatedTime(
     // Wall time, not simulated: how long the user of a stopped run has waited for its report.
     ...(giveUpJudging ? { giveUpJudging } : {}),
     wallStartedAt: Date.now(),
+    judgeClock: () => performance.now(),
   });
   const wallMs = performance.now() - wallStart;
   const n = data.outcomes.length;

@@ -57,6 +57,7 @@ const Check = z.looseObject({
   threshold: Text.optional(),
   violations: Count,
   evidence: z.array(Evidence).max(1000),
+  judgedMs: z.number().nonnegative().optional(),
 });
 
 const Provider = z.looseObject({

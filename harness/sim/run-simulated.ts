@@ -57,6 +57,8 @@ export interface SimulatedRunOptions {
    * may read): long replays stop short. Without it judging is complete however long it takes.
    */
   giveUpJudging?: () => boolean;
+  /** The wall clock that times each check's judging (simulated time does not pass while judging). */
+  judgeClock?: () => number;
 }
 
 /** A simulated run's data, and what it cost. */
@@ -115,6 +117,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     rows: sim.ledger.rowViews(),
     interrupted: o.signal?.aborted === true,
     ...(o.giveUpJudging ? { giveUp: o.giveUpJudging } : {}),
+    ...(o.judgeClock ? { judgeClock: o.judgeClock } : {}),
   });
   return { ...judged, simulated: { startAt: simStart, simulatedMs, events: clock.fired() } };
 }
