@@ -196,7 +196,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort)
       .option('--dashboard', 'serve a live dashboard on loopback while the run goes')
-      .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort),
+      .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
+      .option('--quiet', 'no progress line, nothing non-essential on stderr (the verdicts still print)'),
   )
     .addHelpText(
       'after',
@@ -217,10 +218,12 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           dashboardPort?: number;
           routerBasePath?: string;
           readyPath?: string;
+          quiet?: boolean;
         },
       ) => {
         const { run } = await import('./commands/run.js');
-        setCode(await run({ scenario, ...opts }, io));
+        const { quiet, ...rest } = opts;
+        setCode(await run({ scenario, ...rest }, quiet ? { ...io, quiet } : io));
       },
     );
 
@@ -237,7 +240,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
         'one verdict over several seeds, e.g. 1..12 (FAIL if any seed fails a check; worker processes, as explore)',
       )
       .option('--out <dir>', 'report folder')
-      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort)
+      .option('--quiet', 'no progress line ("3/12 name", ETA), nothing non-essential on stderr'),
   ).action(
     async (opts: {
       dir?: string;
@@ -253,10 +257,12 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       time?: 'wall' | 'simulated';
       routerBasePath?: string;
       readyPath?: string;
+      quiet?: boolean;
     }) => {
       const { conform } = await import('./commands/conform.js');
       const { builtinConformanceDir } = await import('./package-root.js');
-      setCode(await conform({ ...opts, dir: opts.dir ?? builtinConformanceDir() }, io));
+      const { quiet, ...rest } = opts;
+      setCode(await conform({ ...rest, dir: opts.dir ?? builtinConformanceDir() }, quiet ? { ...io, quiet } : io));
     },
   );
 

@@ -19,6 +19,7 @@ export {
   runSimulatedScenario,
   SIM_ORIGIN,
   type SimulatedRunOptions,
+  type SimulatedProgress,
   type SimulatedRunData,
   type SimulatedLaunchContext,
   type SimulatedRouter,

@@ -8,6 +8,7 @@ import { assertWritableDir } from '../output-dir.js';
 import { keepLogs } from './keep-logs.js';
 import { executeRun, prepareRun, type RouterChoice } from './run.js';
 import { quitHook, writeEvidenceFiles } from '../evidence-files.js';
+import { createProgressMeter, stepMeter } from '../progress/progress-meter.js';
 
 /** Options of `throttlelab conform`. */
 export interface ConformOptions extends RouterChoice {
@@ -62,7 +63,9 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
   const logs: Array<[string, string[]]> = [];
   const evidence: Array<[string, Parameters<typeof writeEvidenceFiles>[1]]> = [];
   let stopped = false;
-  for (const { file, p } of prepared) {
+  // One meter over the pack: "3/12 name", and the ETA of the whole pack.
+  const meter = createProgressMeter(io);
+  for (const [i, { file, p }] of prepared.entries()) {
     if (io.stop.aborted) {
       stopped = true;
       break;
@@ -70,8 +73,10 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
     const seed = options.seed ?? p.scenario.seed ?? io.randomSeed();
     io.out(`→ ${p.scenario.name} (seed ${seed})`);
     let run: Awaited<ReturnType<typeof executeRun>>;
+    const step = stepMeter(meter, i, prepared.length, p.scenario.name);
+    step.update(0, 'starting');
     try {
-      run = await executeRun(p, file, seed, io, options.simPort);
+      run = await executeRun(p, file, seed, io, options.simPort, undefined, step);
     } catch (error) {
       // Stopped while its router started: nothing of this scenario ran.
       if (!isInterrupted(error)) throw error;

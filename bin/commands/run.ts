@@ -32,6 +32,7 @@ import { assertWritableDir } from '../output-dir.js';
 import { referenceConfig, simulatedReferenceLauncher } from '../reference-launcher.js';
 import { runInSimulatedTime, tooLongForTheWallClock, wallClockNote } from './run-simulated.js';
 import { launcherForReference } from '../reference-fleet.js';
+import { createProgressMeter, type ProgressMeter } from '../progress/progress-meter.js';
 
 /** Where the router under test comes from, overriding the scenario's `router` section. */
 export interface RouterChoice {
@@ -183,7 +184,7 @@ export function progressLine(p: LoadProgress, totalMs: number): string {
   return `  ${(Math.min(p.elapsedMs, totalMs) / 1000).toFixed(0).padStart(3)} s / ${totalMs / 1000} s  ${rate.toFixed(0).padStart(5)} req/s  in flight ${p.inFlight}  ${outcomes}${p.dropped ? `  not judged: ${p.dropped}` : ''}`;
 }
 
-/** Runs one prepared scenario, showing progress; returns its report. */
+/** Runs one prepared scenario, showing progress on `meter` (its own by default); returns its report. */
 export async function executeRun(
   prepared: Prepared,
   file: string,
@@ -191,10 +192,11 @@ export async function executeRun(
   io: Io,
   simPort?: number,
   onSimulator?: (origin: string) => void,
+  meter: ProgressMeter = createProgressMeter(io),
 ): Promise<{ report: Report; logs: string[]; rows?: LedgerRow[]; outcomes?: ClientOutcome[] }> {
-  if (prepared.simulated) return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io);
+  if (prepared.simulated)
+    return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io, meter);
   const total = prepared.scenario.load!.duration;
-  let lastPrinted = 0;
   const data = await runScenario({
     scenario: prepared.scenario,
     scenarioText: prepared.text,
@@ -205,15 +207,9 @@ export async function executeRun(
     simPort,
     onSimulator,
     signal: io.stop,
-    onProgress: (p) => {
-      if (io.isTTY) io.status(progressLine(p, total));
-      else if (p.elapsedMs - lastPrinted >= 5000) {
-        lastPrinted = p.elapsedMs;
-        io.err(progressLine(p, total));
-      }
-    },
+    onProgress: (p) => meter.update(Math.max(0, p.elapsedMs) / total, progressLine(p, total).trim()),
   });
-  io.status('');
+  meter.clear();
   return { report: buildReport(data), logs: data.routerLogs ?? [], rows: data.rows, outcomes: data.outcomes };
 }
 
