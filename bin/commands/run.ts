@@ -24,6 +24,7 @@ import {
 } from '../../harness/index.js';
 import type { LedgerRow } from '../../simulator/index.js';
 import { quitHook, writeEvidenceFiles } from '../evidence-files.js';
+import { planEvidence, type EvidenceMode } from '../evidence-plan.js';
 import { keepLogs } from './keep-logs.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
@@ -95,6 +96,8 @@ export interface RunCommandOptions extends RouterChoice {
   /** Serve the live dashboard on loopback while the run goes. */
   dashboard?: boolean;
   dashboardPort?: number;
+  /** `--evidence`: which raw evidence to keep beside the report (default full). */
+  evidence?: EvidenceMode;
 }
 
 /** A scenario ready to run: its router launcher (and, in simulated time, its in-process one). */
@@ -233,14 +236,19 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   } finally {
     await dashboard?.close();
   }
-  const { report, logs, rows, outcomes } = ran;
+  const { logs, rows, outcomes } = ran;
+  const plan = rows && outcomes ? planEvidence(options.evidence ?? 'full', ran.report, { rows, outcomes }) : undefined;
+  const report = plan ? { ...ran.report, evidence: plan.kept } : ran.report;
   io.out(renderVerdictTable(report));
   const dir = options.out ?? join('reports', `${report.scenario.name}-${report.startedAt.replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, [report]);
   const kept = await keepLogs(logs, dir);
-  const evidence = rows && outcomes ? await writeEvidenceFiles(dir, { rows, outcomes }, quitHook(io)) : [];
+  const evidence =
+    plan && plan.kept.mode !== 'none'
+      ? await writeEvidenceFiles(dir, plan, quitHook(io), plan.kept.files[0]!.endsWith('.gz'))
+      : [];
   io.out(
-    `report: ${paths.html} (also report.json, junit.xml, summary.md, ${[...kept, ...evidence].map((f) => basename(f)).join(', ')} in ${dir})`,
+    `report: ${paths.html} (also ${['report.json', 'junit.xml', 'summary.md', ...[...kept, ...evidence].map((f) => basename(f))].join(', ')} in ${dir})`,
   );
   if (report.verdict === 'interrupted') return interruptedCode(io.stop);
   return verdictCode([report.verdict]);

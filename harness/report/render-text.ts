@@ -2,6 +2,7 @@ import { fleetLine } from '../fleet/fleet-line.js';
 import { cacheLine } from './cache-stats.js';
 import { brokenClauses } from '../spec/clauses.js';
 import type { Report } from './report.js';
+import { evidenceLine } from './evidence-line.js';
 
 /** Said under the router's name when secrets were removed from its command (it may not run as shown). */
 export function redactedLines(r: Report): string[] {
@@ -101,6 +102,8 @@ export function renderVerdictTable(r: Report): string {
   const counts = checkCounts(r);
   if (r.verdict === 'inconclusive') for (const why of r.inconclusive ?? []) lines.push(`inconclusive: ${why}`);
   lines.push(...optionalUnmet(r));
+  const evidence = evidenceLine(r);
+  if (evidence) lines.push(evidence);
   lines.push(
     r.verdict === 'interrupted'
       ? `verdict: INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (on what was answered: ${counts})`
@@ -128,6 +131,7 @@ export function renderMarkdown(reports: readonly Report[]): string {
       '',
       `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
       ...redactedLines(r).flatMap((l) => ['', l]),
+      ...(evidenceLine(r) ? ['', `${evidenceLine(r)!.replace(/^evidence/, 'Evidence')}.`] : []),
       ...(r.fleet ? ['', fleetLine(r.fleet)] : []),
       ...coverageLines(r).flatMap((l) => ['', l]),
       ...(r.verdict === 'inconclusive' ? ['', ...(r.inconclusive ?? []).map((l) => `- inconclusive: ${l}`)] : []),

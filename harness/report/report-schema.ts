@@ -103,6 +103,15 @@ export const ReportSchema = z.looseObject({
       z.looseObject({ unavailable: Text }),
     ])
     .optional(),
+  evidence: z
+    .looseObject({
+      mode: z.enum(['full', 'summary', 'none']),
+      files: z.array(Text).max(10),
+      attempts: Count,
+      outcomes: Count,
+      of: z.looseObject({ attempts: Count, outcomes: Count }),
+    })
+    .optional(),
   startedAt: Text,
   durationMs: Ms,
   load: z.looseObject({
