@@ -55,6 +55,15 @@ function parseTime(value: string): 'wall' | 'simulated' {
   return value;
 }
 
+function parseEvidence(value: string): 'full' | 'summary' | 'none' {
+  if (value !== 'full' && value !== 'summary' && value !== 'none')
+    throw new InvalidArgumentError('expected full, summary or none.');
+  return value;
+}
+
+const EVIDENCE_HELP =
+  'raw evidence beside the report: full (every attempt and outcome; gzip from 100 000 lines), summary (those of the requests the report cites), none';
+
 function parseWeather(value: string): 'fixed' | 'random' {
   if (value !== 'fixed' && value !== 'random') throw new InvalidArgumentError('expected fixed or random.');
   return value;
@@ -230,7 +239,9 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--out <dir>', 'report folder (default: reports/<scenario>-<time>)')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort)
       .option('--dashboard', 'serve a live dashboard on loopback while the run goes')
-      .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort),
+      .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
+      .option('--evidence <full|summary|none>', EVIDENCE_HELP, parseEvidence)
+      .option('--quiet', 'no progress line, nothing non-essential on stderr (the verdicts still print)'),
   )
     .addHelpText(
       'after',
@@ -252,10 +263,13 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           dashboardPort?: number;
           routerBasePath?: string;
           readyPath?: string;
+          quiet?: boolean;
+          evidence?: 'full' | 'summary' | 'none';
         },
       ) => {
         const { run } = await import('./commands/run.js');
-        setCode(await run({ scenario, ...opts }, io));
+        const { quiet, ...rest } = opts;
+        setCode(await run({ scenario, ...rest }, quiet ? { ...io, quiet } : io));
       },
     );
 
@@ -272,7 +286,9 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
         'one verdict over several seeds, e.g. 1..12 (FAIL if any seed fails a check; worker processes, as explore)',
       )
       .option('--out <dir>', 'report folder')
-      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort),
+      .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort)
+      .option('--evidence <full|summary|none>', EVIDENCE_HELP, parseEvidence)
+      .option('--quiet', 'no progress line ("3/12 name", ETA), nothing non-essential on stderr'),
   ).action(
     async (opts: {
       dir?: string;
@@ -289,10 +305,13 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       time?: 'wall' | 'simulated';
       routerBasePath?: string;
       readyPath?: string;
+      quiet?: boolean;
+      evidence?: 'full' | 'summary' | 'none';
     }) => {
       const { conform } = await import('./commands/conform.js');
       const { builtinConformanceDir } = await import('./package-root.js');
-      setCode(await conform({ ...opts, dir: opts.dir ?? builtinConformanceDir() }, io));
+      const { quiet, ...rest } = opts;
+      setCode(await conform({ ...rest, dir: opts.dir ?? builtinConformanceDir() }, quiet ? { ...io, quiet } : io));
     },
   );
 

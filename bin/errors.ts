@@ -13,7 +13,12 @@ const branded = (e: unknown, brand: symbol): e is Branded => typeof e === 'objec
 
 /** Every error code of the command line itself. */
 export type CliErrorCode =
-  'CLI_USAGE' | 'CLI_OUTPUT_UNWRITABLE' | 'CLI_NO_SCENARIOS' | 'CLI_SIMULATOR_UNREACHABLE' | 'CLI_FAULT_REFUSED';
+  | 'CLI_USAGE'
+  | 'CLI_OUTPUT_UNWRITABLE'
+  | 'CLI_NO_SCENARIOS'
+  | 'CLI_SIMULATOR_UNREACHABLE'
+  | 'CLI_FAULT_REFUSED'
+  | 'CLI_EVIDENCE_INVALID';
 
 const BRAND = Symbol.for('throttlelab.cli.error');
 

@@ -11,6 +11,10 @@ export interface Io {
   isTTY: boolean;
   /** Shows a transient status line (a terminal redraws it; elsewhere it is dropped). */
   status(line: string): void;
+  /** `--quiet`: no progress and nothing else non-essential on stderr. */
+  quiet?: boolean;
+  /** A monotonic wall clock (ms) that drives progress lines; without one no progress is shown. */
+  now?(): number;
   /** Registers synchronous cleanup for a quit at once (a second Ctrl-C): temporary files, say. */
   onQuit?(cleanup: () => void): void;
 }

@@ -36,6 +36,7 @@ function createIo(): Io {
     stop: controller.signal,
     randomSeed: () => randomInt(0, 2 ** 32 - 1),
     isTTY: process.stderr.isTTY === true,
+    now: () => performance.now(),
     onQuit: (cleanup) => cleanups.push(cleanup),
     status: (line) => {
       if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${printable(line)}`);

@@ -19,6 +19,7 @@ export {
   runSimulatedScenario,
   SIM_ORIGIN,
   type SimulatedRunOptions,
+  type SimulatedProgress,
   type SimulatedRunData,
   type SimulatedLaunchContext,
   type SimulatedRouter,
@@ -51,7 +52,7 @@ export type { ClientOutcome } from './load/client-outcome.js';
 export { runChecks, overallVerdict } from './checks/run-checks.js';
 export type { CheckResult, CheckInput, Evidence } from './checks/types.js';
 export { buildReport } from './report/build-report.js';
-export type { Report } from './report/report.js';
+export type { EvidenceKept, Report } from './report/report.js';
 export { renderVerdictTable, renderMarkdown, renderJunit } from './report/render-text.js';
 export { renderHtml } from './report/render-html.js';
 export { writeReportFolder, reportsOf } from './report/write-report.js';

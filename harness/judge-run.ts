@@ -43,6 +43,7 @@ export function judgeRun(e: RunEvidence): RunData {
     ...(e.loopStalls ? { loopBehindMs: (from: number, to: number) => e.loopStalls!.behindMs(from, to) } : {}),
     ...(runQueue ? { routerWaitMs: replicaWait(runQueue), routerSampledAt: replicaSampledAt(runQueue) } : {}),
     ...(e.giveUp ? { giveUp: e.giveUp } : {}),
+    ...(e.judgeClock ? { judgeClock: e.judgeClock } : {}),
   });
   const faults = faultCoverage(e.scenario, e.rows);
   const judged = runVerdict(checks, faults);

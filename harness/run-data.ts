@@ -41,12 +41,14 @@ export interface RunEvidence {
   routerLogs?: string[];
   /** True once judging must end soon (see `judgeDeadline`): long replays stop short. */
   giveUp?: () => boolean;
+  /** A monotonic wall ms clock that times each check's judging (see `runChecks`). */
+  judgeClock?: () => number;
 }
 
 /** Everything a run produced: the evidence and the verdicts, before any rendering. */
 export interface RunData extends Omit<
   RunEvidence,
-  'scenarioText' | 'loopLag' | 'loopStalls' | 'routerWait' | 'giveUp'
+  'scenarioText' | 'loopLag' | 'loopStalls' | 'routerWait' | 'giveUp' | 'judgeClock'
 > {
   scenarioSha256: string;
   checks: CheckResult[];

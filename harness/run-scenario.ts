@@ -121,6 +121,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       ...(routerWait ? { routerWait } : {}),
       interrupted: o.signal?.aborted === true,
       ...(giveUp ? { giveUp } : {}),
+      judgeClock: () => performance.now(),
       ...(fleetSummary ? { fleet: fleetSummary } : {}),
       ...(router.logs?.length ? { routerLogs: router.logs } : {}),
     });

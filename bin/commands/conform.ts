@@ -8,6 +8,8 @@ import { assertWritableDir } from '../output-dir.js';
 import { keepLogs } from './keep-logs.js';
 import { executeRun, prepareRun, type RouterChoice } from './run.js';
 import { quitHook, writeEvidenceFiles } from '../evidence-files.js';
+import { planEvidence, type EvidenceMode, type EvidencePlan } from '../evidence-plan.js';
+import { createProgressMeter, stepMeter } from '../progress/progress-meter.js';
 
 /** Options of `throttlelab conform`. */
 export interface ConformOptions extends RouterChoice {
@@ -21,6 +23,8 @@ export interface ConformOptions extends RouterChoice {
   /** Run only scenarios whose file name contains this. */
   only?: string;
   simPort?: number;
+  /** `--evidence`: which raw evidence to keep beside each scenario's report (default full). */
+  evidence?: EvidenceMode;
 }
 
 /**
@@ -60,9 +64,11 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
   }
   const reports: Report[] = [];
   const logs: Array<[string, string[]]> = [];
-  const evidence: Array<[string, Parameters<typeof writeEvidenceFiles>[1]]> = [];
+  const evidence: Array<[string, EvidencePlan]> = [];
   let stopped = false;
-  for (const { file, p } of prepared) {
+  // One meter over the pack: "3/12 name", and the ETA of the whole pack.
+  const meter = createProgressMeter(io);
+  for (const [i, { file, p }] of prepared.entries()) {
     if (io.stop.aborted) {
       stopped = true;
       break;
@@ -70,8 +76,10 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
     const seed = options.seed ?? p.scenario.seed ?? io.randomSeed();
     io.out(`→ ${p.scenario.name} (seed ${seed})`);
     let run: Awaited<ReturnType<typeof executeRun>>;
+    const step = stepMeter(meter, i, prepared.length, p.scenario.name);
+    step.update(0, 'starting');
     try {
-      run = await executeRun(p, file, seed, io, options.simPort);
+      run = await executeRun(p, file, seed, io, options.simPort, undefined, step);
     } catch (error) {
       // Stopped while its router started: nothing of this scenario ran.
       if (!isInterrupted(error)) throw error;
@@ -79,10 +87,18 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
       stopped = true;
       break;
     }
-    const report = run.report;
+    const name = run.report.scenario.name;
+    const plan =
+      run.rows && run.outcomes
+        ? planEvidence(options.evidence ?? 'full', run.report, { rows: run.rows, outcomes: run.outcomes })
+        : undefined;
+    // Each scenario's evidence lives in logs/<name>/, beside its router.log.
+    const report = plan
+      ? { ...run.report, evidence: { ...plan.kept, files: plan.kept.files.map((f) => `logs/${name}/${f}`) } }
+      : run.report;
     reports.push(report);
-    if (run.logs.length > 0) logs.push([report.scenario.name, run.logs]);
-    if (run.rows && run.outcomes) evidence.push([report.scenario.name, { rows: run.rows, outcomes: run.outcomes }]);
+    if (run.logs.length > 0) logs.push([name, run.logs]);
+    if (plan && plan.kept.mode !== 'none') evidence.push([name, plan]);
     const failed = report.checks.filter((c) => c.verdict === 'fail');
     const summary = `${report.load.sent} requests, ${Object.entries(report.load.byStatus)
       .map(([k, v]) => `${v}×${k}`)
@@ -108,7 +124,8 @@ export async function conform(given: ConformOptions, io: Io): Promise<ExitCode> 
   const paths = await writeReportFolder(dir, reports);
   for (const [name, files] of logs) await keepLogs(files, join(dir, 'logs', name));
   // Each scenario's ledger.jsonl and outcomes.jsonl, beside its router.log.
-  for (const [name, data] of evidence) await writeEvidenceFiles(join(dir, 'logs', name), data, quitHook(io));
+  for (const [name, plan] of evidence)
+    await writeEvidenceFiles(join(dir, 'logs', name), plan, quitHook(io), plan.kept.files[0]!.endsWith('.gz'));
   const passed = reports.filter((r) => r.verdict === 'pass').length;
   if (stopped) {
     const never = notRun.map(({ p }) => p.scenario.name);

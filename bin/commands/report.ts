@@ -3,14 +3,21 @@ import { dirname } from 'node:path';
 import { HarnessError, renderVerdictTable, reportsOf, writeReportFolder, type Report } from '../../harness/index.js';
 import { verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
+import { checkEvidence } from '../evidence-check.js';
 
 /**
- * Re-renders a saved `report.json` (Markdown, JUnit, HTML) and prints its verdict table; exits as
+ * Re-renders a saved `report.json` (Markdown, JUnit, HTML), prints its verdict table and reads back
+ * the evidence files it lists (a missing or cut file is said on stderr); exits as
  * the run did (0 pass, 1 fail, 3 inconclusive), and 3 for a saved interrupted run (never a pass).
  */
 export async function report(options: { file: string; out?: string }, io: Io): Promise<ExitCode> {
   const reports = await readReports(options.file);
-  for (const r of reports) io.out(renderVerdictTable(r));
+  for (const r of reports) {
+    io.out(renderVerdictTable(r));
+    // The evidence beside the report, plain or gzip, read back and counted.
+    const evidence = await checkEvidence(dirname(options.file), r);
+    if (evidence) (evidence.startsWith('evidence read back') ? io.out : io.err)(evidence);
+  }
   const paths = await writeReportFolder(options.out ?? dirname(options.file), reports);
   io.out(`report: ${paths.html}`);
   return verdictCode(reports.map((r) => r.verdict));

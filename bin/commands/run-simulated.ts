@@ -10,6 +10,8 @@ import {
 } from '../../harness/index.js';
 import type { LedgerRow } from '../../simulator/index.js';
 import type { Io } from '../io.js';
+import { formatDuration } from '../progress/format-progress.js';
+import { silentMeter, type ProgressMeter } from '../progress/progress-meter.js';
 
 /**
  * Why `--time simulated` cannot apply to this run, in one line (it then runs on the wall clock),
@@ -51,6 +53,7 @@ export async function runInSimulatedTime(
   file: string,
   seed: number,
   io: Io,
+  meter: ProgressMeter = silentMeter,
 ): Promise<{ report: Report; logs: string[]; rows: LedgerRow[]; outcomes: ClientOutcome[] }> {
   const wallStart = performance.now();
   const giveUpJudging = judgeDeadline(io.stop, () => performance.now());
@@ -65,12 +68,21 @@ export async function runInSimulatedTime(
     // Wall time, not simulated: how long the user of a stopped run has waited for its report.
     ...(giveUpJudging ? { giveUpJudging } : {}),
     wallStartedAt: Date.now(),
+    judgeClock: () => performance.now(),
+    // Simulated time done of the load's, and the wall ETA from it.
+    onProgress: (p) =>
+      meter.update(
+        p.doneMs / p.totalMs,
+        `simulated ${formatDuration(p.doneMs)} of ${formatDuration(p.totalMs)}, ${p.attempts} attempts`,
+      ),
   });
+  meter.clear();
   const wallMs = performance.now() - wallStart;
   const n = data.outcomes.length;
-  io.err(
-    `  simulated ${(data.simulated.simulatedMs / 1000).toFixed(1)} s in ${(wallMs / 1000).toFixed(2)} s wall: ${n} requests, ${data.rows.length} attempts, ${Math.round(n / (wallMs / 1000))} simulated requests per wall second`,
-  );
+  if (!io.quiet)
+    io.err(
+      `  simulated ${(data.simulated.simulatedMs / 1000).toFixed(1)} s in ${(wallMs / 1000).toFixed(2)} s wall: ${n} requests, ${data.rows.length} attempts, ${Math.round(n / (wallMs / 1000))} simulated requests per wall second`,
+    );
   // The same evidence files as a wall-clock run: ledger.jsonl and outcomes.jsonl.
   return { report: buildReport(data), logs: [], rows: data.rows, outcomes: data.outcomes };
 }

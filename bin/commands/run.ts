@@ -25,6 +25,7 @@ import {
 } from '../../harness/index.js';
 import type { LedgerRow } from '../../simulator/index.js';
 import { quitHook, writeEvidenceFiles } from '../evidence-files.js';
+import { planEvidence, type EvidenceMode } from '../evidence-plan.js';
 import { keepLogs } from './keep-logs.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
@@ -33,6 +34,7 @@ import { assertWritableDir } from '../output-dir.js';
 import { referenceConfig, simulatedReferenceLauncher } from '../reference-launcher.js';
 import { runInSimulatedTime, tooLongForTheWallClock, wallClockNote } from './run-simulated.js';
 import { launcherForReference } from '../reference-fleet.js';
+import { createProgressMeter, type ProgressMeter } from '../progress/progress-meter.js';
 
 /** Where the router under test comes from, overriding the scenario's `router` section. */
 export interface RouterChoice {
@@ -112,6 +114,8 @@ export interface RunCommandOptions extends RouterChoice {
   /** Serve the live dashboard on loopback while the run goes. */
   dashboard?: boolean;
   dashboardPort?: number;
+  /** `--evidence`: which raw evidence to keep beside the report (default full). */
+  evidence?: EvidenceMode;
 }
 
 /** A scenario ready to run: its router launcher (and, in simulated time, its in-process one). */
@@ -213,7 +217,7 @@ export function progressLine(p: LoadProgress, totalMs: number): string {
   return `  ${(Math.min(p.elapsedMs, totalMs) / 1000).toFixed(0).padStart(3)} s / ${totalMs / 1000} s  ${rate.toFixed(0).padStart(5)} req/s  in flight ${p.inFlight}  ${outcomes}${p.dropped ? `  not judged: ${p.dropped}` : ''}`;
 }
 
-/** Runs one prepared scenario, showing progress; returns its report. */
+/** Runs one prepared scenario, showing progress on `meter` (its own by default); returns its report. */
 export async function executeRun(
   prepared: Prepared,
   file: string,
@@ -221,11 +225,12 @@ export async function executeRun(
   io: Io,
   simPort?: number,
   onSimulator?: (origin: string) => void,
+  meter: ProgressMeter = createProgressMeter(io),
 ): Promise<{ report: Report; logs: string[]; rows?: LedgerRow[]; outcomes?: ClientOutcome[] }> {
-  if (prepared.simulated) return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io);
+  if (prepared.simulated)
+    return runInSimulatedTime({ ...prepared, simulated: prepared.simulated }, file, seed, io, meter);
   const redisUrl = prepared.redisUrl;
   const total = prepared.scenario.load!.duration;
-  let lastPrinted = 0;
   const data = await runScenario({
     scenario: prepared.scenario,
     scenarioText: prepared.text,
@@ -238,15 +243,9 @@ export async function executeRun(
     signal: io.stop,
     // A tag of the run's own in its key prefix: two runs of one seed on one Redis never share keys.
     ...(redisUrl ? { redis: { url: redisUrl, tag: io.randomSeed().toString(36) } } : {}),
-    onProgress: (p) => {
-      if (io.isTTY) io.status(progressLine(p, total));
-      else if (p.elapsedMs - lastPrinted >= 5000) {
-        lastPrinted = p.elapsedMs;
-        io.err(progressLine(p, total));
-      }
-    },
+    onProgress: (p) => meter.update(Math.max(0, p.elapsedMs) / total, progressLine(p, total).trim()),
   });
-  io.status('');
+  meter.clear();
   return { report: buildReport(data), logs: data.routerLogs ?? [], rows: data.rows, outcomes: data.outcomes };
 }
 
@@ -270,14 +269,19 @@ export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode>
   } finally {
     await dashboard?.close();
   }
-  const { report, logs, rows, outcomes } = ran;
+  const { logs, rows, outcomes } = ran;
+  const plan = rows && outcomes ? planEvidence(options.evidence ?? 'full', ran.report, { rows, outcomes }) : undefined;
+  const report = plan ? { ...ran.report, evidence: plan.kept } : ran.report;
   io.out(renderVerdictTable(report));
   const dir = options.out ?? join('reports', `${report.scenario.name}-${report.startedAt.replace(/[:.]/g, '-')}`);
   const paths = await writeReportFolder(dir, [report]);
   const kept = await keepLogs(logs, dir);
-  const evidence = rows && outcomes ? await writeEvidenceFiles(dir, { rows, outcomes }, quitHook(io)) : [];
+  const evidence =
+    plan && plan.kept.mode !== 'none'
+      ? await writeEvidenceFiles(dir, plan, quitHook(io), plan.kept.files[0]!.endsWith('.gz'))
+      : [];
   io.out(
-    `report: ${paths.html} (also report.json, junit.xml, summary.md, ${[...kept, ...evidence].map((f) => basename(f)).join(', ')} in ${dir})`,
+    `report: ${paths.html} (also ${['report.json', 'junit.xml', 'summary.md', ...[...kept, ...evidence].map((f) => basename(f))].join(', ')} in ${dir})`,
   );
   if (report.verdict === 'interrupted') return interruptedCode(io.stop);
   return verdictCode([report.verdict]);

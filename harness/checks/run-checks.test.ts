@@ -123,3 +123,20 @@ describe('retry-after under a lagging harness', () => {
     expect(verdict([limited(0, 2000, { correlationId: 'a' }), row({ at: 900, correlationId: 'b' })])).toBe('fail');
   });
 });
+
+describe('runChecks judging time', () => {
+  it('gives each check the time its judging took on the injected clock, and none without one', () => {
+    const scenario = input({}).scenario;
+    const only = {
+      ...scenario,
+      expect: { ...scenario.expect, checks: ['no-429' as const, 'goodput' as const], skip: [] },
+    };
+    const readings = [10, 12.5, 12.5, 20.25];
+    const timed = runChecks({ ...input({ scenario: only }), judgeClock: () => readings.shift()! });
+    expect(timed.map((c) => [c.id, c.judgedMs])).toEqual([
+      ['no-429', 2.5],
+      ['goodput', 7.75],
+    ]);
+    expect(runChecks(input({ scenario: only })).every((c) => c.judgedMs === undefined)).toBe(true);
+  });
+});

@@ -50,13 +50,20 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
   'duplicate-work': checkDuplicateWork,
 };
 
-/** Runs the scenario's checks (all by default, minus `skip`), in report order. */
-export function runChecks(input: CheckInput & { startedAt: number }): CheckResult[] {
+/**
+ * Runs the scenario's checks (all by default, minus `skip`), in report order. Given `judgeClock`
+ * (a monotonic ms clock: `performance.now` at the edge, a fake in tests), each result says how
+ * long judging it took (`judgedMs`, the JUnit test case's time).
+ */
+export function runChecks(input: CheckInput & { startedAt: number; judgeClock?: () => number }): CheckResult[] {
   const wanted = new Set(input.scenario.expect.checks ?? CHECK_IDS);
   for (const id of input.scenario.expect.skip) wanted.delete(id);
-  const results = CHECK_IDS.filter((id) => wanted.has(id)).map((id) =>
-    discountHarnessLag(CHECKS[id](input), input.lag),
-  );
+  const clock = input.judgeClock;
+  const results = CHECK_IDS.filter((id) => wanted.has(id)).map((id) => {
+    const from = clock?.();
+    const result = discountHarnessLag(CHECKS[id](input), input.lag);
+    return from === undefined ? result : { ...result, judgedMs: roundMs(clock!() - from) };
+  });
   // The groupings the checks shared are not needed past judging: a day's run would keep them through the report.
   forgetAttemptsByRequest(input.rows);
   forgetAttemptsByScope(input.rows);
@@ -124,6 +131,11 @@ export function runVerdict(results: readonly CheckResult[], faults: readonly Fau
 /** The run's verdict from its checks alone (see `runVerdict`). */
 export function overallVerdict(results: readonly CheckResult[]): 'pass' | 'fail' | 'inconclusive' {
   return runVerdict(results).verdict;
+}
+
+/** A duration to a thousandth of a ms, never negative (a clock that went back). */
+function roundMs(ms: number): number {
+  return Math.max(0, Math.round(ms * 1000) / 1000);
 }
 
 function formatMs(v: number): string {

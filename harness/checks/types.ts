@@ -105,6 +105,8 @@ export interface CheckResult {
   /** The first violations (at most 20). */
   evidence: Evidence[];
   details?: Record<string, unknown>;
+  /** How long judging this check took, wall ms (absent when no clock was given). */
+  judgedMs?: number;
 }
 
 export const MAX_EVIDENCE = 20;

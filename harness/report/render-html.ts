@@ -4,6 +4,7 @@ import { brokenClauses } from '../spec/clauses.js';
 import { failoverChart, latencyChart, throughputChart, timelineChart } from './charts.js';
 import type { Report } from './report.js';
 import { coverageLines, optionalUnmet, redactedLines } from './render-text.js';
+import { evidenceLine } from './evidence-line.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fmt = (v: number | null) => (v === null ? 'n/a' : `${Math.round(v)} ms`);
@@ -53,7 +54,7 @@ function section(r: Report): string {
 <section>
 <h1>${esc(r.scenario.name)} <span class="badge ${r.verdict}">${r.verdict.toUpperCase()}</span></h1>
 <p class="muted">${esc(r.scenario.description ?? '')}</p>
-<p>Router: <code>${esc(r.router)}</code> · seed <code>${r.seed}</code> (replay with <code>--seed ${r.seed}</code>) · scenario <code>${esc(r.scenario.file)}</code> (sha256 ${r.scenario.sha256.slice(0, 12)}…) · ${esc(r.startedAt)}</p>${redacted}${r.fleet ? `\n<p>${esc(fleetLine(r.fleet))}</p>` : ''}
+<p>Router: <code>${esc(r.router)}</code> · seed <code>${r.seed}</code> (replay with <code>--seed ${r.seed}</code>) · scenario <code>${esc(r.scenario.file)}</code> (sha256 ${r.scenario.sha256.slice(0, 12)}…) · ${esc(r.startedAt)}</p>${redacted}${evidenceLine(r) ? `\n<p>${esc(evidenceLine(r)!)}</p>` : ''}${r.fleet ? `\n<p>${esc(fleetLine(r.fleet))}</p>` : ''}
 <p>Load: ${r.load.mode === 'open' ? `open loop at ${r.load.rate} req/s` : `closed loop, ${r.load.connections} connections`} for ${r.load.durationMs / 1000} s — ${r.load.sent} requests (${r.load.streams} streaming), deadline ${r.load.deadlineMs / 1000} s. Answers: ${statuses}. Latency p50 ${fmt(r.latency.answered.p50)}, p90 ${fmt(r.latency.answered.p90)}, p99 ${fmt(r.latency.answered.p99)}${r.latency.ttft.count ? `; time to first token p50 ${fmt(r.latency.ttft.p50)}, p99 ${fmt(r.latency.ttft.p99)}` : ''}.</p>
 ${coverageLines(r)
   .map((l) => `<p class="muted">${esc(l)}</p>`)

@@ -2,6 +2,7 @@ import { fleetLine } from '../fleet/fleet-line.js';
 import { cacheLine } from './cache-stats.js';
 import { brokenClauses } from '../spec/clauses.js';
 import type { Report } from './report.js';
+import { evidenceLine } from './evidence-line.js';
 
 /** Said under the router's name when secrets were removed from its command (it may not run as shown). */
 export function redactedLines(r: Report): string[] {
@@ -101,6 +102,8 @@ export function renderVerdictTable(r: Report): string {
   const counts = checkCounts(r);
   if (r.verdict === 'inconclusive') for (const why of r.inconclusive ?? []) lines.push(`inconclusive: ${why}`);
   lines.push(...optionalUnmet(r));
+  const evidence = evidenceLine(r);
+  if (evidence) lines.push(evidence);
   lines.push(
     r.verdict === 'interrupted'
       ? `verdict: INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (on what was answered: ${counts})`
@@ -128,6 +131,7 @@ export function renderMarkdown(reports: readonly Report[]): string {
       '',
       `Router: ${r.router} · seed ${r.seed} · ${r.load.sent} requests · latency p50 ${fmt(r.latency.answered.p50)}, p99 ${fmt(r.latency.answered.p99)}`,
       ...redactedLines(r).flatMap((l) => ['', l]),
+      ...(evidenceLine(r) ? ['', `${evidenceLine(r)!.replace(/^evidence/, 'Evidence')}.`] : []),
       ...(r.fleet ? ['', fleetLine(r.fleet)] : []),
       ...coverageLines(r).flatMap((l) => ['', l]),
       ...(r.verdict === 'inconclusive' ? ['', ...(r.inconclusive ?? []).map((l) => `- inconclusive: ${l}`)] : []),
@@ -156,6 +160,9 @@ export function renderMarkdown(reports: readonly Report[]): string {
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/** A check's judging time as JUnit's seconds; 0 for a report saved before it was measured. */
+const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
+
 /** JUnit XML: a test suite per scenario, a test case per check, for any CI. */
 export function renderJunit(reports: readonly Report[]): string {
   const suites = reports.map((r) => {
@@ -166,7 +173,7 @@ export function renderJunit(reports: readonly Report[]): string {
           : c.verdict === 'skip' || c.verdict === 'inconclusive'
             ? `<skipped message="${xml(`${c.verdict === 'inconclusive' ? 'INCONCLUSIVE: ' : ''}${c.reason ?? c.figure}`)}"/>`
             : '';
-      return `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="${xml(c.id)}" time="0">${body}</testcase>`;
+      return `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="${xml(c.id)}" time="${seconds(c.judgedMs)}">${body}</testcase>`;
     });
     // An interrupted run is an error for CI, whatever its checks said of the part that ran.
     if (r.verdict === 'interrupted')
@@ -179,15 +186,17 @@ export function renderJunit(reports: readonly Report[]): string {
         `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="${xml(`fault-met:${f.id}`)}" time="0"><skipped message="${xml(`optional fault "${f.id}" (${f.kind}) met no attempt`)}"/></testcase>`,
       );
     const failures = r.checks.filter((c) => c.verdict === 'fail').length;
-    // An inconclusive run is not a pass for CI: one case says why, and each inconclusive check is skipped.
+    // An inconclusive run is neither a pass nor a failure, as its exit code 3 is (docs/ci.md): one
+    // case says why, skipped like each inconclusive check, so the test view and the job agree.
     if (r.verdict === 'inconclusive')
       cases.push(
-        `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="run-conclusive" time="0"><error message="${xml(`inconclusive: ${(r.inconclusive ?? []).join('; ')}`)}"/></testcase>`,
+        `    <testcase classname="throttlelab.${xml(r.scenario.name)}" name="run-conclusive" time="0"><skipped message="${xml(`INCONCLUSIVE: ${(r.inconclusive ?? []).join('; ')}`)}"/></testcase>`,
       );
     const skipped =
       r.checks.filter((c) => c.verdict === 'skip' || c.verdict === 'inconclusive').length +
-      (r.faults ?? []).filter((f) => f.optional && f.matched === 0).length;
-    const errors = r.verdict === 'interrupted' || r.verdict === 'inconclusive' ? ' errors="1"' : '';
+      (r.faults ?? []).filter((f) => f.optional && f.matched === 0).length +
+      (r.verdict === 'inconclusive' ? 1 : 0);
+    const errors = r.verdict === 'interrupted' ? ' errors="1"' : '';
     return `  <testsuite name="${xml(r.scenario.name)}" tests="${cases.length}" failures="${failures}"${errors} skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}" timestamp="${r.startedAt}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="throttlelab">\n${suites.join('\n')}\n</testsuites>\n`;

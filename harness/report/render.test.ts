@@ -21,7 +21,9 @@ function sampleReport() {
     outcome({ id: 'r-0', at: 0 }),
     outcome({ id: 'r-1', at: 499, status: 429, error: 'rate_limit_exceeded', usage: null }),
   ];
-  const checks = runChecks(input({ rows, outcomes, scenario }));
+  // A fake judging clock: check k takes 4k+1 ms to judge (squares' differences), its JUnit time.
+  let tick = 0;
+  const checks = runChecks({ ...input({ rows, outcomes, scenario }), judgeClock: () => (tick++) ** 2 });
   return buildReport({
     scenario,
     scenarioFile: 'synthetic.yaml',
@@ -215,32 +217,48 @@ describe('report renderers', () => {
     `);
   });
 
+  it('writes an inconclusive run as skipped, not an error, as its exit code 3 is neither pass nor fail', () => {
+    const r = {
+      ...sampleReport(),
+      verdict: 'inconclusive' as const,
+      inconclusive: ['fault "storm" matched no attempt'],
+    };
+    r.checks = r.checks.filter((c) => c.verdict !== 'fail');
+    const xml = renderJunit([r]);
+    expect(xml).toContain(
+      '<testcase classname="throttlelab.synthetic" name="run-conclusive" time="0"><skipped message="INCONCLUSIVE: fault &quot;storm&quot; matched no attempt"/></testcase>',
+    );
+    expect(xml).not.toContain('<error');
+    expect(xml).not.toContain('errors=');
+    expect(xml).toMatch(/tests="18" failures="0" skipped="12"/);
+  });
+
   it('writes JUnit XML with a test case per check', () => {
     expect(renderJunit([sampleReport()])).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
       <testsuites name="throttlelab">
         <testsuite name="synthetic" tests="21" failures="4" skipped="11" time="2.500" timestamp="2027-01-15T08:00:00.000Z">
-          <testcase classname="throttlelab.synthetic" name="no-429" time="0"><failure message="1 of 2 client requests got 429 (providers answered 1 429); breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
-          <testcase classname="throttlelab.synthetic" name="retry-after" time="0"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %); breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it</failure></testcase>
-          <testcase classname="throttlelab.synthetic" name="deadline" time="0"></testcase>
-          <testcase classname="throttlelab.synthetic" name="failover-latency" time="0"></testcase>
-          <testcase classname="throttlelab.synthetic" name="single-probe" time="0"><skipped message="no wait ended with traffic after it"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="no-blind-retry" time="0"><skipped message="no attempt failed without a wait hint"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="amplification" time="0"><skipped message="INCONCLUSIVE: MARGINAL: a confidence interval straddles its threshold; more requests would decide"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="goodput" time="0"><failure message="50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %; breaks CAP-1 (MUST: The router serves what the weather allowed) of docs/spec.md">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
-          <testcase classname="throttlelab.synthetic" name="key-isolation" time="0"></testcase>
-          <testcase classname="throttlelab.synthetic" name="stream-integrity" time="0"><skipped message="no streams were answered"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="answer-integrity" time="0"></testcase>
-          <testcase classname="throttlelab.synthetic" name="content-integrity" time="0"><skipped message="no answer of 1 request could be traced to an upstream success with text"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="usage" time="0"></testcase>
-          <testcase classname="throttlelab.synthetic" name="no-needless-error" time="0"><failure message="1 of 1 error answered while capacity existed (deadline less 1000 ms); breaks FO-2 (MUST: No needless error) of docs/spec.md">r-1 answered 429 (rate_limit_exceeded) after 100 ms, while openai had capacity when it came, until its deadline (its deadline: 5000 ms)</failure></testcase>
-          <testcase classname="throttlelab.synthetic" name="recovery" time="0"><skipped message="no provider the router had used reopened with requests for it still coming 10000 ms later"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="own-answers" time="0"><skipped message="1 error answer but none recorded whole (status, headers and body)"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="no-leak" time="0"><skipped message="no error answer or in-stream error event of the router was recorded to read"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="request-fidelity" time="0"><skipped message="the load recorded no request parameters (load.requests.surface draws them)"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="cache-use" time="0"><skipped message="no request the load recorded carried a cache hint (load.requests.surface.cacheHints)"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="client-errors" time="0"><skipped message="the load sent no request invalid on its face"/></testcase>
-          <testcase classname="throttlelab.synthetic" name="duplicate-work" time="0"></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-429" time="0.001"><failure message="1 of 2 client requests got 429 (providers answered 1 429); breaks SIG-1 (MUST: No 429 reaches the client) of docs/spec.md">r-1 client got 429 (rate_limit_exceeded)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="retry-after" time="0.005"><failure message="worst early arrival 500 ms; 1 early attempt over 1 announced wait, 1 broken (100.0 %); breaks SIG-2 (MUST: Every wait form is decoded and honoured), SIG-3 (MUST: A wait covers the whole scope it was announced for) of docs/spec.md">r-1 arrived 500 ms before the end of a 1000 ms wait announced by attempt #0 (seconds); 500 ms into it</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="deadline" time="0.009"></testcase>
+          <testcase classname="throttlelab.synthetic" name="failover-latency" time="0.013"></testcase>
+          <testcase classname="throttlelab.synthetic" name="single-probe" time="0.017"><skipped message="no wait ended with traffic after it"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-blind-retry" time="0.021"><skipped message="no attempt failed without a wait hint"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="amplification" time="0.025"><skipped message="INCONCLUSIVE: MARGINAL: a confidence interval straddles its threshold; more requests would decide"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="goodput" time="0.029"><failure message="50.0 % [12.1–87.9] served (1 of 2), needs ≥ 95.0 %; breaks CAP-1 (MUST: The router serves what the weather allowed) of docs/spec.md">r-1 not served: status 429 (rate_limit_exceeded)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="key-isolation" time="0.033"></testcase>
+          <testcase classname="throttlelab.synthetic" name="stream-integrity" time="0.037"><skipped message="no streams were answered"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="answer-integrity" time="0.041"></testcase>
+          <testcase classname="throttlelab.synthetic" name="content-integrity" time="0.045"><skipped message="no answer of 1 request could be traced to an upstream success with text"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="usage" time="0.049"></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-needless-error" time="0.053"><failure message="1 of 1 error answered while capacity existed (deadline less 1000 ms); breaks FO-2 (MUST: No needless error) of docs/spec.md">r-1 answered 429 (rate_limit_exceeded) after 100 ms, while openai had capacity when it came, until its deadline (its deadline: 5000 ms)</failure></testcase>
+          <testcase classname="throttlelab.synthetic" name="recovery" time="0.057"><skipped message="no provider the router had used reopened with requests for it still coming 10000 ms later"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="own-answers" time="0.061"><skipped message="1 error answer but none recorded whole (status, headers and body)"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="no-leak" time="0.065"><skipped message="no error answer or in-stream error event of the router was recorded to read"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="request-fidelity" time="0.069"><skipped message="the load recorded no request parameters (load.requests.surface draws them)"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="cache-use" time="0.073"><skipped message="no request the load recorded carried a cache hint (load.requests.surface.cacheHints)"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="client-errors" time="0.077"><skipped message="the load sent no request invalid on its face"/></testcase>
+          <testcase classname="throttlelab.synthetic" name="duplicate-work" time="0.081"></testcase>
         </testsuite>
       </testsuites>
       "

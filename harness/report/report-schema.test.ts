@@ -37,12 +37,19 @@ describe('reportsOf given a crafted report.json', () => {
     expect(reportsOf({ schema: 'throttlelab.reports/v1', reports: [r, r] })).toHaveLength(2);
   });
 
+  it("reads back a day's report: every failed attempt and wait of a provider (29 003 in the day) is drawn", () => {
+    const r = aReport();
+    r.series.providers[0]!.attempts = Array.from({ length: 29_003 }, (_, i) => [i, 0, 429]);
+    r.series.providers[0]!.windows = Array.from({ length: 29_002 }, (_, i) => [i, 0, 1000]);
+    expect(reportsOf(r)).toEqual([r]);
+  });
+
   it('refuses two million timeline points at once instead of drawing them for ever', () => {
     const r = aReport();
     r.series.providers[0]!.attempts = Array.from({ length: 2_000_000 }, (_, i) => [i / 1000, 0, 200]);
     const started = performance.now();
     expect(() => reportsOf(r, 'big.json')).toThrow(
-      'Failed to read big.json: series.providers[0].attempts: Too big: expected array to have <=20000 items. It is incomplete, or was not written by throttlelab; write it again with throttlelab run.',
+      'Failed to read big.json: series.providers[0].attempts: Too big: expected array to have <=200000 items. It is incomplete, or was not written by throttlelab; write it again with throttlelab run.',
     );
     // Generous on a busy machine: the defect never finished.
     expect(performance.now() - started).toBeLessThan(5000);

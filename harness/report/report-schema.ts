@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { CHECK_IDS } from '../scenario/schema.js';
 
-// The bounds are far above what `buildReport` writes (4,000 points per provider, 20,000 failover
-// values, one bucket per second of load) and far below what would stall the renderers: a crafted
-// report.json with two million points must be refused, not drawn for ever.
-const MAX_POINTS = 20_000;
+// The bounds are far above what `buildReport` writes (4,000 points per provider, but every failed
+// attempt and announced wait: 29,003 for OpenAI over the simulated day; 20,000 failover values, one
+// bucket per second of load) and far below what would stall the renderers: a crafted report.json
+// with two million points must be refused, not drawn for ever.
+const MAX_POINTS = 200_000;
 const MAX_SECONDS = 100_000;
 const MAX_TEXT = 100_000;
 const MAX_REPORTS = 1000;
@@ -57,6 +58,7 @@ const Check = z.looseObject({
   threshold: Text.optional(),
   violations: Count,
   evidence: z.array(Evidence).max(1000),
+  judgedMs: z.number().nonnegative().optional(),
 });
 
 const Provider = z.looseObject({
@@ -101,6 +103,15 @@ export const ReportSchema = z.looseObject({
       }),
       z.looseObject({ unavailable: Text }),
     ])
+    .optional(),
+  evidence: z
+    .looseObject({
+      mode: z.enum(['full', 'summary', 'none']),
+      files: z.array(Text).max(10),
+      attempts: Count,
+      outcomes: Count,
+      of: z.looseObject({ attempts: Count, outcomes: Count }),
+    })
     .optional(),
   startedAt: Text,
   durationMs: Ms,

@@ -28,6 +28,19 @@ export interface ProviderTimeline {
 }
 
 /** A run's report, versioned: everything the renderers need, so `throttlelab report` can redraw it. */
+/** The raw evidence a run kept beside its report (`--evidence`). */
+export interface EvidenceKept {
+  /** `full`: every attempt and outcome; `summary`: those of the requests the checks cite; `none`. */
+  mode: 'full' | 'summary' | 'none';
+  /** The files, relative to the report's folder (`.jsonl.gz`: gzip-compressed JSON lines). */
+  files: string[];
+  /** Attempts and outcomes written… */
+  attempts: number;
+  outcomes: number;
+  /** …of the run's. */
+  of: { attempts: number; outcomes: number };
+}
+
 export interface Report {
   schema: 'throttlelab.report/v1';
   tool: { name: 'throttlelab'; version: string };
@@ -51,6 +64,8 @@ export interface Report {
   lag?: HarnessLag;
   /** How long a router the harness started waited for a CPU during the load, or why not measured. */
   routerRunQueue?: RouterRunQueueSummary | { unavailable: string };
+  /** The raw evidence kept beside the report (absent in reports written before `--evidence`). */
+  evidence?: EvidenceKept;
   startedAt: string;
   durationMs: number;
   load: {

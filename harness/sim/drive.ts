@@ -12,15 +12,24 @@ const BUSY_TURNS = 50;
 /** Real pauses of 10 ms allowed in a row before a run is called stuck (about 10 s). */
 const IDLE_PAUSES = 1000;
 
+/** Events fired between two calls of `onSteps` (a progress report costs one call, not one per event). */
+const STEPS_PER_REPORT = 256;
+
 /**
  * Runs `work` in simulated time: lets every continuation run, then fires the next event, and so
  * on, until `work` settles. Time never waits on the wall clock. When nothing is scheduled and
  * `work` is still pending, the code is waiting on something real (a module import, say): that is
  * given real time, and after about 10 s of it the run fails with a message rather than hanging.
  * Real work while events are pending is not detected: code under test must not do real I/O
- * mid-run, or simulated time races ahead of it.
+ * mid-run, or simulated time races ahead of it. `onSteps` is called every few hundred events
+ * (for progress: it must not schedule anything on the simulated clock).
  */
-export function drive<T>(clock: EventSource, work: Promise<T>, idlePauses = IDLE_PAUSES): Promise<T> {
+export function drive<T>(
+  clock: EventSource,
+  work: Promise<T>,
+  idlePauses = IDLE_PAUSES,
+  onSteps?: () => void,
+): Promise<T> {
   // One real turn per simulated event, and nothing else allocated per event: a plain callback on
   // the real `setImmediate` queue (Node drains every microtask, hence every continuation the last
   // event started, before the next immediate runs), not a promise awaited per turn.
@@ -31,6 +40,7 @@ export function drive<T>(clock: EventSource, work: Promise<T>, idlePauses = IDLE
       () => (settled = true),
     );
     let idle = 0;
+    let steps = 0;
     const tick = (): void => {
       if (settled) {
         resolve(work);
@@ -45,6 +55,7 @@ export function drive<T>(clock: EventSource, work: Promise<T>, idlePauses = IDLE
       }
       if (stepped) {
         idle = 0;
+        if (onSteps && ++steps % STEPS_PER_REPORT === 0) onSteps();
         realSetImmediate(tick);
         return;
       }

@@ -57,6 +57,18 @@ export interface SimulatedRunOptions {
    * may read): long replays stop short. Without it judging is complete however long it takes.
    */
   giveUpJudging?: () => boolean;
+  /** The wall clock that times each check's judging (simulated time does not pass while judging). */
+  judgeClock?: () => number;
+  /** Called every few hundred simulated events with how far the load is (simulated ms), for progress. */
+  onProgress?: (p: SimulatedProgress) => void;
+}
+
+/** How far a simulated run's load is, in simulated time. */
+export interface SimulatedProgress {
+  doneMs: number;
+  totalMs: number;
+  /** Attempts the providers have seen so far. */
+  attempts: number;
 }
 
 /** A simulated run's data, and what it cost. */
@@ -81,11 +93,22 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
   const runId = `r${o.seed.toString(36)}`;
   // Started before time runs: starting may load modules (real I/O), which must not race simulated time.
   const router = await o.launcher({ sim, clock, endpoints, env, seed: o.seed });
+  let loadFrom: number | undefined;
+  const progress = o.onProgress
+    ? () =>
+        loadFrom !== undefined &&
+        o.onProgress!({
+          doneMs: Math.min(load.duration, clock.now() - loadFrom),
+          totalMs: load.duration,
+          attempts: sim.ledger.size,
+        })
+    : undefined;
   const work = async () => {
     try {
       const plan = createRequestPlanner(load, o.seed, runId, env);
       // Fault times count from here, as on the wall clock.
       const loadStartedAt = clock.now();
+      loadFrom = loadStartedAt;
       sim.startFaultsAt(loadStartedAt);
       const result = await runSimulatedLoad(load, router.handler, plan, clock, router.direct, o.signal);
       const loadEndedAt = clock.now();
@@ -96,7 +119,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
       await router.stop();
     }
   };
-  const { result, loadStartedAt, loadEndedAt } = await drive(clock, work());
+  const { result, loadStartedAt, loadEndedAt } = await drive(clock, work(), undefined, progress);
   const simulatedMs = clock.now() - simStart;
   const startedAt = o.wallStartedAt ?? simStart;
   const judged = judgeRun({
@@ -115,6 +138,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     rows: sim.ledger.rowViews(),
     interrupted: o.signal?.aborted === true,
     ...(o.giveUpJudging ? { giveUp: o.giveUpJudging } : {}),
+    ...(o.judgeClock ? { judgeClock: o.judgeClock } : {}),
   });
   return { ...judged, simulated: { startAt: simStart, simulatedMs, events: clock.fired() } };
 }

@@ -130,10 +130,13 @@ describe('docs/ci/github-actions.yml, run locally', () => {
       'mikepenz/action-junit-report',
       'actions/upload-artifact',
     ]);
-    expect(job.steps.find((s) => s.uses?.startsWith('mikepenz/'))!.with!.report_paths).toBe(
-      `${job.env.REPORT_DIR}/junit.xml`,
-    );
-    expect(job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!.with!.path).toBe(job.env.REPORT_DIR);
+    // Derived from REPORT_DIR, never a copy of it: changing the folder in one place moves every step.
+    const fromEnv = (v: string | undefined) => v?.replace(/\$\{\{\s*env\.REPORT_DIR\s*\}\}/g, job.env.REPORT_DIR!);
+    const junitPath = job.steps.find((s) => s.uses?.startsWith('mikepenz/'))!.with!.report_paths;
+    const artifactPath = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!.with!.path;
+    expect([junitPath, artifactPath].every((p) => p?.includes('${{ env.REPORT_DIR }}'))).toBe(true);
+    expect(fromEnv(junitPath)).toBe(`${job.env.REPORT_DIR}/junit.xml`);
+    expect(fromEnv(artifactPath)).toBe(job.env.REPORT_DIR);
     expect(
       job.steps
         .filter((s) => s.uses && s.uses !== 'actions/checkout@v4' && !s.uses.startsWith('actions/setup-node'))
