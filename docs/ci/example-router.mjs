@@ -22,13 +22,12 @@ const providers = (env.THROTTLELAB_PROVIDERS ?? '')
       // (the first): with one key of several, a router runs out of quota the pack expects it to use.
       keys: Object.keys(env)
         .filter((v) => v.startsWith(`THROTTLELAB_${name(id)}_KEY_`))
-        .map((v) => ({
-          id: v
-            .slice(`THROTTLELAB_${name(id)}_KEY_`.length)
-            .toLowerCase()
-            .replace(/_/g, '-'),
-          env: v,
-        })),
+        .map((v) => {
+          const key = v.slice(`THROTTLELAB_${name(id)}_KEY_`.length);
+          // Keys of one organisation share its limits: a wait announced for it closes them all.
+          const org = env[`THROTTLELAB_${name(id)}_ORG_${key}`];
+          return { id: key.toLowerCase().replace(/_/g, '-'), env: v, ...(org ? { org } : {}) };
+        }),
       models: (env[`THROTTLELAB_${name(id)}_MODELS`] ?? '').split(',').filter(Boolean),
     };
   });

@@ -23,6 +23,11 @@ export function keyVar(providerId: string, keyId: string): string {
   return `${PREFIX}_${envName(providerId)}_KEY_${envName(keyId)}`;
 }
 
+/** `THROTTLELAB_<PROVIDER>_ORG_<KEY>`: the organisation a key belongs to (its own id when the scenario names none). */
+export function orgVar(providerId: string, keyId: string): string {
+  return `${PREFIX}_${envName(providerId)}_ORG_${envName(keyId)}`;
+}
+
 /** The simulator's origin and the list of provider ids. */
 export const SIMULATOR_URL_VAR = `${PREFIX}_SIMULATOR_URL`;
 export const PROVIDERS_VAR = `${PREFIX}_PROVIDERS`;
@@ -51,7 +56,7 @@ export function routerVariableNames(
   for (const p of providers) {
     for (const suffix of ['BASE_URL', 'VENDOR', 'MODELS', 'API_KEY', 'API_KEYS'] as const)
       names.push(providerVar(p.id, suffix));
-    for (const k of p.keys) names.push(keyVar(p.id, k.id));
+    for (const k of p.keys) names.push(keyVar(p.id, k.id), orgVar(p.id, k.id));
   }
   return names;
 }
@@ -75,7 +80,8 @@ export function scenarioKeyValues(
 /**
  * The environment a router under test gets: `THROTTLELAB_PROVIDERS` (ids), and per provider
  * `THROTTLELAB_<ID>_BASE_URL`, `_VENDOR`, `_MODELS` (comma-separated), `_API_KEY` (its first
- * key), `_API_KEYS`, and `_KEY_<KEYID>` for each key. Keys here are the scenario's simulated keys, never real ones.
+ * key), `_API_KEYS`, and `_KEY_<KEYID>` and `_ORG_<KEYID>` (the organisation whose limits the key
+ * shares) for each key. Keys here are the scenario's simulated keys, never real ones.
  */
 export function providerEnv(
   endpoints: ProviderEndpoint[],
@@ -96,6 +102,7 @@ export function providerEnv(
       if (value === undefined) continue;
       keys.push(value);
       env[keyVar(e.id, k.id)] = value;
+      env[orgVar(e.id, k.id)] = k.org;
     }
     if (keys[0]) env[providerVar(e.id, 'API_KEY')] = keys[0];
     env[providerVar(e.id, 'API_KEYS')] = keys.join(',');

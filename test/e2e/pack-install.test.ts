@@ -114,7 +114,7 @@ describe.concurrent('the npm package, installed from its tarball into an empty p
     expect(conform.code, conform.stdout + conform.stderr).toBe(0);
     expect(conform.stdout).toMatch(/conformance: 1 of 1 scenarios pass against command: node /);
     // Progress goes to stderr, as plain lines when it is not a terminal (CI logs): no carriage returns, no escapes.
-    expect(conform.stderr).toMatch(/^ +\d+ s \/ 6 s +\d+ req\/s +in flight \d+/m);
+    expect(conform.stderr).toMatch(/^ +1\/1 conformance-steady-state: +\d+ s \/ 6 s +\d+ req\/s +in flight \d+/m);
     expect(conform.stderr).not.toMatch(/[\r\x1b]/);
     expect(conform.stdout).not.toMatch(/req\/s/);
     const report = JSON.parse(await readFile(join(project, 'reports/ci/report.json'), 'utf8')) as {
