@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { dropRedisPrefix } from '../../harness/fleet/drop-redis-prefix.js';
 import { systemClock } from '../../router/engine/system-clock.js';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../router/state/redis-store.js';
 
@@ -9,23 +9,8 @@ export const SHARED_REDIS_URL = process.env.THROTTLELAB_TEST_REDIS_URL ?? 'redis
 /** A key prefix no other test (or engineer) uses. */
 export const uniquePrefix = (what = 'test') => `throttlelab-${what}:${randomUUID().slice(0, 8)}:`;
 
-/** Deletes every key under `prefix`. */
-export async function dropPrefix(url: string, prefix: string): Promise<void> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  try {
-    await r.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await r.del(...keys);
-    } while (cursor !== '0');
-  } catch {
-    // Redis is gone (a test stopped it): nothing to clean.
-  } finally {
-    r.disconnect();
-  }
-}
+/** Deletes every key under `prefix` (the harness's own clean-up for a Redis it does not own). */
+export const dropPrefix = dropRedisPrefix;
 
 /** Redis stores of one fleet on `url` under one prefix, each joined before it is returned. */
 export function redisFleet(url: string, prefix = uniquePrefix(), extra: Partial<RedisStoreOptions> = {}) {
