@@ -30,11 +30,13 @@ export class ResponseItems {
 
   /** The view of one caller's items, from its request headers. */
   forCaller(headers: Readonly<Record<string, string | string[] | undefined>>, keep: boolean): ItemsContext {
-    const scope = callerOf(headers);
+    // Hashed only when a request uses items: most requests through a codec never do.
+    let scope: string | undefined;
+    const caller = () => (scope ??= callerOf(headers));
     return {
-      recall: (id) => this.recall(scope, id),
+      recall: (id) => this.recall(caller(), id),
       remember: (item) => {
-        if (keep) this.remember(scope, item);
+        if (keep) this.remember(caller(), item);
       },
     };
   }
