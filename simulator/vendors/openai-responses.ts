@@ -105,7 +105,8 @@ function usage(c: Completion): string {
   return `{"input_tokens":${c.inputTokens},"input_tokens_details":{"cached_tokens":${c.cacheRead ?? 0}},"output_tokens":${out},"output_tokens_details":{"reasoning_tokens":0},"total_tokens":${c.inputTokens + out}}`;
 }
 
-const messageId = (c: Completion) => `msg_${c.id.slice(5)}`;
+// `msg_` and the response's own id: OpenAI's after its `resp_`, xAI's (a bare UUID) whole.
+const messageId = (c: Completion) => `msg_${c.id.startsWith('resp_') ? c.id.slice(5) : c.id}`;
 const textPart = (textJson: string) => `{"type":"output_text","annotations":[],"logprobs":[],"text":${textJson}}`;
 
 function messageItem(c: Completion, status: 'in_progress' | 'completed' | 'incomplete', textJson?: string): string {

@@ -1,11 +1,23 @@
 import { encodeOpenAIShapedError, openAICompatibleBase } from './openai.js';
-import type { EncodeContext, ErrorSpec, VendorProfile } from './types.js';
-import { stableUuid, uuidFrom } from './wire-format.js';
+import { embeddingsApi } from './openai-embeddings.js';
+import { responsesApi } from './openai-responses.js';
+import type { ApiSurface, EncodeContext, ErrorSpec, VendorProfile } from './types.js';
+import { randomHex, stableUuid, uuidFrom } from './wire-format.js';
 
 // xAI's REST errors are flat: a gRPC status description as `code` and the message as `error`.
 function xaiError(code: string, error: string): string {
   return JSON.stringify({ code, error });
 }
+
+/**
+ * OpenAI's Responses API as xAI serves it: the same bodies and events, but a response id that is a
+ * bare UUID (message items `msg_<uuid>`), as in recorded xAI streams.
+ * @see https://docs.x.ai/docs/guides/chat
+ */
+const xaiResponsesApi: ApiSurface = {
+  ...responsesApi,
+  completionId: (ctx) => uuidFrom(randomHex(ctx.rng, 32)),
+};
 
 const EXHAUSTED = 'Some resource has been exhausted';
 
@@ -101,8 +113,9 @@ function xaiStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefined
  * xAI (Grok): OpenAI-compatible REST under `/v1` with Bearer auth, no rate-limit headers, flat
  * `{"code","error"}` bodies with gRPC status descriptions, a wrong key answered 400, the credits
  * wall as 403 `permission-denied` (or 429, `options.creditsWallStatus`); per-team, per-model
- * request and token limits counting input and output.
+ * request and token limits counting input and output. Chat Completions and the Responses API.
  * @see https://docs.x.ai/docs/rate-limits
+ * @see https://docs.x.ai/docs/guides/chat
  */
 export const xaiProfile: VendorProfile = {
   id: 'xai',
@@ -115,7 +128,12 @@ export const xaiProfile: VendorProfile = {
     tokensPerFrame: 1,
   },
   resetHeaders: false,
-  ...openAICompatibleBase('/v1', { extraFields: xaiExtra }, 'xai'),
+  // The Responses API is xAI's recommended surface (docs/vendor-facts.md §20.6): OpenAI's shapes,
+  // answered with xAI's flat errors and headers by this profile's `error` and `commonHeaders`.
+  ...openAICompatibleBase('/v1', { extraFields: xaiExtra }, 'xai', {
+    responses: xaiResponsesApi,
+    embeddings: embeddingsApi,
+  }),
   baseUrl: (root) => `${root}/v1`,
   envLines: (baseUrl, key) => [
     ['XAI_BASE_URL', baseUrl],

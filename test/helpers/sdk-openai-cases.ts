@@ -229,9 +229,12 @@ const TARGETS: Target[] = [
   },
 ];
 
-/** The openai SDK against every profile it serves: chat completions, and the Responses API on OpenAI and Azure. */
+/**
+ * The openai SDK against every profile it serves: chat completions, and the Responses API on OpenAI,
+ * Azure and xAI (`@ai-sdk/xai`'s `responses()` posts the same body to `/v1/responses`; that package
+ * is not a dependency, so the openai SDK stands in for it).
+ */
 export const OPENAI_SDK_CASES: SdkCase[] = [
   ...TARGETS.map(chatCase),
-  responsesCase(TARGETS[0]!),
-  responsesCase(TARGETS[1]!),
+  ...TARGETS.filter((t) => ['openai', 'azure-openai', 'xai'].includes(t.id)).map(responsesCase),
 ];
