@@ -58,6 +58,35 @@ function partsText(parts: unknown): string | undefined {
 }
 
 /**
+ * The Gemini API's answer to a `cachedContent` it does not hold: 403 PERMISSION_DENIED (not a 404),
+ * for a name never created, expired or another project's (docs/vendor-facts.md §20.7). The
+ * simulator creates no explicit caches, so every name is unknown.
+ */
+const UNKNOWN_CACHE: ErrorSpec = {
+  kind: 'not_found',
+  status: 403,
+  message: 'CachedContent not found (or permission denied)',
+};
+
+/**
+ * Validates a `generateContent` body as the Gemini API (AI Studio) does: {@link parseGemini}, and
+ * an explicit cache it does not hold refused.
+ * @see https://ai.google.dev/gemini-api/docs/caching
+ */
+export function parseGeminiStudio(route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
+  if (isObject(body) && body.cachedContent !== undefined && body.cachedContent !== null) {
+    if (typeof body.cachedContent !== 'string')
+      // Google's generic proto-JSON type error (the field's own wording is unsourced).
+      return {
+        kind: 'invalid_request',
+        message: `Invalid value at 'cached_content' (TYPE_STRING), ${JSON.stringify(body.cachedContent)}`,
+      };
+    return UNKNOWN_CACHE;
+  }
+  return parseGemini(route, body);
+}
+
+/**
  * Validates a `generateContent` body (`contents` required).
  * @see https://ai.google.dev/api/generate-content
  */
@@ -223,8 +252,15 @@ function encodeGeminiError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContext
         ),
         'NOT_FOUND',
       );
-    case 'not_found':
-      return finish(404, googleError(404, e.message ?? 'Requested entity was not found.'), 'NOT_FOUND');
+    case 'not_found': {
+      // Google answers some missing resources 403 (an unknown `cachedContent`): the body's code follows.
+      const code = e.status ?? 404;
+      return finish(
+        404,
+        googleError(code, e.message ?? 'Requested entity was not found.'),
+        STATUS_NAMES[code] ?? 'NOT_FOUND',
+      );
+    }
     case 'payload_too_large':
       return finish(413, googleError(400, 'Request payload size exceeds the limit.'), 'INVALID_ARGUMENT');
     case 'rate_limited':
@@ -340,7 +376,7 @@ export const geminiProfile: VendorProfile = {
     return { kind: 'not-found', method, path };
   },
   credential: (req, query) => req.headers['x-goog-api-key'] ?? query.get('key') ?? undefined,
-  parse: parseGemini,
+  parse: parseGeminiStudio,
   completion: (c) =>
     JSON.stringify(
       {

@@ -1,6 +1,6 @@
 import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
-import { geminiProfile, googleError } from './gemini.js';
+import { geminiProfile, googleError, parseGemini } from './gemini.js';
 import { bearerToken } from './openai-compatible.js';
 import type { EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
 
@@ -128,7 +128,8 @@ export const vertexAIProfile: VendorProfile = {
   },
   credential: (req, query) =>
     bearerToken(req.headers.authorization) ?? req.headers['x-goog-api-key'] ?? query.get('key') ?? undefined,
-  parse: geminiProfile.parse,
+  // Vertex's answer to an unknown cache is unsourced: `cachedContent` is not judged there.
+  parse: parseGemini,
   completion: geminiProfile.completion,
   stream: geminiProfile.stream,
   streamError: geminiProfile.streamError,
