@@ -124,7 +124,8 @@ export class Router {
     for (const p of config.providers) this.reliability.set(p.id, new Ewma(20));
     const ca = config.cacheAffinity;
     this.affinity = ca.enabled ? new CacheAffinity({ ttlMs: ca.ttl, maxEntries: ca.maxEntries }) : undefined;
-    this.responseItems = new ResponseItems(config.server.responseItems);
+    const items = config.server.responseItems;
+    this.responseItems = new ResponseItems({ ...items, ttlMs: items.sharedTtl }, this.store.items);
     const books = { circuits: this.circuits, capacity: this.capacity, reliability: this.reliability, rng: this.rng };
     this.selector = new Selector(books, selectorSettingsOf(config));
     this.next = nextSettingsOf(config);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SharedItems } from '../core/shared-items.js';
 import { keepsItems, ResponseItems } from './response-items.js';
 
 const item = (id: string, text = 'x') => ({
@@ -43,5 +44,52 @@ describe('ResponseItems', () => {
     const store = new ResponseItems({ maxItems: 10, maxBytes: 10_000 });
     store.forCaller({}, false).remember(item('m1'));
     expect(store.size).toBe(0);
+  });
+});
+
+describe('ResponseItems with a fleet store', () => {
+  function fakeShared(fail = false) {
+    const kept = new Map<string, string>();
+    const shared: SharedItems = {
+      load: async (scope, ids) => {
+        if (fail) throw new Error('Redis is away');
+        return new Map(ids.flatMap((id) => (kept.has(`${scope} ${id}`) ? [[id, kept.get(`${scope} ${id}`)!]] : [])));
+      },
+      save: async (scope, id, json) => {
+        kept.set(`${scope} ${id}`, json);
+      },
+    };
+    return { shared, kept };
+  }
+  const refBody = (...ids: string[]) => ({ input: ids.map((id) => ({ type: 'item_reference', id })) });
+
+  it("resolves an item another replica returned this caller, and no other caller's", async () => {
+    const { shared } = fakeShared();
+    const a = new ResponseItems({ maxItems: 10, maxBytes: 10_000 }, shared);
+    const b = new ResponseItems({ maxItems: 10, maxBytes: 10_000 }, shared);
+    (await a.forRequest({ authorization: 'Bearer k' }, {})).remember(item('msg_1', 'hi'));
+    await Promise.resolve();
+    expect((await b.forRequest({ authorization: 'Bearer k' }, refBody('msg_1'))).recall('msg_1')).toEqual(
+      item('msg_1', 'hi'),
+    );
+    expect((await b.forRequest({ authorization: 'Bearer j' }, refBody('msg_1'))).recall('msg_1')).toBeUndefined();
+  });
+
+  it('writes nothing to the fleet for store: false, and never the credential', async () => {
+    const { shared, kept } = fakeShared();
+    const a = new ResponseItems({ maxItems: 10, maxBytes: 10_000 }, shared);
+    (await a.forRequest({ authorization: 'Bearer secret' }, { store: false })).remember(item('m0'));
+    (await a.forRequest({ authorization: 'Bearer secret' }, {})).remember(item('m1'));
+    await Promise.resolve();
+    expect(kept.size).toBe(1);
+    expect([...kept].join(' ')).not.toContain('secret');
+  });
+
+  it('falls back to its own items when the fleet store cannot answer', async () => {
+    const { shared } = fakeShared(true);
+    const a = new ResponseItems({ maxItems: 10, maxBytes: 10_000 }, shared);
+    (await a.forRequest({}, {})).remember(item('m1'));
+    const ctx = await a.forRequest({}, refBody('m1', 'elsewhere'));
+    expect([ctx.recall('m1')?.id, ctx.recall('elsewhere')]).toEqual(['m1', undefined]);
   });
 });

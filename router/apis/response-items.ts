@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SharedItemBounds, SharedItems } from '../core/shared-items.js';
 
 /** What a Responses codec may use of the items the router returned earlier. */
 export interface ItemsContext {
@@ -8,11 +9,17 @@ export interface ItemsContext {
   remember(item: Record<string, unknown>): void;
 }
 
-/** How many returned items are kept, and how many bytes of them. */
-export interface ItemBounds {
+/** How many returned items are kept, and how many bytes of them; how a fleet's shared ones are bounded. */
+export interface ItemBounds extends Partial<SharedItemBounds> {
   maxItems: number;
   maxBytes: number;
 }
+
+/** At most this many references of one request are looked up in the fleet's store. */
+const MAX_SHARED_LOOKUPS = 1000;
+/** An item larger than this (JSON characters) is kept in process only, never in the fleet's store. */
+const MAX_SHARED_ITEM_CHARS = 1 << 20;
+const SHARED_DEFAULTS: SharedItemBounds = { ttlMs: 3_600_000, maxPerCaller: 1000 };
 
 /**
  * The Responses output items the router returned (messages, function calls), kept by caller and id
@@ -20,21 +27,57 @@ export interface ItemBounds {
  * AI SDK does, with `store` on by default) gets that item back whichever vendor serves the next
  * turn. Bounded in count and bytes, oldest out first; a caller is the hash of the credential its
  * request came with, so one caller cannot reference another's items (the credential itself is
- * never kept). In process only: a fleet's replicas do not share it.
+ * never kept). With a fleet's `shared` store (Redis) each item is also written there, bounded per
+ * caller and in time, so that another replica resolves it; a reference not known here is looked
+ * up there before the request is read, and a store that cannot answer leaves only this process's.
  */
 export class ResponseItems {
   private readonly items = new Map<string, string>();
   private bytes = 0;
+  private readonly sharedBounds: SharedItemBounds;
 
-  constructor(private readonly bounds: ItemBounds) {}
+  constructor(
+    private readonly bounds: ItemBounds,
+    private readonly shared?: SharedItems,
+  ) {
+    this.sharedBounds = {
+      ttlMs: bounds.ttlMs ?? SHARED_DEFAULTS.ttlMs,
+      maxPerCaller: bounds.maxPerCaller ?? SHARED_DEFAULTS.maxPerCaller,
+    };
+  }
 
-  /** The view of one caller's items, from its request headers. */
-  forCaller(headers: Readonly<Record<string, string | string[] | undefined>>, keep: boolean): ItemsContext {
+  /**
+   * The view of one caller's items for a request: its references not known here are first
+   * fetched from the fleet's store, if there is one.
+   */
+  async forRequest(
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+    body: unknown,
+  ): Promise<ItemsContext> {
+    const keep = keepsItems(body);
+    const ids = this.shared ? referencedIds(body) : [];
+    if (ids.length === 0) return this.forCaller(headers, keep);
+    const scope = callerOf(headers);
+    const missing = ids.filter((id) => !this.items.has(`${scope} ${id}`));
+    const fetched = missing.length > 0 ? await this.shared!.load(scope, missing).catch(() => undefined) : undefined;
+    return this.forCaller(headers, keep, fetched, scope);
+  }
+
+  /** The view of one caller's items, from its request headers (and items fetched from the fleet). */
+  forCaller(
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+    keep: boolean,
+    fetched?: ReadonlyMap<string, string>,
+    known?: string,
+  ): ItemsContext {
     // Hashed only when a request uses items: most requests through a codec never do.
-    let scope: string | undefined;
+    let scope = known;
     const caller = () => (scope ??= callerOf(headers));
     return {
-      recall: (id) => this.recall(caller(), id),
+      recall: (id) => {
+        const text = this.items.get(`${caller()} ${id}`) ?? fetched?.get(id);
+        return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
+      },
       remember: (item) => {
         if (keep) this.remember(caller(), item);
       },
@@ -45,15 +88,13 @@ export class ResponseItems {
     return this.items.size;
   }
 
-  private recall(scope: string, id: string): Record<string, unknown> | undefined {
-    const text = this.items.get(`${scope} ${id}`);
-    return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
-  }
-
   private remember(scope: string, item: Record<string, unknown>): void {
     if (typeof item.id !== 'string') return;
     const key = `${scope} ${item.id}`;
     const text = JSON.stringify(item);
+    // The fleet's copy is written in the background: a store that cannot take it costs only the fleet's view.
+    if (this.shared && text.length <= MAX_SHARED_ITEM_CHARS)
+      this.shared.save(scope, item.id, text, this.sharedBounds).catch(() => {});
     if (text.length > this.bounds.maxBytes) return;
     this.drop(key);
     this.items.set(key, text);
@@ -81,4 +122,17 @@ function callerOf(headers: Readonly<Record<string, string | string[] | undefined
   const credential = headers['authorization'] ?? headers['x-api-key'] ?? headers['api-key'] ?? '';
   const text = Array.isArray(credential) ? credential.join(',') : credential;
   return text === '' ? '-' : createHash('sha256').update(text).digest('base64url').slice(0, 22);
+}
+
+/** The ids a request's `item_reference` input items name, at most {@link MAX_SHARED_LOOKUPS}. */
+function referencedIds(body: unknown): string[] {
+  const input = typeof body === 'object' && body !== null ? (body as { input?: unknown }).input : undefined;
+  if (!Array.isArray(input)) return [];
+  const ids = new Set<string>();
+  for (const item of input as unknown[]) {
+    const ref = item as { type?: unknown; id?: unknown } | null;
+    if (ref?.type === 'item_reference' && typeof ref.id === 'string') ids.add(ref.id);
+    if (ids.size >= MAX_SHARED_LOOKUPS) break;
+  }
+  return [...ids];
 }

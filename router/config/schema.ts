@@ -130,8 +130,12 @@ const Server = z.strictObject({
         .int()
         .nonnegative()
         .default(32 * 1024 * 1024),
+      /** With a Redis store: how long a caller's items live in Redis after its last one. */
+      sharedTtl: Duration.default(3_600_000),
+      /** With a Redis store: the most items kept there per caller, the oldest out first. */
+      maxPerCaller: z.number().int().positive().default(1000),
     })
-    .default({ maxItems: 10_000, maxBytes: 32 * 1024 * 1024 }),
+    .default({ maxItems: 10_000, maxBytes: 32 * 1024 * 1024, sharedTtl: 3_600_000, maxPerCaller: 1000 }),
   /** How long a stop waits for requests in flight before cutting them (streams end with an error event). */
   shutdownGrace: Duration.default(5000),
 });

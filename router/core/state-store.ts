@@ -1,5 +1,6 @@
 import type { CircuitState } from './circuit.js';
 import type { FleetLink } from './fleet.js';
+import type { SharedItems } from './shared-items.js';
 
 /** A circuit transition: a pure function of the state it is applied to, so it can be applied again. */
 export type CircuitUpdate = (s: CircuitState) => CircuitState;
@@ -40,6 +41,8 @@ export interface StateStore {
   health(): StoreHealth;
   /** Stops timers and closes connections. */
   close(): Promise<void>;
+  /** The fleet's Responses items, where the store is shared (Redis); absent for the memory store. */
+  readonly items?: SharedItems;
 }
 
 /** A store's health as `/metrics` shows it. */

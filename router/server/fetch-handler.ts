@@ -1,5 +1,4 @@
 import type { AbortLike } from '../core/cancel.js';
-import { keepsItems } from '../apis/response-items.js';
 import type { Router } from '../router.js';
 import { ENDPOINTS } from './endpoints.js';
 
@@ -73,7 +72,7 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
         null,
       );
     }
-    const items = codec && router.responseItems.forCaller(call.headers, keepsItems(body));
+    const items = codec && (await router.responseItems.forRequest(call.headers, body));
     if (codec) {
       const refused = codec.preflight?.(call.headers);
       if (refused) return refused;

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { keepsItems } from '../apis/response-items.js';
 import type { InboundCodec } from '../apis/api-codec.js';
 import { Cancel } from '../core/cancel.js';
 import type { RouteResult } from '../engine/route-result.js';
@@ -155,7 +154,7 @@ interface Exchange {
 async function answer(ctx: ServeContext, x: Exchange, body: unknown, text: string): Promise<void> {
   const { req, res, aborter } = x;
   const codec = x.endpoint.codec;
-  const items = codec && ctx.router.responseItems.forCaller(req.headers, keepsItems(body));
+  const items = codec && (await ctx.router.responseItems.forRequest(req.headers, body));
   if (codec) {
     const refused = codec.preflight?.(req.headers);
     if (refused) return send(res, refused);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { Clock } from '../core/clock.js';
-import { CAS_SCRIPT, type redisKeys } from './redis-keys.js';
+import { CAS_SCRIPT, ITEM_SCRIPT, type redisKeys } from './redis-keys.js';
 import type { CircuitBackend } from './shared-circuits.js';
 
 const DAY = 86_400_000;
@@ -20,6 +20,8 @@ export interface RedisConnections {
   sub: RedisClient;
   /** The CAS script (redis-keys.ts) with its keys and arguments in order. */
   cas(...args: Array<string | number>): Promise<[number, string]>;
+  /** The item script (redis-keys.ts) with its keys and arguments in order. */
+  item(...args: Array<string | number>): Promise<number>;
 }
 
 /** Opens a replica's connections to the Redis at `url`; both reconnect on their own. */
@@ -35,10 +37,14 @@ export function connectRedis(o: { url: string; replica: string; timeoutMs: numbe
     connectionName: `throttlelab:${o.replica}`,
   };
   const Redis = redisClass();
-  const cmd = new Redis(o.url, { ...options, scripts: { tlCas: { lua: CAS_SCRIPT, numberOfKeys: 2 } } });
+  const scripts = {
+    tlCas: { lua: CAS_SCRIPT, numberOfKeys: 2 },
+    tlItem: { lua: ITEM_SCRIPT, numberOfKeys: 2 },
+  };
+  const cmd = new Redis(o.url, { ...options, scripts });
   const sub = new Redis(o.url, { ...options, enableOfflineQueue: true, commandTimeout: undefined });
-  const cas = (cmd as unknown as { tlCas: RedisConnections['cas'] }).tlCas.bind(cmd);
-  return { cmd, sub, cas };
+  const defined = cmd as unknown as { tlCas: RedisConnections['cas']; tlItem: RedisConnections['item'] };
+  return { cmd, sub, cas: defined.tlCas.bind(cmd), item: defined.tlItem.bind(cmd) };
 }
 
 /** The circuits' compare-and-set through the CAS script: numbered and announced on the fleet's channel. */

@@ -20,8 +20,31 @@ export function redisKeys(prefix: string) {
     replica: (id: string) => `${prefix}replica:${id}`,
     /** Circuit changes and replicas' reports. */
     channel: `${prefix}events`,
+    /** Hash per caller (a hash of its credential): item id → a Responses item's JSON. */
+    items: (caller: string) => `${prefix}items:${caller}`,
+    /** Sorted set per caller: item ids by when they were written, for the per-caller cap. */
+    itemOrder: (caller: string) => `${prefix}items-order:${caller}`,
   };
 }
+
+/**
+ * Keeps one Responses item and holds its caller to the cap, oldest out, in one atomic step; both
+ * keys live `ttl` ms after the caller's last write. Ordered by Redis's own clock.
+ * KEYS: items hash, order set. ARGV: id, JSON, cap, TTL ms.
+ */
+export const ITEM_SCRIPT = `
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+if over > 0 then
+  local old = redis.call('ZPOPMIN', KEYS[2], over)
+  for i = 1, #old, 2 do redis.call('HDEL', KEYS[1], old[i]) end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+return 1
+`;
 
 /**
  * Compare-and-set of a circuit, numbered and announced in the same atomic step.

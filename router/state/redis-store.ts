@@ -8,6 +8,8 @@ import { FleetWrites } from './fleet-writes.js';
 import { JoinWaiters } from './join-waiters.js';
 import { readFleetState, type FleetState } from './read-fleet-state.js';
 import { circuitBackend, closeWithin, connectRedis, type RedisConnections } from './redis-connections.js';
+import { redisItems } from './redis-items.js';
+import type { SharedItems } from '../core/shared-items.js';
 import { CAS_SCRIPT, redactRedisUrl, redisKeys } from './redis-keys.js';
 import { SharedCircuits } from './shared-circuits.js';
 
@@ -41,6 +43,7 @@ export function createRedisStore(o: RedisStoreOptions): RedisStore {
 
 class FleetRedisStore implements RedisStore {
   readonly replica: string;
+  readonly items: SharedItems;
   private readonly keys: ReturnType<typeof redisKeys>;
   private readonly shownUrl: string;
   private readonly heartbeatMs: number;
@@ -73,6 +76,7 @@ class FleetRedisStore implements RedisStore {
     this.heartbeatMs = o.heartbeatMs ?? 1000;
     this.bounds = o.bounds ?? DEFAULT_FLEET_BOUNDS;
     this.redis = connectRedis(o);
+    this.items = redisItems(this.redis, this.keys);
     this.circuits = new SharedCircuits(
       circuitBackend(this.redis, this.keys),
       () => o.clock.now(),
