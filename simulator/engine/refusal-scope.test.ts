@@ -42,24 +42,46 @@ describe('the scope of a refusal that announced a wait', () => {
     expect((await run('sk-b1')).status).toBe(200);
   });
 
-  it("records a key's own limit as the key's, and OpenAI names no organisation", async () => {
+  it("records a key's own limit as the key's, and OpenAI still names the organisation, as it always does", async () => {
     const { sim, run } = world('', ', scope: key');
     await run('sk-a1');
     const refused = await run('sk-a1');
-    expect(refused.message).toMatch(/^Rate limit reached for gpt-4o-mini on requests/);
+    expect(refused.message).toMatch(/^Rate limit reached for gpt-4o-mini in organization org-org-a on requests/);
     expect(sim.ledger.row(1)).toMatchObject({ scope: 'key' });
     expect(sim.ledger.row(1)!.org).toBeUndefined();
     expect((await run('sk-a2')).status).toBe(200);
   });
 
-  it("records a forced 429 as the key's unless its hint names a wider scope", async () => {
+  it("records a forced 429 as the key's unless its hint names a wider scope, naming the organisation either way", async () => {
     const { sim, run } = world(`
   - { id: k, kind: status, match: { key: a1 }, status: 429, hint: { form: ms, after: 400ms } }
   - { id: o, kind: status, match: { key: b1 }, status: 429, hint: { form: ms, after: 400ms, scope: org } }`);
-    expect((await run('sk-a1')).message).not.toMatch(/organization/);
+    expect((await run('sk-a1')).message).toMatch(/in organization org-org-a/);
     expect((await run('sk-b1')).message).toMatch(/in organization org-org-b/);
     expect(sim.ledger.row(0)).toMatchObject({ scope: 'key', hintMs: 400 });
     expect(sim.ledger.row(1)).toMatchObject({ scope: 'org', org: 'org-b', hintMs: 400 });
+  });
+
+  it("names the organisation in Groq's and Anthropic's 429 whatever the scope, as their real texts do", async () => {
+    const clock = createFakeClock(START);
+    const sim = createSimulator(
+      scenarioFrom(`
+version: 1
+name: scopes-others
+providers:
+  - { id: groq, vendor: groq, models: [llama-3.1-8b-instant], keys: [{ id: g1, value: sk-groq, org: org-g }] }
+  - { id: anthropic, vendor: anthropic, models: [claude-haiku-4-5], keys: [{ id: c1, value: sk-anthropic, org: org-c }] }
+faults:
+  - { id: g, kind: status, match: { provider: groq }, status: 429, hint: { form: ms, after: 400ms } }
+  - { id: c, kind: status, match: { provider: anthropic }, status: 429, hint: { form: ms, after: 400ms } }`),
+      { seed: 1, clock },
+    );
+    const message = async (vendor: string) =>
+      (JSON.parse((await collectReply(sim.handle(chatCall(vendor)), clock)).body) as { error: { message: string } })
+        .error.message;
+    expect(await message('groq')).toMatch(/^Rate limit reached for model `llama-3.1-8b-instant` in organization `org_/);
+    expect(await message('anthropic')).toMatch(/^This request would exceed the rate limit for your organization \(/);
+    expect([sim.ledger.row(0)!.scope, sim.ledger.row(1)!.scope]).toEqual(['key', 'key']);
   });
 
   it('records no scope on an answer that announced no wait', async () => {

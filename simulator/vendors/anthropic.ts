@@ -137,12 +137,8 @@ function rateLimitMessage(e: ErrorSpec, ctx: EncodeContext): string {
     !v || v.metric === 'requests'
       ? `${v?.limit ?? 50} requests ${perWindow(v?.rule.windowMs ?? 60_000)}`
       : `${v.limit.toLocaleString('en-US')} ${v.metric === 'output-tokens' ? 'output tokens' : 'input tokens'} ${perWindow(v.rule.windowMs)}`;
-  // A key's own limit (no Anthropic limit is one; a scenario may make one) names no organisation.
-  const head =
-    e.scope === 'key'
-      ? 'This request would exceed the rate limit for this API key'
-      : `This request would exceed the rate limit for your organization (${stableUuid(ctx.org)})`;
-  return `${head} of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
+  // The organisation is named whatever the limit's scope: every real text does (§3.2, §20.8).
+  return `This request would exceed the rate limit for your organization (${stableUuid(ctx.org)}) of ${what}. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.`;
 }
 
 /**

@@ -49,7 +49,7 @@ function groqStyle(e: ErrorSpec, ctx: EncodeContext, waitText: string | undefine
         errorType: 'rate_limit_exceeded',
         body: groqError(
           e.message ??
-            `Rate limit reached for model \`${ctx.model}\`${e.scope === 'key' ? '' : ` in organization \`org_${ctx.org}\``} service tier \`on_demand\` on ${dim}${nums}.${wait}${tail}`,
+            `Rate limit reached for model \`${ctx.model}\` in organization \`org_${ctx.org}\` service tier \`on_demand\` on ${dim}${nums}.${wait}${tail}`,
           e.kind === 'quota_exhausted' ? 'tokens' : type,
           'rate_limit_exceeded',
         ),

@@ -191,6 +191,7 @@ export function openAIStyleError(
         body: openAIErrorBody('Request body too large.', 'invalid_request_error', null, 'request_too_large'),
       };
     case 'rate_limited': {
+      // The organisation is named whatever the limit's scope: every real text does (§1.2, §20.8).
       const dim = v ? dimensionText(v.metric, v.rule.windowMs) : 'requests per min (RPM)';
       const nums = v ? `: Limit ${v.limit}, Used ${v.used}, Requested ${v.requested}` : '';
       const wait = waitText ? ` Please try again in ${waitText}.` : '';
@@ -200,7 +201,7 @@ export function openAIStyleError(
         errorType: 'rate_limit_exceeded',
         body: openAIErrorBody(
           e.message ??
-            `Rate limit reached for ${ctx.model}${e.scope === 'key' ? '' : ` in organization org-${ctx.org}`} on ${dim}${nums}.${wait} Visit ${brand.rateLimitUrl} to learn more.`,
+            `Rate limit reached for ${ctx.model} in organization org-${ctx.org} on ${dim}${nums}.${wait} Visit ${brand.rateLimitUrl} to learn more.`,
           type,
           null,
           'rate_limit_exceeded',

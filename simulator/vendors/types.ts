@@ -139,8 +139,8 @@ export interface ErrorSpec {
   shouldRetry?: boolean;
   /**
    * Whose limit a refusal is: the key's own, its organisation's (or project's), or the whole
-   * provider's (the ledger reads none as the key's). OpenAI's, Groq's and Anthropic's 429 name
-   * the organisation unless the limit is the key's own.
+   * provider's (the ledger reads none as the key's). The ledger keeps it; OpenAI's, Groq's and
+   * Anthropic's 429 texts name the organisation whatever it is, as the real ones always do.
    */
   scope?: 'key' | 'org' | 'provider';
   /** For `wrong_model_kind`: what the request asked of the model. */
