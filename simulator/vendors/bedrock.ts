@@ -98,8 +98,17 @@ const stopReason = (c: Completion) =>
 /** A seeded tool call as a `toolUse` content block. */
 const toolUse = (c: Completion) =>
   `{"toolUse":{"toolUseId":${JSON.stringify(c.toolCall!.id)},"name":${JSON.stringify(c.toolCall!.name)},"input":${c.toolCall!.argsJson}}}`;
-const usage = (c: Completion) =>
-  `{"inputTokens":${c.inputTokens},"outputTokens":${c.tokens.length},"totalTokens":${c.inputTokens + c.tokens.length}}`;
+/**
+ * Converse usage: with a cache hit or write, `inputTokens` are those after the last cache point and
+ * `cacheReadInputTokens`/`cacheWriteInputTokens` the rest; `totalTokens` counts them all.
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html
+ */
+function usage(c: Completion): string {
+  const read = c.cacheRead ?? 0;
+  const write = c.cacheWrite ?? 0;
+  const cache = read + write > 0 ? `,"cacheReadInputTokens":${read},"cacheWriteInputTokens":${write}` : '';
+  return `{"inputTokens":${Math.max(0, c.inputTokens - read - write)},"outputTokens":${c.tokens.length},"totalTokens":${c.inputTokens + c.tokens.length}${cache}}`;
+}
 
 const ERROR_TYPE_SUFFIX = ':http://internal.amazon.com/coral/com.amazon.bedrock/';
 
