@@ -42,4 +42,31 @@ describe('toConverse and cache hints', () => {
     } as unknown as ChatRequest;
     expect(JSON.stringify(toConverse(many, 64)).match(/cachePoint/g)).toHaveLength(4);
   });
+
+  it('ends the last turn with a cachePoint for a top-level cache_control, but not a tool-result turn', () => {
+    const auto = {
+      model: 'm',
+      cache_control: { type: 'ephemeral' },
+      messages: [
+        { role: 'system', content: 'rules' },
+        { role: 'user', content: 'question' },
+      ],
+    } as unknown as ChatRequest;
+    const body = toConverse(auto, 64) as { messages: Array<{ content: unknown[] }> };
+    expect(body.messages.at(-1)!.content).toEqual([{ text: 'question' }, point]);
+    const afterTool = {
+      model: 'm',
+      cache_control: { type: 'ephemeral' },
+      messages: [
+        { role: 'user', content: 'q' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      ],
+    } as unknown as ChatRequest;
+    expect(JSON.stringify(toConverse(afterTool, 64))).not.toContain('cachePoint');
+  });
 });

@@ -87,6 +87,11 @@ export function toConverse(req: ChatRequest, maxTokens: number): Record<string, 
     } else push('user', blocks(partsOf(m.content)));
   }
   for (const t of messages) if (t.role === 'user') keepToolResultsApart(t);
+  // Anthropic's automatic caching (a top-level `cache_control`) marks the last block: a cachePoint
+  // ends the last turn, unless that turn hands back tool results, where none is known to be allowed.
+  const last = messages.at(-1);
+  if (req.cache_control != null && points < MAX_CACHE_POINTS && last && !last.content.some((b) => 'toolResult' in b))
+    last.content.push(CACHE_POINT);
   const inferenceConfig: Record<string, unknown> = { maxTokens };
   if (typeof req.temperature === 'number') inferenceConfig.temperature = req.temperature;
   if (typeof req.top_p === 'number') inferenceConfig.topP = req.top_p;

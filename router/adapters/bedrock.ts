@@ -1,3 +1,4 @@
+import type { Usage } from '../core/types.js';
 import type { CallContext, Completed, HttpCall, ProviderAdapter, StreamTranslator, Translated } from './adapter.js';
 import { createAwsEventStreamReader } from './aws-event-stream.js';
 import { toConverse } from './bedrock-request.js';
@@ -56,12 +57,35 @@ async function authorize(call: HttpCall, ctx: CallContext): Promise<HttpCall> {
   return { ...call, headers };
 }
 
+interface ConverseUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadInputTokens?: number | null;
+  cacheWriteInputTokens?: number | null;
+}
+
+/**
+ * Converse's input split (after the last cache point, cache reads, cache writes) as OpenAI counts
+ * it: `promptTokens` is the whole input, reads are `cachedTokens`, writes `cacheWriteTokens`.
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html
+ */
+function converseUsage(u: ConverseUsage | undefined, completionTokens: number, estimated: boolean): Usage {
+  const read = u?.cacheReadInputTokens ?? 0;
+  const write = u?.cacheWriteInputTokens ?? 0;
+  const out = { promptTokens: (u?.inputTokens ?? 0) + read + write } as Usage;
+  if (read > 0) out.cachedTokens = read;
+  if (write > 0) out.cacheWriteTokens = write;
+  out.completionTokens = completionTokens;
+  out.estimated = estimated;
+  return out;
+}
+
 interface ConverseOutput {
   output?: {
     message?: { content?: Array<{ text?: string; toolUse?: { toolUseId?: string; name?: string; input?: unknown } }> };
   };
   stopReason?: string;
-  usage?: { inputTokens?: number; outputTokens?: number };
+  usage?: ConverseUsage;
 }
 
 interface ConverseEvent {
@@ -69,7 +93,7 @@ interface ConverseEvent {
   start?: { toolUse?: { toolUseId?: string; name?: string } };
   delta?: { text?: string; toolUse?: { input?: string } };
   stopReason?: string;
-  usage?: { inputTokens?: number; outputTokens?: number };
+  usage?: ConverseUsage;
   message?: string;
 }
 
@@ -150,13 +174,12 @@ class BedrockStreamTranslator implements StreamTranslator {
 
   private metadata(j: ConverseEvent): Translated {
     this.finished = true;
-    const usage = {
-      promptTokens: j.usage?.inputTokens ?? 0,
-      completionTokens: j.usage?.outputTokens ?? this.contentEvents,
-      estimated: j.usage === undefined,
-    };
+    const usage = converseUsage(j.usage, j.usage?.outputTokens ?? this.contentEvents, j.usage === undefined);
+    const { promptTokens, completionTokens, cachedTokens, cacheWriteTokens } = usage;
     return {
-      chunks: this.clientWantsUsage ? [this.writer.usage(usage.promptTokens, usage.completionTokens)] : [],
+      chunks: this.clientWantsUsage
+        ? [this.writer.usage(promptTokens, completionTokens, cachedTokens, cacheWriteTokens)]
+        : [],
       content: false,
       done: true,
       usage,
@@ -203,8 +226,7 @@ export const bedrockAdapter: ProviderAdapter = {
     }
     const content = j.output?.message?.content;
     if (!Array.isArray(content)) return { error: 'the provider answered 200 without output' };
-    const prompt = j.usage?.inputTokens ?? 0;
-    const completion = j.usage?.outputTokens ?? 0;
+    const usage = converseUsage(j.usage, j.usage?.outputTokens ?? 0, j.usage === undefined);
     return {
       body: completionBody(
         'bedrock',
@@ -212,9 +234,9 @@ export const bedrockAdapter: ProviderAdapter = {
         ctx.now,
         content.map((b) => b.text ?? '').join(''),
         STOP[j.stopReason ?? 'end_turn'] ?? 'stop',
-        prompt,
-        completion,
-        0,
+        usage.promptTokens,
+        usage.completionTokens,
+        usage.cachedTokens ?? 0,
         content
           .filter((b) => b.toolUse?.name)
           .map((b, i) => ({
@@ -222,8 +244,9 @@ export const bedrockAdapter: ProviderAdapter = {
             name: b.toolUse!.name!,
             arguments: JSON.stringify(b.toolUse!.input ?? {}),
           })),
+        usage.cacheWriteTokens ?? 0,
       ),
-      usage: { promptTokens: prompt, completionTokens: completion, estimated: j.usage === undefined },
+      usage,
     };
   },
   streamTranslator: (ctx, clientWantsUsage): StreamTranslator => new BedrockStreamTranslator(ctx, clientWantsUsage),

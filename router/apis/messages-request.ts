@@ -82,7 +82,7 @@ function toolChoice(c: unknown): unknown {
  * A Messages API body checked as Anthropic checks it (`max_tokens` required, roles `user` and
  * `assistant`) and decoded into the neutral chat request: `system` becomes a system message,
  * `tool_use` blocks tool calls, `tool_result` blocks tool messages, images `image_url` parts.
- * `cache_control` stays on the parts and tools it was given with.
+ * `cache_control` stays on the parts and tools it was given with, and at the top.
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function decodeMessagesRequest(body: unknown): ChatRequest {
@@ -123,6 +123,8 @@ export function decodeMessagesRequest(body: unknown): ChatRequest {
   if (typeof body.top_p === 'number') req.top_p = body.top_p;
   if (Array.isArray(body.stop_sequences) && body.stop_sequences.length > 0) req.stop = body.stop_sequences as string[];
   if (isObj(body.metadata) && typeof body.metadata.user_id === 'string') req.user = body.metadata.user_id;
+  // Automatic caching: the adapters place it (Anthropic passes it on, Bedrock ends the prompt with a cachePoint).
+  if (isObj(body.cache_control)) req.cache_control = body.cache_control;
   if (Array.isArray(body.tools) && body.tools.length > 0) {
     req.tools = body.tools.map((t, i) => {
       if (!isObj(t) || typeof t.name !== 'string') return fail(`tools.${i}.name: Field required`);

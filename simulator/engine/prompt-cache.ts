@@ -7,7 +7,7 @@ import type { PromptSegment } from './prompt-segments.js';
  * - `automatic` (OpenAI, Gemini implicit caching): every prompt of at least `minTokens` is cached
  *   at each piece boundary; a hit reads the longest cached prefix, counted in `increment`s above
  *   the minimum (OpenAI: 1024 then 128-token steps).
- * - `explicit` (Anthropic): only prefixes ending at a `cache_control` breakpoint are written (with
+ * - `explicit` (Anthropic, Bedrock's `cachePoint` and `cache_control`): only prefixes ending at a `cache_control` breakpoint are written (with
  *   the breakpoint's TTL), when at least `minTokens` long; reads find the longest cached prefix at
  *   or before the last breakpoint.
  */
@@ -72,6 +72,16 @@ export function cachePolicyFor(
       increment: 1,
       ttlMs: FIVE_MINUTES,
       readsCountTowardLimits: anthropicReadsCount(model),
+    };
+  } else if (vendor === 'bedrock') {
+    // Claude's minimums hold on Bedrock; other models (Nova) take 1K tokens a checkpoint. Cache
+    // reads do not count toward Bedrock's token quotas (AWS's Bedrock prompt-caching skill).
+    policy = {
+      mode: 'explicit',
+      minTokens: /anthropic\.claude/.test(model) ? anthropicMinTokens(model) : 1024,
+      increment: 1,
+      ttlMs: FIVE_MINUTES,
+      readsCountTowardLimits: false,
     };
   } else if (vendor === 'gemini' || vendor === 'vertex-ai') {
     // Implicit caches' lifetime and their quota treatment are undocumented: UNCONFIRMED, options.

@@ -6,7 +6,7 @@ export interface PromptSegment {
   text: string;
   /** Estimated tokens of this piece. */
   tokens: number;
-  /** An explicit cache breakpoint after this piece (Anthropic `cache_control`), with its TTL in ms. */
+  /** An explicit cache breakpoint after this piece (Anthropic `cache_control`, Bedrock `cachePoint`), with its TTL in ms. */
   breakpointTtlMs?: number;
 }
 
@@ -62,6 +62,39 @@ function anthropicSegments(body: Record<string, unknown>): PromptSegment[] {
   return out;
 }
 
+/** A Converse `{cachePoint: {type: 'default', ttl?: '5m' | '1h'}}` block as a TTL, or undefined. */
+function cachePointOf(v: unknown): number | undefined {
+  if (!isObject(v) || !isObject(v.cachePoint)) return undefined;
+  return v.cachePoint.ttl === '1h' ? ONE_HOUR : FIVE_MINUTES;
+}
+
+/** Pushes Converse blocks in order; a `cachePoint` block marks the end of the piece before it. */
+function pushBlocks(out: PromptSegment[], role: string, blocks: unknown[], startsMessage: boolean): void {
+  let first = startsMessage;
+  for (const b of blocks) {
+    const ttl = cachePointOf(b);
+    if (ttl !== undefined) {
+      const last = out[out.length - 1];
+      if (last) last.breakpointTtlMs = ttl;
+      continue;
+    }
+    push(out, role, partText(b), first);
+    first = false;
+  }
+}
+
+function converseSegments(body: Record<string, unknown>): PromptSegment[] {
+  const out: PromptSegment[] = [];
+  // As for Claude itself, the cache prefix order is tools, system, messages.
+  const toolConfig = body.toolConfig;
+  if (isObject(toolConfig) && Array.isArray(toolConfig.tools)) pushBlocks(out, 'tool', toolConfig.tools, false);
+  if (Array.isArray(body.system)) pushBlocks(out, 'system', body.system, false);
+  if (Array.isArray(body.messages))
+    for (const m of body.messages)
+      if (isObject(m) && Array.isArray(m.content)) pushBlocks(out, String(m.role), m.content, true);
+  return out;
+}
+
 function openAIChatSegments(body: Record<string, unknown>): PromptSegment[] {
   const out: PromptSegment[] = [];
   if (Array.isArray(body.tools)) push(out, 'tools', JSON.stringify(body.tools), false);
@@ -112,6 +145,8 @@ function geminiSegments(body: Record<string, unknown>): PromptSegment[] {
 export function promptSegments(vendor: VendorId, api: ApiKind | undefined, body: unknown): PromptSegment[] {
   if (!isObject(body) || api === 'embeddings') return [];
   if (vendor === 'anthropic') return anthropicSegments(body);
+  // Bedrock's InvokeModel takes Claude's Messages body, `cache_control` and all.
+  if (vendor === 'bedrock') return api === 'invoke' ? anthropicSegments(body) : converseSegments(body);
   if (vendor === 'gemini' || vendor === 'vertex-ai') return geminiSegments(body);
   if (vendor === 'openai' || vendor === 'azure-openai')
     return api === 'responses' ? responsesSegments(body) : openAIChatSegments(body);

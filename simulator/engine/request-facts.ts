@@ -34,6 +34,8 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : u
 /** The shape of the body a vendor's chat API (or its Responses API) takes. */
 export function shapeOfVendor(vendor: string, api: string | undefined): RequestShape {
   if (api === 'responses') return 'openai-responses';
+  // Bedrock's InvokeModel takes the model's native body: Claude's is the Messages body.
+  if (api === 'invoke') return 'anthropic';
   if (vendor === 'anthropic') return 'anthropic';
   if (vendor === 'gemini' || vendor === 'vertex-ai') return 'gemini';
   if (vendor === 'bedrock') return 'bedrock';

@@ -21,8 +21,8 @@ export interface LedgerRow {
   /** The configured key id, `foreign:<provider>/<key>`, `unknown` or `none`; never the key itself. */
   key: string;
   model: string | null;
-  /** `chat` (chat completions, messages, generateContent, Converse), the Responses API, embeddings. */
-  endpoint: 'chat' | 'models' | 'other' | 'responses' | 'embeddings';
+  /** `chat` (chat completions, messages, generateContent, Converse), the Responses API, embeddings, Bedrock's InvokeModel. */
+  endpoint: 'chat' | 'models' | 'other' | 'responses' | 'embeddings' | 'invoke';
   /** From a correlation header, else a `[tl:…]` marker in the prompt. */
   correlationId: string | null;
   /** The SDK's `x-stainless-retry-count`, if sent. */

@@ -16,7 +16,7 @@ const ENDS: AttemptEnd[] = [
   'malformed',
   'shutdown',
 ];
-const ENDPOINTS: LedgerRow['endpoint'][] = ['chat', 'models', 'other', 'responses', 'embeddings'];
+const ENDPOINTS: LedgerRow['endpoint'][] = ['chat', 'models', 'other', 'responses', 'embeddings', 'invoke'];
 const HINT_FORMS: Array<HintForm | 'garbage' | null> = [
   null,
   'seconds',

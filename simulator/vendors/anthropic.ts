@@ -5,17 +5,8 @@ import type { LimitView } from '../quota/quota-set.js';
 import { bodyHintMs, writeRetryHeaders, type HintSent } from './hint.js';
 import { pickView, tightestView, withResetHint } from './limit-views.js';
 import { bearerToken } from './openai-compatible.js';
-import { anthropicToolOffers, checkAnthropicToolTurns, endsWithToolResult } from './tool-calls.js';
-import type {
-  ChatRequest,
-  Completion,
-  EncodeContext,
-  EncodedError,
-  ErrorSpec,
-  HeaderMap,
-  Route,
-  VendorProfile,
-} from './types.js';
+import { messageJson, messageStreamEvents, parseMessagesBody, type StreamEvent } from './anthropic-messages.js';
+import type { EncodeContext, EncodedError, ErrorSpec, HeaderMap, Route, VendorProfile } from './types.js';
 import { perWindow } from './window-phrase.js';
 import { formatRfc3339, randomAlnum, stableUuid } from './wire-format.js';
 
@@ -27,75 +18,6 @@ function requestId(ctx: EncodeContext): string {
 
 function envelope(type: string, message: string, ctx: EncodeContext | null, extra?: Record<string, unknown>): string {
   return JSON.stringify({ type: 'error', error: { type, message, ...extra }, request_id: ctx ? requestId(ctx) : null });
-}
-
-function blockText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  let out = '';
-  for (const block of content) {
-    if (!isObject(block) || typeof block.type !== 'string') return undefined;
-    if (block.type === 'text' && typeof block.text === 'string') out += block.text;
-  }
-  return out;
-}
-
-/**
- * Validates a Messages API body as Anthropic does (`max_tokens` is required).
- * @see https://docs.anthropic.com/en/api/messages
- */
-function parseAnthropic(_route: Route & { kind: 'chat' }, body: unknown): ChatRequest | ErrorSpec {
-  if (!isObject(body)) return { kind: 'invalid_request', message: 'Input should be a valid dictionary' };
-  if (typeof body.model !== 'string' || !body.model)
-    return { kind: 'invalid_request', message: 'model: Field required' };
-  if (body.max_tokens === undefined) return { kind: 'invalid_request', message: 'max_tokens: Field required' };
-  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) {
-    return { kind: 'invalid_request', message: 'max_tokens: Input should be greater than or equal to 1' };
-  }
-  if (!Array.isArray(body.messages)) return { kind: 'invalid_request', message: 'messages: Field required' };
-  if (body.messages.length === 0)
-    return { kind: 'invalid_request', message: 'messages: at least one message is required' };
-  let promptText = '';
-  if (body.system !== undefined) {
-    const sys = blockText(body.system);
-    if (sys === undefined) return { kind: 'invalid_request', message: 'system: Input should be a valid string' };
-    promptText = sys;
-  }
-  for (let i = 0; i < body.messages.length; i++) {
-    const m = body.messages[i];
-    if (!isObject(m) || (m.role !== 'user' && m.role !== 'assistant')) {
-      return { kind: 'invalid_request', message: `messages.${i}.role: Input should be 'user' or 'assistant'` };
-    }
-    const text = blockText(m.content);
-    if (text === undefined)
-      return { kind: 'invalid_request', message: `messages.${i}.content: Input should be a valid list` };
-    promptText += (promptText ? '\n' : '') + text;
-  }
-  if (body.stream !== undefined && typeof body.stream !== 'boolean')
-    return { kind: 'invalid_request', message: 'stream: Input should be a valid boolean' };
-  const toolTurns = checkAnthropicToolTurns(body.messages);
-  if (toolTurns) return toolTurns;
-  return {
-    tools: anthropicToolOffers(body),
-    afterToolResult: endsWithToolResult('anthropic', body.messages),
-    model: body.model,
-    stream: body.stream === true,
-    includeUsage: true,
-    maxTokens: body.max_tokens as number,
-    promptText,
-    messageCount: body.messages.length,
-  };
-}
-
-/**
- * Input usage split as Anthropic reports it: `input_tokens` are the tokens after the last cache
- * breakpoint; the total input is `input_tokens + cache_creation_input_tokens + cache_read_input_tokens`.
- * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
- */
-function cacheUsage(c: Completion): string {
-  const read = c.cacheRead ?? 0;
-  const write = c.cacheWrite ?? 0;
-  return `"input_tokens":${Math.max(0, c.inputTokens - read - write)},"cache_creation_input_tokens":${write},"cache_read_input_tokens":${read}`;
 }
 
 const TOKEN_METRICS: Metric[] = ['tokens', 'input-tokens', 'output-tokens'];
@@ -309,14 +231,6 @@ function encodeAnthropicError(e: ErrorSpec, views: LimitView[], ctx: EncodeConte
   return { status: e.status ?? status, headers, body, hintSent: sent, errorType };
 }
 
-const stopOf = (c: Completion) => (c.toolCall ? 'tool_use' : c.finishReason === 'length' ? 'max_tokens' : 'end_turn');
-
-/** A seeded tool call as a `tool_use` block (`input` overrides the input, for stream starts). */
-function toolUse(c: Completion, input?: string): string {
-  const t = c.toolCall!;
-  return `{"type":"tool_use","id":${JSON.stringify(t.id)},"name":${JSON.stringify(t.name)},"input":${input ?? t.argsJson}}`;
-}
-
 /**
  * Anthropic Messages API: `x-api-key` plus `anthropic-version`, `max_tokens` required,
  * `anthropic-ratelimit-*` headers with RFC 3339 resets, `retry-after` on 429, 529
@@ -356,44 +270,20 @@ export const anthropicProfile: VendorProfile = {
       return { kind: 'invalid_request', message: 'anthropic-version: header is required' };
     return undefined;
   },
-  parse: parseAnthropic,
-  completion: (c) =>
-    `{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[{"type":"text","text":${c.textJson}}${c.toolCall ? `,${toolUse(c)}` : ''}],"stop_reason":"${stopOf(c)}","stop_sequence":null,"usage":{${cacheUsage(c)},"output_tokens":${c.tokens.length},"service_tier":"standard"}}`,
+  parse: (_route, body) => {
+    if (!isObject(body)) return { kind: 'invalid_request', message: 'Input should be a valid dictionary' };
+    if (typeof body.model !== 'string' || !body.model)
+      return { kind: 'invalid_request', message: 'model: Field required' };
+    return parseMessagesBody(body, body.model);
+  },
+  completion: (c) => messageJson(c),
   stream(c) {
-    const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
+    const ev = ([name, data]: StreamEvent) => `event: ${name}\ndata: ${data}\n\n`;
+    const events = messageStreamEvents(c);
     return {
-      head: [
-        ev(
-          'message_start',
-          `{"type":"message_start","message":{"id":${JSON.stringify(c.id)},"type":"message","role":"assistant","model":${JSON.stringify(c.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{${cacheUsage(c)},"output_tokens":1,"service_tier":"standard"}}}`,
-        ),
-        ev('content_block_start', '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}'),
-        ev('ping', '{"type": "ping"}'),
-      ],
-      content: (from, to) =>
-        ev(
-          'content_block_delta',
-          `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(c.tokens.slice(from, to).join(''))}}}`,
-        ),
-      tail: [
-        ev('content_block_stop', '{"type":"content_block_stop","index":0}'),
-        // A tool call is a second block: its start, its input as one input_json_delta, its stop.
-        ...(c.toolCall
-          ? [
-              ev('content_block_start', `{"type":"content_block_start","index":1,"content_block":${toolUse(c, '{}')}}`),
-              ev(
-                'content_block_delta',
-                `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(c.toolCall.argsJson)}}}`,
-              ),
-              ev('content_block_stop', '{"type":"content_block_stop","index":1}'),
-            ]
-          : []),
-        ev(
-          'message_delta',
-          `{"type":"message_delta","delta":{"stop_reason":"${stopOf(c)}","stop_sequence":null},"usage":{"output_tokens":${c.tokens.length}}}`,
-        ),
-        ev('message_stop', '{"type":"message_stop"}'),
-      ],
+      head: events.head.map(ev),
+      content: (from, to) => ev(events.content(from, to)),
+      tail: events.tail.map(ev),
     };
   },
   streamError(e) {

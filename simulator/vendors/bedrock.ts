@@ -1,7 +1,5 @@
 // Over 300 lines on purpose: a vendor profile keeps every shape of one vendor (routes, auth,
 // bodies, the binary event stream, errors) in one file, the only place its wire format lives.
-import { createRequire } from 'node:module';
-import type { EventStreamCodec } from '@smithy/core/event-streams';
 import type { LimitView } from '../quota/quota-set.js';
 import { writeRetryHeaders, type HintSent } from './hint.js';
 import { bearerToken } from './openai-compatible.js';
@@ -17,46 +15,13 @@ import type {
   VendorProfile,
 } from './types.js';
 import { randomHex, uuidFrom } from './wire-format.js';
+import { bedrockInvokeApi } from './bedrock-invoke.js';
+import { awsEvent as event, awsStreamException, pad } from './aws-event-frame.js';
 import { checkConverseToolTurns, converseToolOffers, endsWithToolResult } from './tool-calls.js';
 
-const MODEL_PATH_RE = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
+const MODEL_PATH_RE = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/;
 // `AWS4-HMAC-SHA256 Credential=AKID/20261130/us-east-1/bedrock/aws4_request, SignedHeaders=…, Signature=…`
 const SIGV4_RE = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\//;
-
-// Loaded on first use: a scenario without Bedrock never pays for the codec's import.
-let codecCache: { codec: EventStreamCodec; fromUtf8: (s: string) => Uint8Array } | undefined;
-function smithy() {
-  if (!codecCache) {
-    const require = createRequire(import.meta.url);
-    const { EventStreamCodec: Codec } =
-      require('@smithy/core/event-streams') as typeof import('@smithy/core/event-streams');
-    const utf8 = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
-    codecCache = { codec: new Codec(utf8.toUtf8, utf8.fromUtf8), fromUtf8: utf8.fromUtf8 };
-  }
-  return codecCache;
-}
-
-/**
- * One AWS event-stream message (prelude, headers, payload, CRCs), encoded by Smithy's codec and
- * returned as a latin1 string: each character one byte, so frames concatenate as bytes do.
- * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
- */
-function eventFrame(headers: Record<string, string>, payload: string): string {
-  const { codec, fromUtf8 } = smithy();
-  const bytes = codec.encode({
-    headers: Object.fromEntries(Object.entries(headers).map(([k, value]) => [k, { type: 'string', value }])),
-    body: fromUtf8(payload),
-  });
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-}
-
-// Bedrock pads event payloads with a `p` field so their length does not reveal the tokens.
-const PAD = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-const pad = (n: number) => PAD.slice(0, 1 + (n % PAD.length));
-
-function event(type: string, payload: string): string {
-  return eventFrame({ ':event-type': type, ':content-type': 'application/json', ':message-type': 'event' }, payload);
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -133,8 +98,17 @@ const stopReason = (c: Completion) =>
 /** A seeded tool call as a `toolUse` content block. */
 const toolUse = (c: Completion) =>
   `{"toolUse":{"toolUseId":${JSON.stringify(c.toolCall!.id)},"name":${JSON.stringify(c.toolCall!.name)},"input":${c.toolCall!.argsJson}}}`;
-const usage = (c: Completion) =>
-  `{"inputTokens":${c.inputTokens},"outputTokens":${c.tokens.length},"totalTokens":${c.inputTokens + c.tokens.length}}`;
+/**
+ * Converse usage: with a cache hit or write, `inputTokens` are those after the last cache point and
+ * `cacheReadInputTokens`/`cacheWriteInputTokens` the rest; `totalTokens` counts them all.
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html
+ */
+function usage(c: Completion): string {
+  const read = c.cacheRead ?? 0;
+  const write = c.cacheWrite ?? 0;
+  const cache = read + write > 0 ? `,"cacheReadInputTokens":${read},"cacheWriteInputTokens":${write}` : '';
+  return `{"inputTokens":${Math.max(0, c.inputTokens - read - write)},"outputTokens":${c.tokens.length},"totalTokens":${c.inputTokens + c.tokens.length}${cache}}`;
+}
 
 const ERROR_TYPE_SUFFIX = ':http://internal.amazon.com/coral/com.amazon.bedrock/';
 
@@ -225,22 +199,6 @@ function encodeBedrockError(e: ErrorSpec, _views: LimitView[], ctx: EncodeContex
   return { status: e.status ?? status, headers, body: JSON.stringify({ message }), hintSent: sent, errorType: type };
 }
 
-// Stream exceptions are named in camel case, each with its own status (API_runtime_ConverseStreamOutput).
-function streamException(e: ErrorSpec): string {
-  const [type, message] =
-    e.kind === 'rate_limited'
-      ? ['throttlingException', 'Too many requests, please wait before trying again.']
-      : e.kind === 'overloaded' || e.kind === 'unavailable' || e.kind === 'capacity'
-        ? ['serviceUnavailableException', 'Service Unavailable. Please try your request again.']
-        : e.kind === 'timeout'
-          ? ['modelStreamErrorException', 'The model stream ended with an error.']
-          : ['internalServerException', 'The server encountered an internal error while processing the request.'];
-  return eventFrame(
-    { ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' },
-    JSON.stringify({ message }),
-  );
-}
-
 /**
  * Amazon Bedrock runtime, Converse and ConverseStream: `/model/{modelId}/converse(-stream)`, SigV4
  * `Authorization` (the access key id is the key matched and recorded; the signature is not
@@ -281,7 +239,14 @@ export const bedrockProfile: VendorProfile = {
   route(method, path): Route {
     const m = MODEL_PATH_RE.exec(path);
     if (!m || method !== 'POST') return { kind: 'not-found', method, path };
-    return { kind: 'chat', model: decodeURIComponent(m[1]!), stream: m[2] === 'converse-stream' };
+    const op = m[2]!;
+    const invoke = op.startsWith('invoke');
+    return {
+      kind: 'chat',
+      ...(invoke ? { api: 'invoke' as const } : {}),
+      model: decodeURIComponent(m[1]!),
+      stream: op === 'converse-stream' || op === 'invoke-with-response-stream',
+    };
   },
   credential(req) {
     const auth = req.headers.authorization;
@@ -289,6 +254,7 @@ export const bedrockProfile: VendorProfile = {
     return SIGV4_RE.exec(auth)?.[1] ?? bearerToken(auth);
   },
   parse: parseConverse,
+  apis: { invoke: bedrockInvokeApi },
   completion: (c) =>
     `{"output":{"message":{"role":"assistant","content":[{"text":${c.textJson}}${c.toolCall ? `,${toolUse(c)}` : ''}]}},"stopReason":"${stopReason(c)}","usage":${usage(c)},"metrics":{"latencyMs":${Math.max(1, Math.round((c.tokens.length + 1) * 10))}}}`,
   stream(c): StreamFrames {
@@ -323,7 +289,7 @@ export const bedrockProfile: VendorProfile = {
       ],
     };
   },
-  streamError: (e) => streamException(e),
+  streamError: (e) => awsStreamException(e),
   error: encodeBedrockError,
   models: (names) =>
     JSON.stringify({

@@ -36,7 +36,9 @@ export function cloudflarePage(status: number, title: string): string {
 
 const CHAT: Route = { kind: 'chat' };
 const MODELS: Route = { kind: 'models' };
-const API_ROUTES: Record<ApiKind, Route> = {
+// Bedrock's InvokeModel is no OpenAI path.
+type OpenAIApi = Exclude<ApiKind, 'invoke'>;
+const API_ROUTES: Record<OpenAIApi, Route> = {
   responses: { kind: 'chat', api: 'responses' },
   embeddings: { kind: 'chat', api: 'embeddings' },
 };
@@ -45,7 +47,7 @@ const API_ROUTES: Record<ApiKind, Route> = {
  * Routes the OpenAI REST paths under `prefix`: `/chat/completions`, `/models`, and the other APIs
  * the vendor serves (`/responses`, `/embeddings`).
  */
-export function routeOpenAIPaths(method: string, path: string, prefix: string, apis: readonly ApiKind[] = []): Route {
+export function routeOpenAIPaths(method: string, path: string, prefix: string, apis: readonly OpenAIApi[] = []): Route {
   if (path.startsWith(prefix)) {
     const rest = path.slice(prefix.length);
     if (rest === '/chat/completions') return method === 'POST' ? CHAT : { kind: 'not-found', method, path };
@@ -359,9 +361,9 @@ export function openAICompatibleBase(
   prefix: string,
   flavor: OpenAIFlavor = {},
   ownedBy = 'system',
-  apis: Partial<Record<ApiKind, ApiSurface>> = { embeddings: embeddingsApi },
+  apis: Partial<Record<OpenAIApi, ApiSurface>> = { embeddings: embeddingsApi },
 ) {
-  const kinds = Object.keys(apis) as ApiKind[];
+  const kinds = Object.keys(apis) as OpenAIApi[];
   return {
     completionId: (ctx: EncodeContext) => `chatcmpl-${randomAlnum(ctx.rng, 29)}`,
     route: (method: string, path: string) => routeOpenAIPaths(method, path, prefix, kinds),

@@ -32,8 +32,8 @@ export interface SimRequest {
   body: string;
 }
 
-/** The APIs besides a vendor's own chat API that a path can name. */
-export type ApiKind = 'responses' | 'embeddings';
+/** The APIs besides a vendor's own chat API that a path can name (`invoke`: Bedrock's InvokeModel). */
+export type ApiKind = 'responses' | 'embeddings' | 'invoke';
 
 /** What a vendor path means: `chat` is any request that is answered and metered (`api` names which API). */
 export type Route =
