@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundCircuit, boundLimits, type FleetBounds } from './fleet-bounds.js';
-import { readStored } from './shared-circuits.js';
+import { readStored } from './read-stored.js';
 
 const NOW = 1_000_000;
 const DAY = 86_400_000;

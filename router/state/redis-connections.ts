@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { CAS_SCRIPT, ITEM_SCRIPT, type redisKeys } from './redis-keys.js';
-import type { CircuitBackend } from './shared-circuits.js';
+import type { CircuitBackend } from './circuit-backend.js';
 
 const DAY = 86_400_000;
+const MGET_CHUNK = 500;
 
 // ioredis loads only when a router shares its state (about 25 MiB of RSS a memory-store router
 // never pays): required here, synchronously, on the first Redis store made.
@@ -47,7 +48,10 @@ export function connectRedis(o: { url: string; replica: string; timeoutMs: numbe
   return { cmd, sub, cas: defined.tlCas.bind(cmd), item: defined.tlItem.bind(cmd) };
 }
 
-/** The circuits' compare-and-set through the CAS script: numbered and announced on the fleet's channel. */
+/**
+ * The circuits' compare-and-set through the CAS script (numbered and announced on the fleet's
+ * channel), and the read of stored values that confirms what the channel says.
+ */
 export function circuitBackend(redis: RedisConnections, keys: ReturnType<typeof redisKeys>): CircuitBackend {
   return {
     async cas(scope, expected, state, ttlMs) {
@@ -62,6 +66,14 @@ export function circuitBackend(redis: RedisConnections, keys: ReturnType<typeof 
         7 * DAY,
       );
       return { ok: Number(ok) === 1, value: String(value ?? '') };
+    },
+    async read(scopes) {
+      const values: string[] = [];
+      for (let i = 0; i < scopes.length; i += MGET_CHUNK) {
+        const chunk = await redis.cmd.mget(...scopes.slice(i, i + MGET_CHUNK).map((s) => keys.circuit(s)));
+        values.push(...chunk.map((v) => v ?? ''));
+      }
+      return values;
     },
   };
 }

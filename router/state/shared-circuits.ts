@@ -1,33 +1,11 @@
 import { CLOSED, joinCircuit, type CircuitState } from '../core/circuit.js';
 import type { CircuitUpdate } from '../core/state-store.js';
-import { boundCircuit, DEFAULT_FLEET_BOUNDS, type FleetBounds } from './fleet-bounds.js';
+import type { CircuitBackend } from './circuit-backend.js';
+import { CircuitConfirmations } from './circuit-confirmations.js';
+import { DEFAULT_FLEET_BOUNDS, type FleetBounds } from './fleet-bounds.js';
+import { readStored } from './read-stored.js';
+import { fold, newEntry, same, ttlOf, type Entry } from './circuit-entry.js';
 
-/** The one atomic operation a shared store needs for circuits: compare-and-set on a stored value. */
-export interface CircuitBackend {
-  /**
-   * Sets `scope` to `state` if its stored value is still `expected` ('' for none), publishing the
-   * change to the fleet; answers the value stored afterwards either way.
-   */
-  cas(scope: string, expected: string, state: string, ttlMs: number): Promise<{ ok: boolean; value: string }>;
-}
-
-interface Entry {
-  /** The state this replica acts on: the fleet's, with this replica's unsent changes applied. */
-  state: CircuitState | undefined;
-  /** The fleet's value as last seen (`<seq>|<json>`), '' for none. */
-  value: string;
-  seq: number;
-  /** Changes applied here and not yet in the fleet's state, in order. */
-  pending: CircuitUpdate[];
-  /** Changed here while the fleet was out of reach. */
-  dirty: boolean;
-  /** Work on this scope (writes, leases) runs one at a time, in order. */
-  chain: Promise<void>;
-  draining: boolean;
-}
-
-/** Past its window, a circuit's record is kept this long, then Redis forgets it. */
-const RETAIN_MS = 3_600_000;
 /** More changes than this waiting on one scope means the store is not keeping up: serve locally. */
 const MAX_PENDING = 256;
 const MAX_TRIES = 8;
@@ -37,40 +15,8 @@ const FOREIGN_PROBE_MS = 1000;
 const MAX_SCOPES = 100_000;
 
 /**
- * Reads a stored circuit value: `<seq>|<state as JSON>`, the state validated and clamped to
- * `bounds` as of `now` (fleet-bounds.ts). Anything else reads as no state, `invalid` ('' is no
- * record, not an invalid one).
- */
-export function readStored(
-  value: string,
-  now: number,
-  bounds: FleetBounds = DEFAULT_FLEET_BOUNDS,
-): { seq: number; state: CircuitState | undefined; invalid?: true } {
-  if (value === '') return { seq: 0, state: undefined };
-  const bar = value.indexOf('|');
-  const seq = Number(value.slice(0, bar));
-  if (bar < 0 || !Number.isSafeInteger(seq) || seq < 0) return { seq: 0, state: undefined, invalid: true };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(value.slice(bar + 1));
-  } catch {
-    return { seq, state: undefined, invalid: true };
-  }
-  const state = boundCircuit(raw, now, bounds);
-  return state ? { seq, state } : { seq, state: undefined, invalid: true };
-}
-
-function ttlOf(s: CircuitState, now: number): number {
-  const end = s.state === 'open' ? s.until : s.state === 'half-open' ? s.leaseUntil : now;
-  return Math.ceil(Math.max(0, end - now) + RETAIN_MS);
-}
-
-const fold = (fs: readonly CircuitUpdate[], s: CircuitState | undefined) =>
-  fs.reduce<CircuitState>((acc, f) => f(acc), s ?? CLOSED);
-
-/**
  * Circuits shared by a fleet: a local cache that answers every read at once, kept current by
- * the fleet's change messages. A change applies here at once and is written in the background by
+ * the fleet's change messages, each confirmed by a read of what Redis holds. A change applies here at once and is written in the background by
  * compare-and-set against the value last seen; when another replica changed the circuit first, the
  * change (a pure function) is applied again to the newer value. Probe leases go through the same
  * compare-and-set, so exactly one replica wins each. While the fleet is out of reach everything
@@ -81,6 +27,7 @@ export class SharedCircuits {
   private shared = false;
   /** Bumped whenever the link is lost or re-established, so that answers to older work are dropped. */
   private generation = 0;
+  private readonly confirmations: CircuitConfirmations;
 
   constructor(
     private readonly backend: CircuitBackend,
@@ -96,7 +43,13 @@ export class SharedCircuits {
     private readonly trust: { bounds: FleetBounds; onRejected?: () => void; maxScopes?: number } = {
       bounds: DEFAULT_FLEET_BOUNDS,
     },
-  ) {}
+  ) {
+    this.confirmations = new CircuitConfirmations(
+      (scopes) => this.backend.read(scopes),
+      (scope, value, round) => this.confirmed(scope, value, round),
+      (error) => this.onFailure(error),
+    );
+  }
 
   /** A value the fleet stored or announced, bounded; `entry` counts a value that is not valid (once, where it comes in). */
   private read(value: string, entry = false): { seq: number; state: CircuitState | undefined } {
@@ -108,15 +61,7 @@ export class SharedCircuits {
   private entry(scope: string): Entry {
     let e = this.entries.get(scope);
     if (!e) {
-      e = {
-        state: undefined,
-        value: '',
-        seq: 0,
-        pending: [],
-        dirty: false,
-        chain: Promise.resolve(),
-        draining: false,
-      };
+      e = newEntry();
       this.entries.set(scope, e);
     }
     return e;
@@ -176,17 +121,48 @@ export class SharedCircuits {
     );
   }
 
-  /** Takes in a change another replica (or this one) made, as the fleet announced it. */
+  /**
+   * Takes in a change another replica (or this one) made, as the fleet's channel announced it: a
+   * hint, acted on at once and confirmed by reading the scope's stored value (one read for every
+   * scope heard of meanwhile). Anyone can PUBLISH, so a message alone can neither hold back later
+   * news (a forged sequence number) for longer than that read, nor be what a write compares with.
+   */
   onMessage(scope: string, value: string): void {
     if (!this.entries.has(scope) && this.entries.size >= (this.trust.maxScopes ?? MAX_SCOPES))
       return this.trust.onRejected?.();
     const { seq, state } = this.read(value, true);
     const e = this.entry(scope);
-    if (seq <= e.seq) return;
-    e.value = value;
-    e.seq = seq;
+    if (seq <= e.seq || value === e.value || value === e.hint?.value) return;
+    if (!this.shared) return;
+    // Heard before the next read goes: that read's answer is at least as new as this message.
+    e.heard = this.confirmations.round;
+    this.confirmations.add(scope);
+    if (e.hint !== undefined && seq <= e.hint.seq) return;
+    e.hint = { value, seq, state };
+    this.settleState(scope, e);
+  }
+
+  /** What Redis held for `scope` when confirming read `round` was answered. */
+  private confirmed(scope: string, value: string, round: number): void {
+    const e = this.entries.get(scope);
+    if (!e) return;
+    this.adopt(e, value);
+    // A hint heard before the read went is no newer than its answer, whatever its number said.
+    if (e.heard <= round) e.hint = undefined;
+    this.settleState(scope, e);
+  }
+
+  /** Takes a value Redis answered as the fleet's; a hint it makes stale goes. */
+  private adopt(e: Entry, value: string): void {
+    [e.value, e.seq] = [value, this.read(value, true).seq];
+    if (e.hint !== undefined && e.hint.seq <= e.seq) e.hint = undefined;
+  }
+
+  /** The state here: the fleet's (or the newer hint's) with the changes still pending; told when it moved. */
+  private settleState(scope: string, e: Entry): void {
     const before = e.state;
-    e.state = e.pending.length > 0 ? fold(e.pending, state) : state;
+    const fleet = e.hint !== undefined ? e.hint.state : this.read(e.value).state;
+    e.state = e.pending.length > 0 ? fold(e.pending, fleet) : fleet;
     if (JSON.stringify(before) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
   }
 
@@ -198,6 +174,7 @@ export class SharedCircuits {
     if (!this.shared) return;
     this.shared = false;
     this.generation++;
+    this.confirmations.reset();
     const now = this.now();
     const freed: string[] = [];
     for (const [scope, e] of this.entries) {
@@ -233,6 +210,7 @@ export class SharedCircuits {
    */
   rejoin(stored: ReadonlyMap<string, string>): number {
     this.generation++;
+    this.confirmations.reset();
     this.shared = true;
     const now = this.now();
     let pushed = 0;
@@ -241,7 +219,16 @@ export class SharedCircuits {
       const value = stored.get(scope) ?? '';
       const { seq, state } = this.read(value, true);
       const local = e.state;
-      Object.assign(e, { value, seq, state, pending: [], dirty: false, draining: false, chain: Promise.resolve() });
+      Object.assign(e, {
+        value,
+        seq,
+        state,
+        hint: undefined,
+        pending: [],
+        dirty: false,
+        draining: false,
+        chain: Promise.resolve(),
+      });
       if (local && joinCircuit(state ?? CLOSED, local, now, this.replica) !== (state ?? CLOSED)) {
         this.update(scope, (s) => joinCircuit(s, local, now, this.replica));
         pushed++;
@@ -259,25 +246,21 @@ export class SharedCircuits {
 
   /** Writes a scope's pending changes: applied to the fleet's value, again after each conflict. */
   private async drain(scope: string, e: Entry): Promise<void> {
-    const generation = this.generation;
     for (let tries = 0; e.pending.length > 0 && tries < MAX_TRIES; tries++) {
       const fs = [...e.pending];
-      const base = this.read(e.value).state;
-      const next = fold(fs, base);
-      if (base !== undefined && JSON.stringify(next) === JSON.stringify(base)) {
+      const changes = (s: CircuitState | undefined) => s === undefined || !same(fold(fs, s), s);
+      // A hint in which the changes change nothing is checked against Redis's value instead.
+      const hint = tries === 0 && e.hint !== undefined && changes(e.hint.state) ? e.hint : undefined;
+      const base = hint ? hint.state : this.read(e.value).state;
+      if (!changes(base)) {
         e.pending.splice(0, fs.length);
         continue;
       }
-      let answer: { ok: boolean; value: string };
-      try {
-        answer = await this.backend.cas(scope, e.value, JSON.stringify(next), ttlOf(next, this.now()));
-      } catch (error) {
-        if (generation === this.generation) this.onFailure(error);
-        return;
-      }
-      if (generation !== this.generation) return;
+      const expected = hint?.value ?? e.value;
+      const answer = await this.write(scope, expected, fold(fs, base));
+      if (answer === undefined) return;
       if (answer.ok) e.pending.splice(0, fs.length);
-      this.seen(scope, e, answer.value);
+      this.seen(scope, e, answer.value, expected);
       if (answer.ok) tries = -1;
     }
     e.draining = false;
@@ -285,32 +268,51 @@ export class SharedCircuits {
   }
 
   private async casLease(scope: string, e: Entry, f: (s: CircuitState) => CircuitState | undefined): Promise<boolean> {
-    const generation = this.generation;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
-      const next = f(this.read(e.value).state ?? CLOSED);
+      const hint = tries === 0 ? e.hint : undefined;
+      const next = f((hint ? hint.state : this.read(e.value).state) ?? CLOSED);
       if (next === undefined) return false;
-      let answer: { ok: boolean; value: string };
-      try {
-        answer = await this.backend.cas(scope, e.value, JSON.stringify(next), ttlOf(next, this.now()));
-      } catch (error) {
-        if (generation === this.generation) this.onFailure(error);
-        return false;
-      }
-      if (generation !== this.generation) return false;
-      this.seen(scope, e, answer.value);
+      const expected = hint?.value ?? e.value;
+      const answer = await this.write(scope, expected, next);
+      if (answer === undefined) return false;
+      this.seen(scope, e, answer.value, expected);
       if (answer.ok) return true;
     }
     return false;
   }
 
-  /** Records the fleet's value as a write answered it; the state here is that plus what is still pending. */
-  private seen(scope: string, e: Entry, value: string): void {
-    const { seq } = this.read(value, true);
-    // '' is no record at all (expired, or Redis came back empty); an older value is news already had.
-    if (value === '' || seq >= e.seq) [e.value, e.seq] = [value, value === '' ? 0 : seq];
-    const before = e.state;
-    const fleet = this.read(e.value).state;
-    e.state = e.pending.length > 0 ? fold(e.pending, fleet) : fleet;
-    if (JSON.stringify(before) !== JSON.stringify(e.state)) this.onRemoteChange(scope);
+  /**
+   * One compare-and-set of `next` against `expected`: Redis's last answer, or on a first try the
+   * channel's unconfirmed news (usually the fleet's value already, saving a round trip). Either
+   * way Redis's answer is the fleet's value from then on (`seen`), so a forged message costs one
+   * try at most. Undefined when the write failed or the link changed meanwhile.
+   */
+  private async write(
+    scope: string,
+    expected: string,
+    next: CircuitState,
+  ): Promise<{ ok: boolean; value: string } | undefined> {
+    const generation = this.generation;
+    let answer: { ok: boolean; value: string };
+    try {
+      answer = await this.backend.cas(scope, expected, JSON.stringify(next), ttlOf(next, this.now()));
+    } catch (error) {
+      if (generation === this.generation) this.onFailure(error);
+      return undefined;
+    }
+    return generation === this.generation ? answer : undefined;
+  }
+
+  /**
+   * Records the fleet's value as a write answered it; the state here is that plus what is still
+   * pending. Redis answers one connection's commands in order, so an answer is never older than
+   * the value a join, an earlier write or a read gave ('' is no record: expired, or Redis came back
+   * empty).
+   */
+  private seen(scope: string, e: Entry, value: string, expected: string): void {
+    // The hint compared with was heard before the write went: Redis's answer is newer, whatever its number.
+    if (e.hint?.value === expected) e.hint = undefined;
+    this.adopt(e, value);
+    this.settleState(scope, e);
   }
 }

@@ -29,16 +29,45 @@ function fleetWithEvents() {
 const openFor = (ms: number) => ({ state: 'open', until: Date.now() + ms, reason: 'forged', opens: 1 });
 
 describe('a Redis store given values beyond bounds or malformed', () => {
-  it('opens at most maxOpenFor on a forged message announcing a window of 3650 days', async () => {
+  it('opens at most maxOpenFor on a forged value of 3650 days stored and announced', async () => {
     const { fleet, raw } = fleetWithEvents();
     const [a, b] = await fleet.replicas(2);
-    const forged = JSON.stringify({ c: 'limit:openai/main/gpt-4o', v: `999|${JSON.stringify(openFor(3650 * DAY))}` });
-    await raw.publish(`${fleet.prefix}events`, forged);
+    const value = `999|${JSON.stringify(openFor(3650 * DAY))}`;
+    await raw.set(`${fleet.prefix}c:limit:openai/main/gpt-4o`, value);
+    await raw.publish(`${fleet.prefix}events`, JSON.stringify({ c: 'limit:openai/main/gpt-4o', v: value }));
     for (const replica of [a!, b!]) {
       await eventually(() => expect(replica.get('limit:openai/main/gpt-4o')).toMatchObject({ state: 'open' }));
       const s = replica.get('limit:openai/main/gpt-4o') as { until: number };
       expect(s.until).toBeLessThanOrEqual(Date.now() + BOUNDS.maxOpenMs + 1);
     }
+  });
+
+  it('sees another replica open a circuit after a forged message numbered 2^53 - 1 on its channel', async () => {
+    const { fleet, raw } = fleetWithEvents();
+    const [victim, other, marker] = await fleet.replicas(3);
+    const scope = 'limit:openai/main/gpt-4o';
+    const forged = { c: scope, v: `${Number.MAX_SAFE_INTEGER}|${JSON.stringify({ state: 'closed', failures: 0 })}` };
+    await raw.publish(`${fleet.prefix}events`, JSON.stringify(forged));
+    // A real change after it: once the victim has it, it has heard the forged message too.
+    marker!.update('limit:openai/main/marker', () => openFor(1000) as never);
+    await eventually(() => expect(victim!.get('limit:openai/main/marker')).toMatchObject({ state: 'open' }));
+    other!.update(scope, () => openFor(30_000) as never);
+    await eventually(() => expect(victim!.get(scope)).toMatchObject({ state: 'open', reason: 'forged' }), 2000);
+    expect(victim!.health()).toMatchObject({ shared: true, fallbacks: 0, errors: 0 });
+  });
+
+  it('writes its own changes to a scope after a forged message numbered 2^53 - 1, neither looping nor leaving the fleet', async () => {
+    const { fleet, raw } = fleetWithEvents();
+    const [victim, other] = await fleet.replicas(2);
+    const scope = 'limit:openai/main/gpt-4o';
+    const forged = { c: scope, v: `${Number.MAX_SAFE_INTEGER}|${JSON.stringify({ state: 'closed', failures: 0 })}` };
+    for (let i = 0; i < 3; i++) {
+      await raw.publish(`${fleet.prefix}events`, JSON.stringify(forged));
+      victim!.update(scope, () => ({ state: 'closed', failures: i + 1 }));
+      await eventually(() => expect(other!.get(scope)).toEqual({ state: 'closed', failures: i + 1 }), 2000);
+    }
+    expect(await raw.get(`${fleet.prefix}c:${scope}`)).toMatch(/^\d{1,3}\|\{"state":"closed","failures":3\}$/);
+    expect(victim!.health()).toMatchObject({ shared: true, fallbacks: 0, errors: 0, pendingWrites: 0 });
   });
 
   it('drops malformed messages, counts them and says so once, and keeps serving the fleet', async () => {
