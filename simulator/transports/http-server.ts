@@ -156,6 +156,9 @@ export async function startSimulatorServer(
   h1.keepAliveTimeout = KEEP_ALIVE_MS;
   h1.headersTimeout = HEADERS_TIMEOUT_MS;
   h1.requestTimeout = 0;
+  // Node checks headersTimeout from a timer it starts when its server emits 'listening'; this
+  // one never listens itself (connections are handed to it), so it is told.
+  h1.emit('listening');
   // Malformed HTTP is the client's problem: answer 400 as node would, without reporting it.
   h1.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
@@ -229,6 +232,9 @@ export async function startSimulatorServer(
         await Promise.all(playing.values());
       }
       for (const socket of sockets) socket.destroy();
+      // Stops node's headersTimeout timer; neither server listens, so neither has more to close.
+      h1.close();
+      h2.close();
       await closed;
     },
   };

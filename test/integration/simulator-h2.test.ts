@@ -129,6 +129,17 @@ describe('simulator over cleartext HTTP/2 (prior knowledge)', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it('ends a stream still hanging at shutdown, recording it, and closes', async () => {
+    const s = await start(`  - { id: hang, kind: hang, match: { provider: openai } }`);
+    const pending = h2Request(session!, chatCall('openai')).catch((e: Error) => e);
+    await waitFor(() => s.sim.ledger.inFlight === 1);
+    await s.close();
+    served = undefined;
+    expect(await pending).toBeInstanceOf(Error);
+    expect(s.sim.ledger.row(0)).toMatchObject({ status: 0, end: 'shutdown' });
+    expect(s.errors).toEqual([]);
+  });
+
   it('destroys a session that sends garbage after the preface, and lives on for both protocols', async () => {
     const s = await start();
     const { port } = new URL(s.origin);
