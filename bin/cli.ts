@@ -152,6 +152,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     .option('--ledger-out <file>', 'stream every attempt to this JSONL file')
     .option('--dashboard', 'serve a live dashboard on loopback (attempts, announced waits, quota, faults)')
     .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
+    .option('--tls', 'serve HTTPS (HTTP/2 and HTTP/1.1 by ALPN) with a certificate from a throwaway CA')
+    .option('--tls-ca-out <file>', 'where --tls writes the CA certificate (default: a temporary folder)')
     .option('--workers <n>', 'serve from n processes on one port, quotas shared through Redis', parseWorkers)
     .option(
       '--redis-url <url>',
@@ -160,7 +162,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard\n  $ throttlelab simulate scenarios/quickstart.yaml --workers 2 --ledger-out ledger.jsonl',
+      '\nExamples:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard\n  $ throttlelab simulate scenarios/quickstart.yaml --workers 2 --ledger-out ledger.jsonl\n  $ throttlelab simulate scenarios/quickstart.yaml --tls --tls-ca-out ca.pem',
     )
     .action(
       async (
@@ -173,6 +175,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           ledgerOut?: string;
           dashboard?: boolean;
           dashboardPort?: number;
+          tls?: boolean;
+          tlsCaOut?: string;
           workers?: number;
           redisUrl?: string;
         },
@@ -181,9 +185,13 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
         const durationMs = durationArg(opts.duration, parseDuration);
         if (opts.redisUrl !== undefined && opts.workers === undefined)
           throw new CliError('CLI_USAGE', '--redis-url shares quotas between --workers; add --workers N.');
+        if (opts.tlsCaOut !== undefined && !opts.tls)
+          throw new CliError('CLI_USAGE', '--tls-ca-out says where --tls writes its CA certificate; add --tls.');
         if (opts.workers !== undefined) {
           if (opts.dashboard)
             throw new CliError('CLI_USAGE', '--dashboard serves one process; drop it with --workers.');
+          // The server key would have to be handed to every worker process; it stays in one.
+          if (opts.tls) throw new CliError('CLI_USAGE', '--tls serves one process; drop it with --workers.');
           const { simulateWorkers } = await import('./commands/simulate-workers.js');
           setCode(await simulateWorkers({ scenario, ...opts, workers: opts.workers, durationMs }, io));
           return;

@@ -64,6 +64,7 @@ export {
 export { startLoopLagMonitor, type LoopLag, type LoopLagMonitor } from './transports/loop-lag.js';
 export { recordLoopStalls, type LoopStallRecorder, type LoopStalls } from './transports/loop-stalls.js';
 export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
+export { generateTlsIdentity, type TlsIdentity } from './transports/tls-identity.js';
 export { CONTROL_PREFIX } from './transports/control-api.js';
 export { createMswHandlers } from './transports/msw-handlers.js';
 export { createUndiciDispatcher } from './transports/undici-dispatcher.js';

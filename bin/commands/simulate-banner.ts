@@ -15,6 +15,8 @@ export function printBanner(
     seed: number;
     origin: string;
     controlToken?: string;
+    /** The CA certificate a client must trust when serving TLS. */
+    caFile?: string;
     dashboard?: string;
     durationMs?: number;
     /** A line on how the serving is spread (workers, the shared quota). */
@@ -27,6 +29,7 @@ export function printBanner(
   io.out(
     `listening on ${origin}   control API: ${origin}${CONTROL_PREFIX}/health${o.controlToken ? ' (token required: $THROTTLELAB_CONTROL_TOKEN)' : ''}`,
   );
+  if (o.caFile) io.out(`TLS: HTTP/2 and HTTP/1.1 by ALPN; the CA certificate is ${o.caFile}`);
   if (o.spread) io.out(o.spread);
   if (o.dashboard) io.out(`dashboard: ${o.dashboard}/`);
   io.out('');
@@ -39,6 +42,8 @@ export function printBanner(
     io.out(line);
   io.out('');
   io.out('environment (simulated keys from the scenario; keys read from your environment are shown as $NAME):');
+  // Node reads it at startup: set it for the client process, not after.
+  if (o.caFile) io.out(`  NODE_EXTRA_CA_CERTS=${o.caFile}`);
   for (const e of endpoints) {
     const key = e.keys[0]!;
     io.out(`  # ${e.id} (${e.title}, key "${key.id}")`);

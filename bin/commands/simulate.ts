@@ -10,6 +10,7 @@ import {
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { openLedgerFile } from '../ledger-file.js';
 import { printBanner } from './simulate-banner.js';
+import { prepareTls } from './simulate-tls.js';
 import type { Io } from '../io.js';
 
 /** Options of `throttlelab simulate`. */
@@ -25,6 +26,10 @@ export interface SimulateOptions {
   /** Serve the live dashboard on loopback. */
   dashboard?: boolean;
   dashboardPort?: number;
+  /** Serve TLS (ALPN h2, http/1.1) with a certificate from a throwaway CA. */
+  tls?: boolean;
+  /** Where `tls` writes the CA certificate (default: a fresh temporary folder). */
+  tlsCaOut?: string;
 }
 
 /** A one-line account of the attempts served, per provider and status. */
@@ -66,10 +71,12 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
     : undefined;
   if (ledgerFile) sim.ledger.addSink((row) => ledgerFile.write(row));
   const controlToken = io.env.THROTTLELAB_CONTROL_TOKEN || undefined;
+  const tls = options.tls ? await prepareTls(options.tlsCaOut) : undefined;
   const server = await startSimulatorServer(sim, {
     host: options.host,
     port: options.port,
     controlToken,
+    tls: tls && { cert: tls.cert, key: tls.key },
     onError: (e) => io.err(`simulator: survived an error: ${(e as Error).message}`),
   });
 
@@ -83,6 +90,7 @@ export async function simulate(options: SimulateOptions, io: Io): Promise<ExitCo
     seed,
     origin: server.origin,
     controlToken,
+    caFile: tls?.caFile,
     dashboard: dashboard?.origin,
     durationMs: options.durationMs,
   });

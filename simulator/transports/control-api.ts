@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isGone, writeChunk, type ServerReply, type ServerRequest } from './server-exchange.js';
 import type { LedgerQuery } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
 import { decodePathSegment } from './decode-path-segment.js';
@@ -9,13 +9,13 @@ import { streamControlEvents } from './control-events.js';
 /** The control API's path prefix, outside every provider's namespace. */
 export const CONTROL_PREFIX = '/_throttlelab';
 
-function json(res: ServerResponse, status: number, value: unknown): void {
+function json(res: ServerReply, status: number, value: unknown): void {
   const body = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
-function problem(res: ServerResponse, status: number, message: string, issues?: string[]): void {
+function problem(res: ServerReply, status: number, message: string, issues?: string[]): void {
   json(res, status, { error: { message, ...(issues ? { issues } : {}) } });
 }
 
@@ -42,7 +42,7 @@ function ledgerQuery(params: URLSearchParams): LedgerQuery | string {
   return q;
 }
 
-async function streamJsonl(sim: Simulator, res: ServerResponse): Promise<void> {
+async function streamJsonl(sim: Simulator, res: ServerReply): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
   let batch = '';
   let n = 0;
@@ -50,8 +50,8 @@ async function streamJsonl(sim: Simulator, res: ServerResponse): Promise<void> {
     batch += `${JSON.stringify(row)}\n`;
     if (++n % 1000 === 0) {
       // A client that leaves mid-export ends it (a drain that never comes would hold the loop for ever).
-      if (!res.write(batch)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
-      if (res.destroyed) return;
+      if (!writeChunk(res, batch)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (isGone(res)) return;
       batch = '';
     }
   }
@@ -67,7 +67,7 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?$/i;
  * page), a missing or wrong token when one is set, or a body that is not JSON (a cross-site form
  * or `text/plain` POST needs no preflight; a JSON one does, and is never granted).
  */
-function refusal(req: IncomingMessage, method: string, token: string | undefined): [number, string] | undefined {
+function refusal(req: ServerRequest, method: string, token: string | undefined): [number, string] | undefined {
   if (!LOOPBACK_HOST.test(req.headers.host ?? ''))
     return [
       403,
@@ -110,8 +110,8 @@ export interface ControlOptions {
  */
 export async function handleControl(
   sim: Simulator,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: ServerRequest,
+  res: ServerReply,
   origin: string,
   options: ControlOptions = {},
 ): Promise<void> {

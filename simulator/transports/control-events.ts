@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeChunk, type ServerReply, type ServerRequest } from './server-exchange.js';
 import type { Simulator } from '../simulator.js';
 
 /** One attempt as the event stream sends it: [s since start, provider, status, announced wait ms, key, model]. */
@@ -13,11 +13,11 @@ const MAX_ATTEMPTS_PER_TICK = 2000;
  * the last one, each provider's totals by status, the quota levels and the faults (active or not).
  * Ends when the client leaves or the server closes.
  */
-export function streamControlEvents(sim: Simulator, req: IncomingMessage, res: ServerResponse, intervalMs = 500): void {
+export function streamControlEvents(sim: Simulator, req: ServerRequest, res: ServerReply, intervalMs = 500): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
+    // No `connection: keep-alive`: HTTP/1.1 keeps the connection anyway, and HTTP/2 forbids the field.
     'cache-control': 'no-store',
-    connection: 'keep-alive',
   });
   const at = (ms: number) => Math.round(ms - sim.startedAt) / 1000;
   const totals: Record<string, Record<string, number>> = {};
@@ -35,7 +35,7 @@ export function streamControlEvents(sim: Simulator, req: IncomingMessage, res: S
       pending.push([at(row.arrivalAt), row.provider, row.status, row.hintMs, row.key, row.model]);
     else skipped++;
   });
-  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const send = (event: string, data: unknown) => writeChunk(res, `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   send('hello', {
     scenario: sim.scenario.name,
     seed: sim.seed,

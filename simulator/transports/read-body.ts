@@ -1,11 +1,11 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 
 /**
  * Collects a request body as UTF-8 and calls back once it has ended; past `maxBytes` it keeps
  * draining but drops the bytes and reports `tooLarge`.
  */
 export function collectBody(
-  req: IncomingMessage,
+  req: Readable,
   maxBytes: number,
   done: (body: string, tooLarge: boolean) => void,
   failed: (error: unknown) => void,
@@ -32,7 +32,7 @@ export function collectBody(
 }
 
 /** Reads a request body as UTF-8, stopping (but draining) past `maxBytes`. */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: string; tooLarge: boolean }> {
+export function readBody(req: Readable, maxBytes: number): Promise<{ body: string; tooLarge: boolean }> {
   return new Promise((resolve, reject) =>
     collectBody(req, maxBytes, (body, tooLarge) => resolve({ body, tooLarge }), reject),
   );

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { simulate } from '../../bin/commands/simulate.js';
 import { validate } from '../../bin/commands/validate.js';
 import type { Io } from '../../bin/io.js';
+import { cli as cliInProcess } from '../helpers/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -91,6 +92,30 @@ describe('throttlelab simulate', () => {
     const line = io.lines.find((l) => l.startsWith('simulator lag:'));
     expect(line, io.lines.join('\n')).toMatch(/^simulator lag: event loop p99 \d+ ms \(max \d+ ms\)/);
     expect(Number(/max (\d+) ms/.exec(line!)![1])).toBeGreaterThanOrEqual(150);
+  });
+
+  it('serves TLS with --tls, writing the CA certificate and printing the NODE_EXTRA_CA_CERTS line', async () => {
+    const { mkdtemp, readFile } = await import('node:fs/promises');
+    const { X509Certificate } = await import('node:crypto');
+    const { tmpdir } = await import('node:os');
+    const caFile = join(await mkdtemp(join(tmpdir(), 'throttlelab-cli-tls-')), 'ca.pem');
+    const io = captureIo(1500);
+    expect(await simulate({ scenario: 'scenarios/quickstart.yaml', seed: 9, tls: true, tlsCaOut: caFile }, io)).toBe(0);
+    const text = io.lines.join('\n');
+    expect(text).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+/);
+    expect(text).toContain(`TLS: HTTP/2 and HTTP/1.1 by ALPN; the CA certificate is ${caFile}`);
+    expect(io.lines).toContain(`  NODE_EXTRA_CA_CERTS=${caFile}`);
+    expect(text).toMatch(/OPENAI_BASE_URL=https:\/\/127\.0\.0\.1:\d+\/openai\/v1/);
+    const pem = await readFile(caFile, 'utf8');
+    expect(new X509Certificate(pem).ca).toBe(true);
+    expect(pem).not.toMatch(/PRIVATE KEY/);
+  });
+
+  it('refuses --tls-ca-out without --tls, and --tls with --workers', async () => {
+    const alone = await cliInProcess(['simulate', 'scenarios/quickstart.yaml', '--tls-ca-out', 'ca.pem']);
+    expect([alone.code, alone.err.join('\n')]).toEqual([2, expect.stringContaining('add --tls')]);
+    const workers = await cliInProcess(['simulate', 'scenarios/quickstart.yaml', '--tls', '--workers', '2']);
+    expect([workers.code, workers.err.join('\n')]).toEqual([2, expect.stringContaining('--tls serves one process')]);
   });
 
   it('refers to keys read from the environment instead of printing them', async () => {
