@@ -20,6 +20,13 @@ function parseWorkers(value: string): number {
   return n;
 }
 
+function parseJobs(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 16)
+    throw new InvalidArgumentError('expected a number of jobs from 1 to 16.');
+  return n;
+}
+
 function parseSeconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 86_400) throw new InvalidArgumentError('expected seconds from 1 to 86400.');
@@ -295,6 +302,11 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       )
       .option('--out <dir>', 'report folder')
       .option('--sim-port <n>', 'fixed simulator port, for a router started beforehand', parsePort)
+      .option(
+        '--jobs <n>',
+        'scenarios side by side on the wall clock, each with its own simulator and router (default 1)',
+        parseJobs,
+      )
       .option('--evidence <full|summary|none>', EVIDENCE_HELP, parseEvidence)
       .option('--quiet', 'no progress line ("3/12 name", ETA), nothing non-essential on stderr'),
   ).action(
@@ -308,6 +320,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       seeds?: string;
       out?: string;
       simPort?: number;
+      jobs?: number;
       routerCmd?: string;
       routerUrl?: string;
       time?: 'wall' | 'simulated';
