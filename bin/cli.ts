@@ -20,6 +20,12 @@ function parseWorkers(value: string): number {
   return n;
 }
 
+function parseLocalWorkers(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 64) throw new InvalidArgumentError('expected a number of workers from 0 to 64.');
+  return n;
+}
+
 function parseSeconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 86_400) throw new InvalidArgumentError('expected seconds from 1 to 86400.');
@@ -241,7 +247,17 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--dashboard', 'serve a live dashboard on loopback while the run goes')
       .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
       .option('--evidence <full|summary|none>', EVIDENCE_HELP, parseEvidence)
-      .option('--quiet', 'no progress line, nothing non-essential on stderr (the verdicts still print)'),
+      .option('--quiet', 'no progress line, nothing non-essential on stderr (the verdicts still print)')
+      .option(
+        '--load-workers <n>',
+        "send the open loop from n processes, arrivals dealt round-robin; they meet on --redis-url's Redis (default: a private redis-server)",
+        parseWorkers,
+      )
+      .option(
+        '--local-load-workers <k>',
+        'of --load-workers, how many this command starts (default all); the rest join with load-worker --join',
+        parseLocalWorkers,
+      ),
   )
     .addHelpText(
       'after',
@@ -265,8 +281,12 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           readyPath?: string;
           quiet?: boolean;
           evidence?: 'full' | 'summary' | 'none';
+          loadWorkers?: number;
+          localLoadWorkers?: number;
         },
       ) => {
+        if (opts.localLoadWorkers !== undefined && opts.loadWorkers === undefined)
+          throw new CliError('CLI_USAGE', '--local-load-workers needs --load-workers N.');
         const { run } = await import('./commands/run.js');
         const { quiet, ...rest } = opts;
         setCode(await run({ scenario, ...rest }, quiet ? { ...io, quiet } : io));
@@ -462,6 +482,20 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       const { readDuration } = await import('../router/index.js');
       const durationMs = durationArg(opts.duration, readDuration);
       setCode(await routerCommand({ ...opts, durationMs }, io));
+    });
+
+  program
+    .command('load-worker')
+    .description('take a segment of a `run --load-workers` load (from this or another host) and send it')
+    .requiredOption('--join <url>', 'the Redis the run coordinates through, e.g. redis://10.0.0.5:6379', parseRedisUrl)
+    .option('--group <id>', 'the load group the run printed (default: the newest on that Redis)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ throttlelab run scenarios/quickstart.yaml --router-url http://10.0.0.7:8080/v1 --load-workers 3 --local-load-workers 1 --redis-url redis://10.0.0.5:6379\n  $ throttlelab load-worker --join redis://10.0.0.5:6379   # on two other hosts',
+    )
+    .action(async (opts: { join: string; group?: string }) => {
+      const { loadWorker } = await import('./commands/load-worker.js');
+      setCode(await loadWorker(opts, io));
     });
 
   program
