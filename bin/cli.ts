@@ -150,7 +150,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
   program
     .command('simulate')
     .description('serve the simulated providers of a scenario until stopped')
-    .argument('<scenario>', 'scenario YAML file')
+    .argument('[scenario]', 'scenario YAML file (not with --join)')
     .option('--seed <n>', 'seed for every random choice (printed at start; reuse it to replay)', parseSeed)
     .option('--port <n>', "port to listen on (default: the scenario's, else a free one)", parsePort)
     .option('--host <addr>', 'loopback address: 127.0.0.1 or ::1', parseHost)
@@ -164,14 +164,22 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       'the Redis --workers share quotas through (default: a private redis-server)',
       parseRedisUrl,
     )
+    .option(
+      '--join <url>',
+      "serve as one more worker of a running --workers group on this Redis (another host's)",
+      parseRedisUrl,
+    )
+    .option('--group <prefix>', 'with --join: the group the primary printed (default: the newest)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard\n  $ throttlelab simulate scenarios/quickstart.yaml --workers 2 --ledger-out ledger.jsonl',
     )
     .action(
       async (
-        scenario: string,
+        scenario: string | undefined,
         opts: {
+          join?: string;
+          group?: string;
           seed?: number;
           port?: number;
           host?: '127.0.0.1' | '::1';
@@ -185,6 +193,18 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       ) => {
         const { parseDuration } = await import('../simulator/index.js');
         const durationMs = durationArg(opts.duration, parseDuration);
+        if (opts.join !== undefined) {
+          if (scenario !== undefined || opts.workers !== undefined || opts.dashboard || opts.seed !== undefined)
+            throw new CliError(
+              'CLI_USAGE',
+              '--join takes the scenario and seed of the group it joins; drop the scenario, --seed, --workers and --dashboard.',
+            );
+          const { simulateJoin } = await import('./commands/simulate-join.js');
+          setCode(await simulateJoin({ ...opts, join: opts.join }, io));
+          return;
+        }
+        if (scenario === undefined)
+          throw new CliError('CLI_USAGE', 'simulate needs a scenario file (or --join <redis-url>).');
         if (opts.redisUrl !== undefined && opts.workers === undefined)
           throw new CliError('CLI_USAGE', '--redis-url shares quotas between --workers; add --workers N.');
         if (opts.workers !== undefined) {
