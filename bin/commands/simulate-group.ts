@@ -8,6 +8,8 @@ export interface SimulateGroup {
   seed: number;
   /** The quota keys' prefix every worker of the group shares. */
   prefix: string;
+  /** Workers the primary forked (a joined worker's share while Redis is down is 1/(workers + 1)). */
+  workers: number;
 }
 
 /** Names the newest group on a Redis, for `simulate --join` without `--group`. */

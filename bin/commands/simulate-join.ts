@@ -43,6 +43,7 @@ export async function simulateJoin(o: SimulateJoinOptions, io: Io): Promise<Exit
         ...(o.host ? { host: o.host } : {}),
         redisUrl: o.join,
         prefix: group.prefix,
+        share: group.workers + 1,
         ...(o.ledgerOut ? { ledgerPart: o.ledgerOut } : {}),
       },
       io,

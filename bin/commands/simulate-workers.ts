@@ -79,7 +79,12 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
     await (await connectRedisQuota({ url: redisUrl })).close();
     const prefix = `tl:${randomUUID().slice(0, 8)}`;
     // Workers on other hosts join through the same Redis (`simulate --join`), until this stops.
-    withdraw = await publishSimulateGroup(redisUrl, { scenarioText: loaded.text, seed, prefix });
+    withdraw = await publishSimulateGroup(redisUrl, {
+      scenarioText: loaded.text,
+      seed,
+      prefix,
+      workers: options.workers,
+    });
     const parts: string[] = [];
     for (let i = 1; i <= options.workers; i++) {
       const ledgerPart = options.ledgerOut ? `${options.ledgerOut}.worker-${i}` : undefined;
@@ -92,6 +97,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
         redisUrl,
         prefix,
         ledgerPart,
+        share: options.workers,
       };
       workers.push(cluster.fork({ THROTTLELAB_WORKER: JSON.stringify(config) }));
     }
@@ -140,6 +146,12 @@ function printSummary(io: Io, results: readonly Stopped[], elapsedMs: number): v
       byStatus.set(status, (byStatus.get(status) ?? 0) + n);
       byProvider.set(provider, byStatus);
     }
+  results.forEach((r, i) => {
+    for (const w of r.degraded)
+      io.out(
+        `  DEGRADED worker ${i + 1}: Redis did not answer from ${new Date(w.from).toISOString()} ${w.to === undefined ? 'to the end' : `for ${Math.round(w.to - w.from)} ms`}; it enforced 1/${results.length} of each limit alone (${w.reason})`,
+      );
+  });
   for (const [provider, byStatus] of byProvider)
     io.out(
       `  ${provider}: ${[...byStatus]
