@@ -27,6 +27,12 @@ function parseJobs(value: string): number {
   return n;
 }
 
+function parseLocalWorkers(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 64) throw new InvalidArgumentError('expected a number of workers from 0 to 64.');
+  return n;
+}
+
 function parseSeconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 86_400) throw new InvalidArgumentError('expected seconds from 1 to 86400.');
@@ -151,7 +157,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
   program
     .command('simulate')
     .description('serve the simulated providers of a scenario until stopped')
-    .argument('<scenario>', 'scenario YAML file')
+    .argument('[scenario]', 'scenario YAML file (not with --join)')
     .option('--seed <n>', 'seed for every random choice (printed at start; reuse it to replay)', parseSeed)
     .option('--port <n>', "port to listen on (default: the scenario's, else a free one)", parsePort)
     .option('--host <addr>', 'loopback address: 127.0.0.1 or ::1', parseHost)
@@ -167,14 +173,22 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       'the Redis --workers share quotas through (default: a private redis-server)',
       parseRedisUrl,
     )
+    .option(
+      '--join <url>',
+      "serve as one more worker of a running --workers group on this Redis (another host's)",
+      parseRedisUrl,
+    )
+    .option('--group <prefix>', 'with --join: the group the primary printed (default: the newest)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard\n  $ throttlelab simulate scenarios/quickstart.yaml --workers 2 --ledger-out ledger.jsonl\n  $ throttlelab simulate scenarios/quickstart.yaml --tls --tls-ca-out ca.pem',
     )
     .action(
       async (
-        scenario: string,
+        scenario: string | undefined,
         opts: {
+          join?: string;
+          group?: string;
           seed?: number;
           port?: number;
           host?: '127.0.0.1' | '::1';
@@ -190,6 +204,18 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       ) => {
         const { parseDuration } = await import('../simulator/index.js');
         const durationMs = durationArg(opts.duration, parseDuration);
+        if (opts.join !== undefined) {
+          if (scenario !== undefined || opts.workers !== undefined || opts.dashboard || opts.seed !== undefined)
+            throw new CliError(
+              'CLI_USAGE',
+              '--join takes the scenario and seed of the group it joins; drop the scenario, --seed, --workers and --dashboard.',
+            );
+          const { simulateJoin } = await import('./commands/simulate-join.js');
+          setCode(await simulateJoin({ ...opts, join: opts.join }, io));
+          return;
+        }
+        if (scenario === undefined)
+          throw new CliError('CLI_USAGE', 'simulate needs a scenario file (or --join <redis-url>).');
         if (opts.redisUrl !== undefined && opts.workers === undefined)
           throw new CliError('CLI_USAGE', '--redis-url shares quotas between --workers; add --workers N.');
         if (opts.tlsCaOut !== undefined && !opts.tls)
@@ -256,7 +282,17 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       .option('--dashboard', 'serve a live dashboard on loopback while the run goes')
       .option('--dashboard-port <n>', 'port of the dashboard (default: a free one)', parsePort)
       .option('--evidence <full|summary|none>', EVIDENCE_HELP, parseEvidence)
-      .option('--quiet', 'no progress line, nothing non-essential on stderr (the verdicts still print)'),
+      .option('--quiet', 'no progress line, nothing non-essential on stderr (the verdicts still print)')
+      .option(
+        '--load-workers <n>',
+        "send the open loop from n processes, arrivals dealt round-robin; they meet on --redis-url's Redis (default: a private redis-server)",
+        parseWorkers,
+      )
+      .option(
+        '--local-load-workers <k>',
+        'of --load-workers, how many this command starts (default all); the rest join with load-worker --join',
+        parseLocalWorkers,
+      ),
   )
     .addHelpText(
       'after',
@@ -280,8 +316,12 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           readyPath?: string;
           quiet?: boolean;
           evidence?: 'full' | 'summary' | 'none';
+          loadWorkers?: number;
+          localLoadWorkers?: number;
         },
       ) => {
+        if (opts.localLoadWorkers !== undefined && opts.loadWorkers === undefined)
+          throw new CliError('CLI_USAGE', '--local-load-workers needs --load-workers N.');
         const { run } = await import('./commands/run.js');
         const { quiet, ...rest } = opts;
         setCode(await run({ scenario, ...rest }, quiet ? { ...io, quiet } : io));
@@ -483,6 +523,20 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       const { readDuration } = await import('../router/index.js');
       const durationMs = durationArg(opts.duration, readDuration);
       setCode(await routerCommand({ ...opts, durationMs }, io));
+    });
+
+  program
+    .command('load-worker')
+    .description('take a segment of a `run --load-workers` load (from this or another host) and send it')
+    .requiredOption('--join <url>', 'the Redis the run coordinates through, e.g. redis://10.0.0.5:6379', parseRedisUrl)
+    .option('--group <id>', 'the load group the run printed (default: the newest on that Redis)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ throttlelab run scenarios/quickstart.yaml --router-url http://10.0.0.7:8080/v1 --load-workers 3 --local-load-workers 1 --redis-url redis://10.0.0.5:6379\n  $ throttlelab load-worker --join redis://10.0.0.5:6379   # on two other hosts',
+    )
+    .action(async (opts: { join: string; group?: string }) => {
+      const { loadWorker } = await import('./commands/load-worker.js');
+      setCode(await loadWorker(opts, io));
     });
 
   program

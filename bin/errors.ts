@@ -52,6 +52,10 @@ const USER_HARNESS_CODES: ReadonlySet<HarnessErrorCode> = new Set([
   'HARNESS_REPORT_UNWRITABLE',
   'HARNESS_SCENARIO_INVALID',
   'HARNESS_REDIS_UNAVAILABLE',
+  'HARNESS_LOAD_GROUP_MISSING',
+  'HARNESS_LOAD_GROUP_FULL',
+  'HARNESS_LOAD_GROUP_TIMEOUT',
+  'HARNESS_LOAD_WORKER_FAILED',
 ]);
 
 // System calls whose failures are the environment's (a port taken, a folder not writable, a host

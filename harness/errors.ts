@@ -17,7 +17,15 @@ export type HarnessErrorCode =
   /** A run in simulated time whose code under test waits on something simulated time does not drive. */
   | 'HARNESS_SIMULATION_STUCK'
   /** A peer router (Portkey) whose generated config can route none of a scenario's models. */
-  | 'HARNESS_PEER_UNROUTABLE';
+  | 'HARNESS_PEER_UNROUTABLE'
+  /** A load worker named a load group that is not open (none started, or it expired). */
+  | 'HARNESS_LOAD_GROUP_MISSING'
+  /** A load worker joined a group whose segments were all taken. */
+  | 'HARNESS_LOAD_GROUP_FULL'
+  /** A load group whose workers did not join, start or finish in time. */
+  | 'HARNESS_LOAD_GROUP_TIMEOUT'
+  /** A load worker that could not send its segment: the load is incomplete. */
+  | 'HARNESS_LOAD_WORKER_FAILED';
 
 const BRAND = Symbol.for('throttlelab.harness.error');
 

@@ -112,3 +112,7 @@ export { runPool, MAX_POOL_WORKERS, type PoolWorker, type PoolOutcome } from './
 export { renderExploreText } from './explore/render-explore-text.js';
 export { renderExploreHtml } from './explore/render-explore-html.js';
 export { seedVerdicts, type SeedVerdict } from './explore/seed-verdicts.js';
+export { openLoadGroup, mergeLoadResults, type LoadGroup, type LoadGroupResult } from './load/open-load-group.js';
+export { joinLoadGroup, type JoinOptions } from './load/join-load-group.js';
+export type { LoadJob, LoadWorkerResult, LoadWorkerSummary } from './load/load-group-keys.js';
+export type { SplitLoad } from './run-scenario.js';

@@ -81,6 +81,7 @@ export function judgeRun(e: RunEvidence): RunData {
       ? { routerRunQueue: { unavailable: e.routerWait.unavailable } }
       : {}),
     ...(e.fleet ? { fleet: e.fleet } : {}),
+    ...(e.loadWorkers ? { loadWorkers: e.loadWorkers } : {}),
     ...(e.routerLogs?.length ? { routerLogs: e.routerLogs } : {}),
   };
 }

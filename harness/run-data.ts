@@ -5,6 +5,7 @@ import type { FleetSummary } from './fleet/fleet-run.js';
 import type { RouterRunQueue } from './launch/record-run-queue-delay.js';
 import type { RouterRunQueueSummary } from './launch/run-queue-delay.js';
 import type { ClientOutcome } from './load/client-outcome.js';
+import type { LoadWorkerSummary } from './load/load-group-keys.js';
 import type { RunScenario } from './scenario/schema.js';
 
 // What a run gathers and what judging it makes of that, apart from both the orchestrators that
@@ -37,6 +38,8 @@ export interface RunEvidence {
   interrupted: boolean;
   /** A fleet run: its replicas, store, spread and Redis faults. */
   fleet?: FleetSummary;
+  /** `run --load-workers`: each load worker's segment, host, counts and own loop lag. */
+  loadWorkers?: LoadWorkerSummary[];
   /** Files holding the router's output (a fleet's: one per replica). */
   routerLogs?: string[];
   /** True once judging must end soon (see `judgeDeadline`): long replays stop short. */

@@ -13,6 +13,16 @@ import type { RouterLauncher } from './launch/launcher.js';
 import { recordRunQueueDelay, type RouterRunQueue } from './launch/record-run-queue-delay.js';
 import { providerEnv, scenarioKeyValues } from './launch/provider-env.js';
 import { judgeDeadline } from './judge-deadline.js';
+import type { LoadJob, LoadWorkerSummary } from './load/load-group-keys.js';
+import { loadJob } from './load/load-job.js';
+import type { LoadGroupResult } from './load/open-load-group.js';
+
+/** `run --load-workers`: the open loop dealt to worker processes that meet in a load group. */
+export interface SplitLoad {
+  segments: number;
+  /** Runs the job on the group; `onStarted` is told the shared start time. */
+  run(job: LoadJob, signal?: AbortSignal, onStarted?: (startAt: number) => void): Promise<LoadGroupResult>;
+}
 
 /** Options for `runScenario`. */
 export interface RunOptions {
@@ -32,6 +42,19 @@ export interface RunOptions {
   onSimulator?: (origin: string) => void;
   /** A fleet's Redis that is already running (`--redis-url`) instead of a redis-server of the run's own. */
   redis?: ExternalRedis;
+  /** Send the load from worker processes instead of this one (an open loop at a single router). */
+  splitLoad?: SplitLoad;
+}
+
+/**
+ * The load's loop lag: this process's (it runs the simulator) or, when workers sent the load,
+ * the worst of any process that timed a request.
+ */
+function worstLag(own: { p99Ms: number; maxMs: number }, workers: readonly LoadWorkerSummary[] = []) {
+  return {
+    p99Ms: Math.max(own.p99Ms, ...workers.map((w) => w.loopLag.p99Ms)),
+    maxMs: Math.max(own.maxMs, ...workers.map((w) => w.loopLag.maxMs)),
+  };
 }
 
 function requestsPerReplica(outcomes: readonly ClientOutcome[], replicas: number): number[] {
@@ -64,6 +87,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     let loopLag = { p99Ms: 0, maxMs: 0 };
     let loopStalls: LoopStalls | undefined;
     let routerWait: RouterRunQueue | undefined;
+    let loadWorkers: LoadWorkerSummary[] | undefined;
     try {
       const routerEnv = { ...providerEnv(endpoints, server.origin, scenarioKeyValues(scenario, o.env)), ...fleet.env };
       router = await o.launcher({
@@ -76,19 +100,34 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       });
       const plan = createRequestPlanner(scenario.load, o.seed, runId, routerEnv);
       const target = fleet.target(router);
-      // Fault times count from here: the router is ready, however long it took to start.
-      loadStartedAt = systemClock.now();
-      sim.startFaultsAt(loadStartedAt);
-      fleet.startFaults(loadStartedAt);
+      // Fault times count from here: the router is ready, however long it took to start (or, for
+      // load workers, from the start time they share).
+      const startLoad = (at: number) => {
+        loadStartedAt = at;
+        sim.startFaultsAt(at);
+        fleet.startFaults(at);
+      };
+      if (!o.splitLoad) startLoad(systemClock.now());
       const monitor = startLoopLagMonitor();
       const stalls = recordLoopStalls();
       // A router in this process waits out the loop's stalls, measured above; only another process has its own.
       // A fleet's replicas are timed apart: one starved replica explains only its own requests.
       const runQueue = router.pids ? recordRunQueueDelay(router.replicaPids?.() ?? [router.pids()]) : undefined;
       try {
-        result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
+        if (o.splitLoad) {
+          const job = loadJob(scenario.load, {
+            seed: o.seed,
+            runId,
+            env: routerEnv,
+            baseUrl: target.baseUrl,
+            segments: o.splitLoad.segments,
+          });
+          const split = await o.splitLoad.run(job, o.signal, startLoad);
+          result = split;
+          loadWorkers = split.workers;
+        } else result = await runLoad(scenario.load, target, fleet.spread, plan, systemClock, o.onProgress, o.signal);
       } finally {
-        loopLag = monitor.stop();
+        loopLag = worstLag(monitor.stop(), loadWorkers);
         loopStalls = stalls.stop();
         routerWait = runQueue?.stop();
       }
@@ -123,6 +162,7 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
       ...(giveUp ? { giveUp } : {}),
       judgeClock: () => performance.now(),
       ...(fleetSummary ? { fleet: fleetSummary } : {}),
+      ...(loadWorkers ? { loadWorkers } : {}),
       ...(router.logs?.length ? { routerLogs: router.logs } : {}),
     });
   } finally {

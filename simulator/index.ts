@@ -71,5 +71,5 @@ export { createUndiciDispatcher } from './transports/undici-dispatcher.js';
 export { VENDORS, VENDOR_IDS } from './vendors/registry.js';
 export type { VendorId, SimRequest, HintForm } from './vendors/types.js';
 export { upstreamMarks, type UpstreamMark } from './vendors/upstream-marks.js';
-export { SharedQuota, type QuotaScriptRunner } from './quota/shared-quota.js';
+export { SharedQuota, type QuotaScriptRunner, type DegradedWindow } from './quota/shared-quota.js';
 export { connectRedisQuota, type RedisQuotaRunner } from './transports/redis-quota-runner.js';

@@ -22,11 +22,13 @@ import {
   type SimulatedRouterLauncher,
   WALL_CLOCK_MAX_LOAD_MS,
   type ClientOutcome,
+  type SplitLoad,
 } from '../../harness/index.js';
 import type { LedgerRow } from '../../simulator/index.js';
 import { quitHook, writeEvidenceFiles } from '../evidence-files.js';
 import { planEvidence, type EvidenceMode } from '../evidence-plan.js';
 import { keepLogs } from './keep-logs.js';
+import { splitLoadOf } from './load-workers.js';
 import { formatIssues, locateInYaml } from '../../simulator/index.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
@@ -116,6 +118,10 @@ export interface RunCommandOptions extends RouterChoice {
   dashboardPort?: number;
   /** `--evidence`: which raw evidence to keep beside the report (default full). */
   evidence?: EvidenceMode;
+  /** `--load-workers N`: send the open loop from N worker processes (segments). */
+  loadWorkers?: number;
+  /** How many of them this command starts (default all); the rest join with `load-worker --join`. */
+  localLoadWorkers?: number;
 }
 
 /** A scenario ready to run: its router launcher (and, in simulated time, its in-process one). */
@@ -126,6 +132,8 @@ export interface Prepared {
   simulated?: SimulatedRouterLauncher;
   /** `--redis-url`: the fleet's Redis, already running. */
   redisUrl?: string;
+  /** `--load-workers`: the load sent from worker processes. */
+  splitLoad?: SplitLoad;
 }
 
 /** Prepares a scenario for a run: loaded, with a load section, its router choice valid. */
@@ -241,6 +249,7 @@ export async function executeRun(
     simPort,
     onSimulator,
     signal: io.stop,
+    ...(prepared.splitLoad ? { splitLoad: prepared.splitLoad } : {}),
     // A tag of the run's own in its key prefix: two runs of one seed on one Redis never share keys.
     ...(redisUrl ? { redis: { url: redisUrl, tag: io.randomSeed().toString(36) } } : {}),
     onProgress: (p) => meter.update(Math.max(0, p.elapsedMs) / total, progressLine(p, total).trim()),
@@ -251,7 +260,19 @@ export async function executeRun(
 
 /** Runs a scenario against a router under load, judges it, writes the reports; exit 0 pass, 1 fail, 3 inconclusive, 2 bad input. */
 export async function run(options: RunCommandOptions, io: Io): Promise<ExitCode> {
-  const prepared = await prepareRun(options.scenario, options, io);
+  if (!options.loadWorkers) return runPrepared(options, await prepareRun(options.scenario, options, io), io);
+  // With load workers, --redis-url is where they meet, not a fleet's store (a fleet is refused).
+  const prepared = await prepareRun(options.scenario, { ...options, redisUrl: undefined }, io);
+  if (!prepared) return EXIT.BAD_INPUT;
+  const split = await splitLoadOf(prepared, options, io);
+  try {
+    return await runPrepared(options, { ...prepared, splitLoad: split }, io);
+  } finally {
+    await split.close();
+  }
+}
+
+async function runPrepared(options: RunCommandOptions, prepared: Prepared | undefined, io: Io): Promise<ExitCode> {
   if (!prepared) return EXIT.BAD_INPUT;
   await assertWritableDir(options.out ?? 'reports');
   const seed = options.seed ?? prepared.scenario.seed ?? io.randomSeed();

@@ -1,5 +1,11 @@
 import { loadRunScenarioFile } from '../../harness/index.js';
-import { connectRedisQuota, createSimulator, SharedQuota, startSimulatorServer } from '../../simulator/index.js';
+import {
+  connectRedisQuota,
+  createSimulator,
+  SharedQuota,
+  startSimulatorServer,
+  type DegradedWindow,
+} from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { openLedgerFile } from '../ledger-file.js';
@@ -15,12 +21,23 @@ export interface WorkerConfig {
   prefix: string;
   /** This worker's part of `--ledger-out`, merged by the primary at the end. */
   ledgerPart?: string;
+  /** Workers sharing the limits: while Redis does not answer, each enforces 1/share of every limit. */
+  share: number;
 }
+
+/** How long one quota decision may wait for Redis before this worker decides alone (ms). */
+const REDIS_CALL_TIMEOUT_MS = 250;
 
 /** Messages between the primary and its workers. */
 export type WorkerMessage =
   | { type: 'ready'; origin: string }
-  | { type: 'stopped'; attempts: number; counts: Array<[string, number, number]> }
+  | {
+      type: 'stopped';
+      attempts: number;
+      counts: Array<[string, number, number]>;
+      /** When Redis did not answer and this worker enforced its share of each limit alone. */
+      degraded: DegradedWindow[];
+    }
   | { type: 'stop' };
 
 /**
@@ -41,12 +58,22 @@ export async function serveAsWorker(
   }
   const runner = await connectRedisQuota({
     url: config.redisUrl,
+    timeoutMs: REDIS_CALL_TIMEOUT_MS,
     onError: (e) => io.err(`simulate worker: a charge after the fact failed: ${(e as Error).message}`),
+  });
+  const shared = new SharedQuota(runner, config.prefix, {
+    share: config.share,
+    onWindow: (w) =>
+      io.err(
+        w.to === undefined
+          ? `simulate worker ${process.pid}: Redis did not answer (${w.reason}); enforcing 1/${config.share} of each limit alone (degraded)`
+          : `simulate worker ${process.pid}: Redis answers again; degraded for ${Math.round(w.to - w.from)} ms`,
+      ),
   });
   const sim = createSimulator(loaded.scenario, {
     seed: config.seed,
     env: io.env,
-    sharedQuota: new SharedQuota(runner, config.prefix),
+    sharedQuota: shared,
   });
   const ledgerFile = config.ledgerPart
     ? await openLedgerFile(config.ledgerPart, (e) => io.err(`simulate worker: writing its ledger failed (${e.code})`))
@@ -71,6 +98,7 @@ export async function serveAsWorker(
   send({
     type: 'stopped',
     attempts: sim.ledger.size,
+    degraded: shared.windows,
     counts: [...counts].map(([k, n]) => {
       const [provider, status] = k.split('\u0000');
       return [provider!, Number(status), n];

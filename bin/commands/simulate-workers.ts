@@ -7,6 +7,7 @@ import type { Io } from '../io.js';
 import { openLedgerFile } from '../ledger-file.js';
 import { mergeLedgerParts } from '../ledger-merge.js';
 import { printBanner } from './simulate-banner.js';
+import { publishSimulateGroup } from './simulate-group.js';
 import { serveAsWorker, type WorkerConfig, type WorkerMessage } from './simulate-worker.js';
 
 /** Options of `throttlelab simulate --workers N`. */
@@ -73,9 +74,17 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
   const own: RedisServer | undefined = options.redisUrl ? undefined : await startRedisServer();
   const redisUrl = options.redisUrl ?? own!.url;
   const workers: Worker[] = [];
+  let withdraw: (() => Promise<void>) | undefined;
   try {
     await (await connectRedisQuota({ url: redisUrl })).close();
     const prefix = `tl:${randomUUID().slice(0, 8)}`;
+    // Workers on other hosts join through the same Redis (`simulate --join`), until this stops.
+    withdraw = await publishSimulateGroup(redisUrl, {
+      scenarioText: loaded.text,
+      seed,
+      prefix,
+      workers: options.workers,
+    });
     const parts: string[] = [];
     for (let i = 1; i <= options.workers; i++) {
       const ledgerPart = options.ledgerOut ? `${options.ledgerOut}.worker-${i}` : undefined;
@@ -88,6 +97,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
         redisUrl,
         prefix,
         ledgerPart,
+        share: options.workers,
       };
       workers.push(cluster.fork({ THROTTLELAB_WORKER: JSON.stringify(config) }));
     }
@@ -98,7 +108,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
       seed,
       origin: ready[0]!.origin,
       durationMs: options.durationMs,
-      spread: `workers: ${options.workers} processes on one port; quotas shared through ${own ? 'a private redis-server' : 'Redis'} at ${redisUrl} (key prefix ${prefix}); control API: each call answers from the worker that takes it`,
+      spread: `workers: ${options.workers} processes on one port; quotas shared through ${own ? 'a private redis-server' : 'Redis'} at ${redisUrl} (key prefix ${prefix}; more hosts: simulate --join <redis-url> --group ${prefix}); control API: each call answers from the worker that takes it`,
     });
     await new Promise<void>((resolve) => {
       const timer = options.durationMs !== undefined ? setTimeout(resolve, options.durationMs) : undefined;
@@ -117,6 +127,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
       io.out(`ledger: ${written} attempts from ${options.workers} workers merged into ${options.ledgerOut}`);
     return EXIT.OK;
   } finally {
+    await withdraw?.();
     for (const w of workers) if (!w.isDead()) w.kill();
     await own?.close();
   }
@@ -135,6 +146,12 @@ function printSummary(io: Io, results: readonly Stopped[], elapsedMs: number): v
       byStatus.set(status, (byStatus.get(status) ?? 0) + n);
       byProvider.set(provider, byStatus);
     }
+  results.forEach((r, i) => {
+    for (const w of r.degraded)
+      io.out(
+        `  DEGRADED worker ${i + 1}: Redis did not answer from ${new Date(w.from).toISOString()} ${w.to === undefined ? 'to the end' : `for ${Math.round(w.to - w.from)} ms`}; it enforced 1/${results.length} of each limit alone (${w.reason})`,
+      );
+  });
   for (const [provider, byStatus] of byProvider)
     io.out(
       `  ${provider}: ${[...byStatus]

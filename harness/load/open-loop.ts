@@ -37,6 +37,30 @@ export interface LoadProgress {
 
 const INTERRUPTED = Symbol('interrupted-by-the-user');
 
+/** Which of the schedule's arrivals one load worker of several sends (see `inSegment`). */
+export interface LoadSegment {
+  /** 0-based: this worker's place among `count`. */
+  index: number;
+  count: number;
+}
+
+/** Options of `runOpenLoop` beyond the load and its target. */
+export interface OpenLoopOptions {
+  /** Send only this segment's arrivals (a load worker of several); all of them when absent. */
+  segment?: LoadSegment;
+  /** Epoch ms the schedule starts at (a barrier shared by load workers); 20 ms from now when absent. */
+  startAt?: number;
+}
+
+/**
+ * Whether arrival `n` of the schedule is this segment's: arrivals are dealt round-robin (k6's
+ * striped execution segments), so each worker spans the whole run at 1/count of every ramp
+ * stage's rate, and together they send exactly the one-worker schedule.
+ */
+export function inSegment(n: number, segment: LoadSegment | undefined): boolean {
+  return segment === undefined || n % segment.count === segment.index;
+}
+
 /**
  * Sends requests at scheduled times regardless of how fast answers come (an open model, as
  * wrk2 and k6's constant-arrival-rate do), and times every request from its scheduled send time,
@@ -49,12 +73,16 @@ export async function runOpenLoop(
   clock: Clock,
   onProgress?: (p: LoadProgress) => void,
   signal?: AbortSignal,
+  options: OpenLoopOptions = {},
 ): Promise<{ outcomes: ClientOutcome[]; dropped: number }> {
+  const segment = options.segment;
+  // Each of `count` workers may hold its share of the requests in flight.
+  const maxInFlight = Math.ceil(load.maxInFlight / (segment?.count ?? 1));
   const urls = (target.replicas?.baseUrls ?? [target.baseUrl]).map((b) => new URL(b.replace(/\/+$/, '') + '/'));
   const pools = urls.map(
     (url) =>
       new Pool(url.origin, {
-        connections: Math.ceil(Math.min(load.maxInFlight, 2048) / urls.length),
+        connections: Math.ceil(Math.min(maxInFlight, 2048) / urls.length),
         pipelining: 1,
         keepAliveTimeout: 30_000,
       }),
@@ -65,7 +93,7 @@ export async function runOpenLoop(
   const open = new Set<AbortController>();
   let dropped = 0;
   let sent = 0;
-  const start = clock.now() + 20;
+  const start = options.startAt ?? clock.now() + 20;
   const tick = setInterval(
     () =>
       onProgress?.({
@@ -144,19 +172,22 @@ export async function runOpenLoop(
     for (const ac of open) ac.abort(INTERRUPTED);
   };
   signal?.addEventListener('abort', interrupt, { once: true });
-  let n = 0;
+  // Request `n` is planned from arrival `n` of the schedule, whichever worker sends it.
+  let n = -1;
   for (const offset of arrivalOffsets(load)) {
+    n++;
+    if (!inSegment(n, segment)) continue;
     if (signal?.aborted) break;
     const due = start + offset;
     const wait = due - clock.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     if (signal?.aborted) break;
-    if (pending.size >= load.maxInFlight) {
+    if (pending.size >= maxInFlight) {
       dropped++;
       continue;
     }
     const replica = target.replicas?.pick(n);
-    const p = plan(n++);
+    const p = plan(n);
     sent++;
     const task = send(p, due, replica).finally(() => pending.delete(task));
     pending.add(task);

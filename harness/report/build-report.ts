@@ -101,6 +101,7 @@ export function buildReport(data: RunData): Report {
     inconclusive: data.inconclusive,
     faults: data.faults,
     lag: data.lag,
+    ...(data.loadWorkers ? { loadWorkers: data.loadWorkers } : {}),
     ...(data.routerRunQueue ? { routerRunQueue: data.routerRunQueue } : {}),
     startedAt: new Date(data.startedAt).toISOString(),
     durationMs: Math.round(data.endedAt - data.startedAt),

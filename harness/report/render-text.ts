@@ -51,6 +51,15 @@ export function coverageLines(r: Report): string[] {
     lines.push(
       `harness lag: event loop p99 ${Math.round(r.lag.loopP99Ms)} ms (max ${Math.round(r.lag.loopMaxMs)} ms), send p99 ${Math.round(r.lag.sendP99Ms)} ms (max ${Math.round(r.lag.sendMaxMs)} ms)`,
     );
+  if (r.loadWorkers)
+    lines.push(
+      `load workers: ${r.loadWorkers.length}, arrivals dealt round-robin; ${r.loadWorkers
+        .map(
+          (w) =>
+            `${w.segment + 1} on ${w.host} sent ${w.sent}${w.dropped ? ` (${w.dropped} not sent)` : ''}, loop p99 ${Math.round(w.loopLag.p99Ms)} ms (max ${Math.round(w.loopLag.maxMs)} ms)`,
+        )
+        .join('; ')}`,
+    );
   const rq = r.routerRunQueue;
   if (rq)
     lines.push(

@@ -1,3 +1,4 @@
+import type { LoadWorkerSummary } from '../load/load-group-keys.js';
 import type { RouterRunQueueSummary } from '../launch/run-queue-delay.js';
 import type { CacheStats } from './cache-stats.js';
 import type { FaultCoverage } from '../checks/run-checks.js';
@@ -60,6 +61,8 @@ export interface Report {
   inconclusive?: string[];
   /** Each scenario fault and the attempts it matched. */
   faults?: FaultCoverage[];
+  /** `run --load-workers`: each load worker's segment, host, counts and own loop lag. */
+  loadWorkers?: LoadWorkerSummary[];
   /** The harness's own lag during the load. */
   lag?: HarnessLag;
   /** How long a router the harness started waited for a CPU during the load, or why not measured. */

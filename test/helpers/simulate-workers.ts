@@ -11,13 +11,17 @@ export interface SimulateProcess {
   stop(): Promise<{ code: number | null; out: string }>;
 }
 
-/** Starts `throttlelab simulate <file> ...args` and waits (up to `timeoutMs`) until it serves. */
+/** Starts `throttlelab simulate <file> ...args` (no file: `''`, for --join) and waits (up to `timeoutMs`) until it serves. */
 export async function startSimulate(file: string, args: string[], timeoutMs = 120_000): Promise<SimulateProcess> {
   const cli = replicaCli();
-  const child = spawn(cli.argv[0]!, [...cli.argv.slice(1), 'simulate', file, '--port', '0', ...args], {
-    cwd: cli.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    cli.argv[0]!,
+    [...cli.argv.slice(1), 'simulate', ...(file ? [file] : []), '--port', '0', ...args],
+    {
+      cwd: cli.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

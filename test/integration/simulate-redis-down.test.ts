@@ -1,0 +1,70 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type RedisServer } from '../../harness/index.js';
+import { postChat, startSimulate } from '../helpers/simulate-workers.js';
+
+// `simulate --workers 2` while its (private) redis-server is killed and restarted empty: the
+// workers keep answering, each enforcing half of every limit alone, and say when they did.
+
+const CHAT = '/openai/v1/chat/completions';
+const SCENARIO = `
+version: 1
+name: redis-down
+seed: 4
+providers:
+  - id: openai
+    vendor: openai
+    models: [gpt-4o-mini]
+    keys: [{ id: a, value: sk-sim-a }]
+    quotas: [{ metric: requests, limit: 40, per: 1m, algorithm: sliding-window, scope: key }]
+`;
+
+let dir: string;
+let redis: RedisServer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tl-redis-down-'));
+  redis = await startRedisServer({ startTimeoutMs: 20_000 });
+}, 30_000);
+
+afterAll(async () => {
+  await redis?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function burst(port: number, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i += 10)
+    statuses.push(
+      ...(await Promise.all(Array.from({ length: 10 }, (_, j) => postChat(port, CHAT, 'sk-sim-a', `hi ${i + j}`)))),
+    );
+  return statuses;
+}
+
+describe('simulate --workers with Redis down', () => {
+  it('answers from per-worker shares of each limit while Redis is killed, and marks the window', async () => {
+    const file = join(dir, 'scenario.yaml');
+    await writeFile(file, SCENARIO);
+    const sim = await startSimulate(file, ['--workers', '2', '--redis-url', redis.url]);
+    const before = await burst(sim.port, 10);
+    await redis.stop({ keepData: false });
+    const during = await burst(sim.port, 60);
+    await redis.start();
+    // Reconnecting takes the client a moment: until then answers still come from the shares.
+    const after = await burst(sim.port, 10);
+    const { code, out } = await sim.stop();
+    expect(code, out).toBe(0);
+    expect(before).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(new Set([...during, ...after])).not.toContain(500);
+    // Two workers, each alone with 40 / 2 = 20 a minute.
+    const admitted = during.filter((s) => s === 200).length;
+    expect(admitted).toBeGreaterThan(0);
+    expect(admitted).toBeLessThanOrEqual(40);
+    expect(during.filter((s) => s === 429).length).toBe(60 - admitted);
+    expect(out).toMatch(
+      /DEGRADED worker \d: Redis did not answer from \S+ (for \d+ ms|to the end); it enforced 1\/2 of each limit alone/,
+    );
+  }, 300_000);
+});
