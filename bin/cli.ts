@@ -466,20 +466,32 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
 
   program
     .command('fault')
-    .description("list, add or remove a running simulator's live faults (its control API)")
-    .argument('<action>', 'list, add or rm')
-    .argument('[fault]', 'add: the fault as YAML or JSON (a scenario faults entry); rm: its id')
+    .description("list, add, update, enable, disable or remove a running simulator's faults (its control API)")
+    .argument('<action>', 'list, add, update, enable, disable or rm')
+    .argument('[fault]', 'add: the fault as YAML or JSON (a scenario faults entry); the others: its id')
+    .argument('[fields]', 'update: the fields to change, as YAML or JSON')
     .requiredOption('--sim <url>', 'the simulator, e.g. http://127.0.0.1:4000 (loopback only)', parseLoopbackUrl)
+    .option('--json', 'list: print the faults as JSON, with the time each active one has left')
     .addHelpText(
       'after',
-      "\nExamples:\n  $ throttlelab fault list --sim http://127.0.0.1:4000\n  $ throttlelab fault add --sim http://127.0.0.1:4000 '{ id: storm, kind: status, status: 429, for: 30s, match: { provider: [openai] } }'\n  $ throttlelab fault rm --sim http://127.0.0.1:4000 storm",
+      "\nExamples:\n  $ throttlelab fault list --sim http://127.0.0.1:4000 --json\n  $ throttlelab fault add --sim http://127.0.0.1:4000 '{ id: storm, kind: status, status: 429, for: 30s, match: { provider: [openai] } }'\n  $ throttlelab fault update --sim http://127.0.0.1:4000 storm '{ status: 503, for: 1m }'\n  $ throttlelab fault disable --sim http://127.0.0.1:4000 storm\n  $ throttlelab fault rm --sim http://127.0.0.1:4000 storm",
     )
-    .action(async (action: string, arg: string | undefined, opts: { sim: string }) => {
-      if (action !== 'list' && action !== 'add' && action !== 'rm')
-        throw new CliError('CLI_USAGE', `fault: expected list, add or rm, got "${action}".`);
-      const { fault } = await import('./commands/fault.js');
-      setCode(await fault({ action, sim: opts.sim, arg }, io));
-    });
+    .action(
+      async (
+        action: string,
+        arg: string | undefined,
+        fields: string | undefined,
+        opts: { sim: string; json?: boolean },
+      ) => {
+        const actions = ['list', 'add', 'update', 'enable', 'disable', 'rm'] as const;
+        const known = actions.find((a) => a === action);
+        if (!known) throw new CliError('CLI_USAGE', `fault: expected ${actions.join(', ')}, got "${action}".`);
+        if (fields !== undefined && known !== 'update')
+          throw new CliError('CLI_USAGE', `fault ${known}: one argument only; quote the fault as one argument.`);
+        const { fault } = await import('./commands/fault.js');
+        setCode(await fault({ action: known, sim: opts.sim, arg, patch: fields, json: opts.json }, io));
+      },
+    );
 
   program
     .command('validate')
