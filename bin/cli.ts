@@ -62,7 +62,9 @@ function parseEvidence(value: string): 'full' | 'summary' | 'none' {
 }
 
 const EVIDENCE_HELP =
-  'raw evidence beside the report: full (every attempt and outcome; gzip from 100 000 lines), summary (those of the requests the report cites), none';
+  'raw evidence beside the report: full (every attempt and outcome; gzip from 100 000 lines), summary (those of the requests the report cites), none; with --seeds, as explore';
+const SWEEP_EVIDENCE_HELP =
+  'what explore.json keeps beside the tallies: full (every run and its checks), summary (the runs that did not pass), none';
 
 function parseWeather(value: string): 'fixed' | 'random' {
   if (value !== 'fixed' && value !== 'random') throw new InvalidArgumentError('expected fixed or random.');
@@ -343,6 +345,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       'fixed',
     )
     .option('--save <dir>', 'shrink each failing run of the reference router and keep it here as a regression')
+    .option('--evidence <full|summary|none>', SWEEP_EVIDENCE_HELP, parseEvidence)
+    .option('--quiet', 'no progress line ("40 of 100 runs", ETA), nothing non-essential on stderr')
     .addHelpText(
       'after',
       '\nExamples:\n  $ throttlelab explore --seeds 1..100\n  $ throttlelab explore scenarios/conformance/10-keep-alive-hold.yaml --seeds 1..500 --workers 2\n  $ throttlelab explore --router ./my-router.js --seeds 1..20',
@@ -361,12 +365,14 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           out?: string;
           weather: 'fixed' | 'random';
           save?: string;
+          evidence?: 'full' | 'summary' | 'none';
+          quiet?: boolean;
         },
       ) => {
         const { explore } = await import('./commands/explore.js');
         const { builtinConformanceDir } = await import('./package-root.js');
         const { weatherOptions, saveFailures } = await import('./explore-weather.js');
-        const { jobTimeout, weather, save, ...rest } = opts;
+        const { jobTimeout, weather, save, quiet, ...rest } = opts;
         if (save && ((rest.router && rest.router !== 'reference') || rest.routerCmd))
           throw new CliError('CLI_USAGE', '--save shrinks failures of the reference router only (in simulated time).');
         const w = weatherOptions(weather);
@@ -379,7 +385,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
               ...w,
               ...(save ? { onFailure: saveFailures(save, w.prepare) } : {}),
             },
-            io,
+            quiet ? { ...io, quiet } : io,
           ),
         );
       },
