@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { CONTROL_PREFIX } from '../../simulator/index.js';
+import { CONTROL_PREFIX } from '../../simulator/scenario-index.js';
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';

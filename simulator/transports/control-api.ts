@@ -6,8 +6,7 @@ import { decodePathSegment } from './decode-path-segment.js';
 import { readBody } from './read-body.js';
 import { streamControlEvents } from './control-events.js';
 
-/** The control API's path prefix, outside every provider's namespace. */
-export const CONTROL_PREFIX = '/_throttlelab';
+import { CONTROL_PREFIX } from './control-prefix.js';
 
 function json(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);

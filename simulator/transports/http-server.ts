@@ -4,7 +4,8 @@ import { SimError } from '../core/errors.js';
 import { playReply, SHUTDOWN } from '../engine/play-reply.js';
 import type { Reply } from '../engine/reply.js';
 import type { Simulator } from '../simulator.js';
-import { CONTROL_PREFIX, handleControl } from './control-api.js';
+import { handleControl } from './control-api.js';
+import { CONTROL_PREFIX } from './control-prefix.js';
 import { NodeSink } from './node-sink.js';
 import { collectBody } from './read-body.js';
 

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the report and the dashboard share one chromium launch (seconds on CI), and the dashboard tests one simulator with its traffic; splitting would launch both twice.
 // Reports and the live dashboard seen as people see them: Debian's chromium driven by
 // playwright-core, offline (every request that is not the page's own is refused and counted),
 // no console errors, every chart drawn with data, the verdict table equal to report.json,
