@@ -75,7 +75,9 @@ function parseEvidence(value: string): 'full' | 'summary' | 'none' {
 }
 
 const EVIDENCE_HELP =
-  'raw evidence beside the report: full (every attempt and outcome; gzip from 100 000 lines), summary (those of the requests the report cites), none';
+  'raw evidence beside the report: full (every attempt and outcome; gzip from 100 000 lines), summary (those of the requests the report cites), none; with --seeds, as explore';
+const SWEEP_EVIDENCE_HELP =
+  'what explore.json keeps beside the tallies: full (every run and its checks), summary (the runs that did not pass), none';
 
 function parseWeather(value: string): 'fixed' | 'random' {
   if (value !== 'fixed' && value !== 'random') throw new InvalidArgumentError('expected fixed or random.');
@@ -404,6 +406,8 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       'fixed',
     )
     .option('--save <dir>', 'shrink each failing run of the reference router and keep it here as a regression')
+    .option('--evidence <full|summary|none>', SWEEP_EVIDENCE_HELP, parseEvidence)
+    .option('--quiet', 'no progress line ("40 of 100 runs", ETA), nothing non-essential on stderr')
     .addHelpText(
       'after',
       '\nExamples:\n  $ throttlelab explore --seeds 1..100\n  $ throttlelab explore scenarios/conformance/10-keep-alive-hold.yaml --seeds 1..500 --workers 2\n  $ throttlelab explore --router ./my-router.js --seeds 1..20',
@@ -422,12 +426,14 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           out?: string;
           weather: 'fixed' | 'random';
           save?: string;
+          evidence?: 'full' | 'summary' | 'none';
+          quiet?: boolean;
         },
       ) => {
         const { explore } = await import('./commands/explore.js');
         const { builtinConformanceDir } = await import('./package-root.js');
         const { weatherOptions, saveFailures } = await import('./explore-weather.js');
-        const { jobTimeout, weather, save, ...rest } = opts;
+        const { jobTimeout, weather, save, quiet, ...rest } = opts;
         if (save && ((rest.router && rest.router !== 'reference') || rest.routerCmd))
           throw new CliError('CLI_USAGE', '--save shrinks failures of the reference router only (in simulated time).');
         const w = weatherOptions(weather);
@@ -440,7 +446,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
               ...w,
               ...(save ? { onFailure: saveFailures(save, w.prepare) } : {}),
             },
-            io,
+            quiet ? { ...io, quiet } : io,
           ),
         );
       },
@@ -541,20 +547,32 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
 
   program
     .command('fault')
-    .description("list, add or remove a running simulator's live faults (its control API)")
-    .argument('<action>', 'list, add or rm')
-    .argument('[fault]', 'add: the fault as YAML or JSON (a scenario faults entry); rm: its id')
+    .description("list, add, update, enable, disable or remove a running simulator's faults (its control API)")
+    .argument('<action>', 'list, add, update, enable, disable or rm')
+    .argument('[fault]', 'add: the fault as YAML or JSON (a scenario faults entry); the others: its id')
+    .argument('[fields]', 'update: the fields to change, as YAML or JSON')
     .requiredOption('--sim <url>', 'the simulator, e.g. http://127.0.0.1:4000 (loopback only)', parseLoopbackUrl)
+    .option('--json', 'list: print the faults as JSON, with the time each active one has left')
     .addHelpText(
       'after',
-      "\nExamples:\n  $ throttlelab fault list --sim http://127.0.0.1:4000\n  $ throttlelab fault add --sim http://127.0.0.1:4000 '{ id: storm, kind: status, status: 429, for: 30s, match: { provider: [openai] } }'\n  $ throttlelab fault rm --sim http://127.0.0.1:4000 storm",
+      "\nExamples:\n  $ throttlelab fault list --sim http://127.0.0.1:4000 --json\n  $ throttlelab fault add --sim http://127.0.0.1:4000 '{ id: storm, kind: status, status: 429, for: 30s, match: { provider: [openai] } }'\n  $ throttlelab fault update --sim http://127.0.0.1:4000 storm '{ status: 503, for: 1m }'\n  $ throttlelab fault disable --sim http://127.0.0.1:4000 storm\n  $ throttlelab fault rm --sim http://127.0.0.1:4000 storm",
     )
-    .action(async (action: string, arg: string | undefined, opts: { sim: string }) => {
-      if (action !== 'list' && action !== 'add' && action !== 'rm')
-        throw new CliError('CLI_USAGE', `fault: expected list, add or rm, got "${action}".`);
-      const { fault } = await import('./commands/fault.js');
-      setCode(await fault({ action, sim: opts.sim, arg }, io));
-    });
+    .action(
+      async (
+        action: string,
+        arg: string | undefined,
+        fields: string | undefined,
+        opts: { sim: string; json?: boolean },
+      ) => {
+        const actions = ['list', 'add', 'update', 'enable', 'disable', 'rm'] as const;
+        const known = actions.find((a) => a === action);
+        if (!known) throw new CliError('CLI_USAGE', `fault: expected ${actions.join(', ')}, got "${action}".`);
+        if (fields !== undefined && known !== 'update')
+          throw new CliError('CLI_USAGE', `fault ${known}: one argument only; quote the fault as one argument.`);
+        const { fault } = await import('./commands/fault.js');
+        setCode(await fault({ action: known, sim: opts.sim, arg, patch: fields, json: opts.json }, io));
+      },
+    );
 
   program
     .command('validate')

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Report } from '../harness/index.js';
+import type { Report } from '../harness/report-index.js';
 import { readJsonl } from './evidence-read.js';
 
 /**

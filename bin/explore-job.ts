@@ -15,9 +15,9 @@ import { executeRun, prepareRun, type RouterChoice } from './commands/run.js';
 
 /** Which router a sweep judges: the reference router, a module in process, or a command on the wall clock. */
 export type ExploreRouter =
-  | { kind: 'reference'; time: 'wall' | 'simulated' }
+  | { kind: 'reference'; time: 'wall' | 'simulated'; redisUrl?: string }
   | { kind: 'module'; path: string }
-  | { kind: 'command'; command: string };
+  | { kind: 'command'; command: string; redisUrl?: string };
 
 /** One (scenario, seed) job as a worker gets it; `text` replaces the file's text (a scenario already prepared). */
 export interface ExploreJob {
@@ -51,8 +51,13 @@ function quietIo(env: Io['env'], said: string[]): Io {
   };
 }
 
-const choiceOf = (r: ExploreRouter): RouterChoice =>
-  r.kind === 'command' ? { routerCmd: r.command } : { time: r.kind === 'reference' ? r.time : 'simulated' };
+/** The `run` choice a job makes for its router: a fleet's `--redis-url` goes with it to the worker. */
+export function choiceOf(r: ExploreRouter): RouterChoice {
+  const redis = r.kind !== 'module' && r.redisUrl ? { redisUrl: r.redisUrl } : {};
+  return r.kind === 'command'
+    ? { routerCmd: r.command, ...redis }
+    : { time: r.kind === 'reference' ? r.time : 'simulated', ...redis };
+}
 
 type Judged = Pick<RunData, 'verdict' | 'checks' | 'inconclusive'> & { name: string };
 

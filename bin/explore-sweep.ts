@@ -12,6 +12,7 @@ import {
 import type { ExploreJob, ExploreRouter } from './explore-job.js';
 import { forkExploreWorker } from './explore-workers.js';
 import type { Io } from './io.js';
+import { createProgressMeter } from './progress/progress-meter.js';
 
 /** Rewrites a scenario document (its YAML, parsed) for one seed before the job runs: random weather, say. */
 export type PrepareScenario = (doc: unknown, seed: number) => unknown;
@@ -75,6 +76,8 @@ export async function sweep(o: SweepOptions, io: Io): Promise<{ summary: Explore
   );
   let done = 0;
   let failed = 0;
+  // A live line on a terminal, a line every few seconds elsewhere, none with --quiet.
+  const meter = createProgressMeter(io);
   const tsx = o.router.kind === 'module' && /\.[mc]?ts$/.test(o.router.path);
   const outcomes = await runPool({
     jobs,
@@ -85,10 +88,10 @@ export async function sweep(o: SweepOptions, io: Io): Promise<{ summary: Explore
     onResult: (_, outcome) => {
       done++;
       if (!outcome.ok || !outcome.value.ok || outcome.value.verdict === 'fail') failed++;
-      io.status(`  explore: ${done} of ${jobs.length} runs, ${failed} failed or broke`);
+      meter.update(done / jobs.length, `${done} of ${jobs.length} runs, ${failed} failed or broke`);
     },
   });
-  io.status('');
+  meter.clear();
   const runs = outcomes.flatMap((outcome, i): SeedRun[] => {
     if (!outcome) return [];
     const { file, seed } = jobs[i]!;

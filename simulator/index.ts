@@ -39,6 +39,7 @@ export {
   CountDist,
   boundedCountDist,
   MAX_COMPLETION_TOKENS,
+  CONTROL_PREFIX,
   type Rule,
   type RuleContext,
   type RuleIssue,
@@ -65,7 +66,6 @@ export { startLoopLagMonitor, type LoopLag, type LoopLagMonitor } from './transp
 export { recordLoopStalls, type LoopStallRecorder, type LoopStalls } from './transports/loop-stalls.js';
 export { startSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './transports/http-server.js';
 export { generateTlsIdentity, type TlsIdentity } from './transports/tls-identity.js';
-export { CONTROL_PREFIX } from './transports/control-api.js';
 export { createMswHandlers } from './transports/msw-handlers.js';
 export { createUndiciDispatcher } from './transports/undici-dispatcher.js';
 export { VENDORS, VENDOR_IDS } from './vendors/registry.js';

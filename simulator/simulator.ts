@@ -7,8 +7,7 @@ import type { SharedQuota } from './quota/shared-quota.js';
 import type { Ledger } from './ledger/ledger.js';
 import type { LimitView } from './quota/quota-set.js';
 import { FaultSchema, type FaultSpec, type Scenario } from './scenario/schema.js';
-import { formatPath } from './scenario/issue.js';
-import { expandUnions } from './scenario/parse-scenario.js';
+import { faultIssues, patchFault } from './patch-fault.js';
 import type { SimRequest, VendorId } from './vendors/types.js';
 
 /** Where one simulated provider listens and what an SDK needs to reach it. */
@@ -33,6 +32,8 @@ export interface FaultInfo {
   startAt: number;
   endAt: number | null;
   active: boolean;
+  /** False: on the timeline but switched off (`fault disable`). */
+  enabled: boolean;
   seen: number;
   applied: number;
   spec: FaultSpec;
@@ -64,6 +65,11 @@ export interface Simulator {
   addFault(input: unknown): { ok: true; fault: FaultInfo } | { ok: false; issues: string[] };
   removeFault(id: string): boolean;
   /**
+   * Changes a fault on the timeline (fields as in a scenario, plus `enabled`; see `patchFault`):
+   * undefined when there is no such fault.
+   */
+  updateFault(id: string, patch: unknown): { ok: true; fault: FaultInfo } | { ok: false; issues: string[] } | undefined;
+  /**
    * Counts the scenario's fault times from `originAt` instead of the simulator's start: a run
    * calls it when its load starts, so a router that is slow to start meets every fault.
    */
@@ -94,6 +100,16 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
   const shared = options.sharedQuota;
   const engine = new Engine(scenario, { seed, keyValues: resolveKeys(scenario, options.env ?? {}), startedAt });
 
+  // Selectors naming a provider or model the scenario does not have would match nothing, silently.
+  const unknownTargets = (spec: FaultSpec): string[] => [
+    ...(spec.match.provider ?? [])
+      .filter((id) => !engine.byId.has(id))
+      .map((id) => `match.provider: no provider "${id}"`),
+    ...(spec.match.model ?? [])
+      .filter((m) => !engine.providers.some((p) => p.models.has(m)))
+      .map((m) => `match.model: no model "${m}"`),
+  ];
+
   const info = (f: ReturnType<typeof engine.faults.list>[number]): FaultInfo => {
     const now = clock.now();
     return {
@@ -102,7 +118,8 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
       origin: f.origin,
       startAt: f.startAt,
       endAt: Number.isFinite(f.endAt) ? f.endAt : null,
-      active: now >= f.startAt && now < f.endAt,
+      active: f.enabled && now >= f.startAt && now < f.endAt,
+      enabled: f.enabled,
       seen: f.seen,
       applied: f.applied,
       spec: f.spec,
@@ -121,27 +138,25 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
       : (req, o = {}) => engine.handle(req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false),
     addFault(input) {
       const parsed = FaultSchema.safeParse(input);
-      if (!parsed.success)
-        return {
-          ok: false,
-          issues: expandUnions(parsed.error.issues).map(
-            (i) => `${formatPath(i.path as Array<string | number>)}: ${i.message.replace(/^Invalid input: /, '')}`,
-          ),
-        };
+      if (!parsed.success) return { ok: false, issues: faultIssues(parsed.error) };
       const spec = parsed.data;
-      const missing = [
-        ...(spec.match.provider ?? [])
-          .filter((id) => !engine.byId.has(id))
-          .map((id) => `match.provider: no provider "${id}"`),
-        ...(spec.match.model ?? [])
-          .filter((m) => !engine.providers.some((p) => p.models.has(m)))
-          .map((m) => `match.model: no model "${m}"`),
-      ];
+      const missing = unknownTargets(spec);
       if (missing.length > 0) return { ok: false, issues: missing };
       engine.addLiveFault(spec, clock.now());
       return { ok: true, fault: info(engine.faults.list().find((f) => f.spec.id === spec.id)!) };
     },
     removeFault: (id) => engine.faults.remove(id),
+    updateFault(id, patch) {
+      const current = engine.faults.list().find((f) => f.spec.id === id);
+      if (!current) return undefined;
+      const planned = patchFault(current, patch, clock.now());
+      if (!planned.ok) return planned;
+      const missing = unknownTargets(planned.spec);
+      if (missing.length > 0) return { ok: false, issues: missing };
+      engine.faults.update(id, planned.spec, planned.window);
+      if (planned.enabled !== undefined) engine.faults.setEnabled(id, planned.enabled);
+      return { ok: true, fault: info(current) };
+    },
     startFaultsAt: (originAt) => engine.faults.rebase(originAt),
     listFaults: () => engine.faults.list().map(info),
     quota() {

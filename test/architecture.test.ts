@@ -13,7 +13,8 @@ const PACKAGES = ['router', 'simulator', 'harness'] as const;
  * A package's edges: its index and, for what only reads scenario files (`validate`'s cold start),
  * a light scenario entry that loads the parser without the engine, transports or reports.
  */
-const ENTRIES = (pkg: string) => [`${pkg}/index.js`, `${pkg}/scenario-index.js`];
+// The package edges: the whole, and light parts for fast commands (validate, report).
+const ENTRIES = (pkg: string) => [`${pkg}/index.js`, `${pkg}/scenario-index.js`, `${pkg}/report-index.js`];
 /** Folders whose decisions must take time and randomness as inputs. */
 const PURE = [
   'router/core',

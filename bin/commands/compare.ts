@@ -6,7 +6,7 @@ import {
   renderCompareHtml,
   renderCompareMarkdown,
   renderCompareTable,
-} from '../../harness/index.js';
+} from '../../harness/report-index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { readReports } from './report.js';

@@ -6,7 +6,7 @@ import type { ExploreRouter } from '../explore-job.js';
 import { sweep } from '../explore-sweep.js';
 import { EXIT, interruptedCode, verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
-import { routerLabel, writeSweep } from './explore.js';
+import { routerLabel, writeSweep, type SweepEvidence } from './explore.js';
 import { prepareRun, type RouterChoice } from './run.js';
 
 /**
@@ -15,7 +15,7 @@ import { prepareRun, type RouterChoice } from './run.js';
  */
 export async function conformOverSeeds(
   files: string[],
-  options: RouterChoice & { seeds: string; out?: string },
+  options: RouterChoice & { seeds: string; out?: string; evidence?: SweepEvidence },
   io: Io,
 ): Promise<ExitCode> {
   const parsed = parseSeedRange(options.seeds);
@@ -25,9 +25,12 @@ export async function conformOverSeeds(
       'CLI_USAGE',
       '--seeds with --router-url: a router already running keeps its state from seed to seed; let throttlelab start it (--router-cmd).',
     );
+  // A fleet's Redis, already running (a CI service container), serves every seed's run: each keys
+  // under a prefix of its own.
+  const redis = options.redisUrl ? { redisUrl: options.redisUrl } : {};
   const router: ExploreRouter = options.routerCmd
-    ? { kind: 'command', command: options.routerCmd }
-    : { kind: 'reference', time: options.time ?? 'wall' };
+    ? { kind: 'command', command: options.routerCmd, ...redis }
+    : { kind: 'reference', time: options.time ?? 'wall', ...redis };
   const loadMs = new Map<string, number>();
   for (const f of files) {
     const p = await prepareRun(f, options, io);
@@ -64,10 +67,13 @@ export async function conformOverSeeds(
       io.out(`  ${t.scenario} seed ${n.seed}: ${n.replay}`);
   }
   const dir = options.out ?? join('reports', `conformance-seeds-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const written = await writeSweep(summary, runs, label, {
-    json: join(dir, 'explore.json'),
-    html: join(dir, 'explore.html'),
-  });
+  const written = await writeSweep(
+    summary,
+    runs,
+    label,
+    { json: join(dir, 'explore.json'), html: join(dir, 'explore.html') },
+    options.evidence,
+  );
   const passing = perSeed.filter((s) => s.verdict === 'pass').length;
   io.out(
     `conformance: ${summary.verdict.toUpperCase()} over seeds ${formatSeedRange(parsed.seeds)}: ${passing} of ${parsed.seeds.length} seeds pass every scenario`,

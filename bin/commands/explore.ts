@@ -47,6 +47,8 @@ export interface ExploreOptions {
   prepare?: PrepareScenario;
   /** Flags a replay line needs to prepare the scenario again (`--weather random`). */
   replayFlags?: string;
+  /** `--evidence`: what explore.json keeps beside the tallies (default full). */
+  evidence?: SweepEvidence;
   /** Called for each failing run after the sweep, in file and seed order (shrinking, saving); its line is printed. */
   onFailure?: (failure: ExploreFailure) => Promise<string | undefined>;
 }
@@ -98,23 +100,39 @@ export async function writeSweep(
   runs: readonly SeedRun[],
   router: string,
   to: { json: string; html: string },
+  evidence: SweepEvidence = 'full',
 ): Promise<string[]> {
   const generatedAt = new Date().toISOString();
   const json = {
     tool: `throttlelab ${TOOL_VERSION}`,
     router,
     generatedAt,
+    evidence,
     ...summary,
-    runs: runs.map((r) =>
-      r.ok
-        ? { file: r.file, seed: r.seed, verdict: r.verdict, wallMs: Math.round(r.wallMs), checks: r.checks }
-        : { file: r.file, seed: r.seed, error: r.error, wallMs: Math.round(r.wallMs) },
-    ),
+    ...(evidence === 'none' ? {} : { runs: keptRuns(runs, evidence) }),
   };
   for (const f of [to.json, to.html]) await mkdir(dirname(f), { recursive: true });
   await writeFile(to.json, `${JSON.stringify(json, null, 2)}\n`);
   await writeFile(to.html, renderExploreHtml(summary, { router, generatedAt }));
   return [to.json, to.html];
+}
+
+/**
+ * `--evidence` of a sweep: what explore.json keeps beside the tallies. `full`: every run with its
+ * checks; `summary`: the runs that did not pass (failed, broke or inconclusive), whose replay lines
+ * the tallies cite; `none`: the tallies alone.
+ */
+export type SweepEvidence = 'full' | 'summary' | 'none';
+
+/** The runs explore.json keeps for `evidence`, as it writes them. */
+export function keptRuns(runs: readonly SeedRun[], evidence: Exclude<SweepEvidence, 'none'>) {
+  return runs
+    .filter((r) => evidence === 'full' || !r.ok || r.verdict !== 'pass')
+    .map((r) =>
+      r.ok
+        ? { file: r.file, seed: r.seed, verdict: r.verdict, wallMs: Math.round(r.wallMs), checks: r.checks }
+        : { file: r.file, seed: r.seed, error: r.error, wallMs: Math.round(r.wallMs) },
+    );
 }
 
 /**
@@ -171,10 +189,13 @@ export async function explore(o: ExploreOptions, io: Io): Promise<ExitCode> {
   );
   io.out(renderExploreText(summary));
   io.out(`  in ${((performance.now() - started) / 1000).toFixed(1)} s wall`);
-  const written = await writeSweep(summary, runs, label, {
-    json: o.json ?? join(out, 'explore.json'),
-    html: o.html ?? join(out, 'explore.html'),
-  });
+  const written = await writeSweep(
+    summary,
+    runs,
+    label,
+    { json: o.json ?? join(out, 'explore.json'), html: o.html ?? join(out, 'explore.html') },
+    o.evidence,
+  );
   io.out(`report: ${written.join(', ')}`);
   if (o.onFailure)
     for (const r of runs)

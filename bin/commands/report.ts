@@ -1,6 +1,12 @@
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HarnessError, renderVerdictTable, reportsOf, writeReportFolder, type Report } from '../../harness/index.js';
+import {
+  HarnessError,
+  renderVerdictTable,
+  reportsOf,
+  writeReportFolder,
+  type Report,
+} from '../../harness/report-index.js';
 import { verdictCode, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
 import { checkEvidence } from '../evidence-check.js';

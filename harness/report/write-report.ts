@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import type { Report } from './report.js';
 import { ReportSchema, ReportsSchema } from './report-schema.js';
-import { formatPath } from '../../simulator/index.js';
+import { formatPath } from '../../simulator/scenario-index.js';
 import { renderHtml } from './render-html.js';
 import { renderJunit, renderMarkdown } from './render-text.js';
 

@@ -77,3 +77,27 @@ describe('FaultBook', () => {
     expect(book.decide({ ...target, stream: true }, 0).response?.spec.id).toBe('cut');
   });
 });
+
+describe('FaultBook: update and enable', () => {
+  it('leaves a disabled fault on the timeline, applying it again once enabled', () => {
+    const book = new FaultBook(1);
+    book.add(status({}), 0, 'live');
+    expect(book.setEnabled('f', false)).toBe(true);
+    expect(applied(book, 2)).toEqual([false, false]);
+    expect(book.list()[0]).toMatchObject({ enabled: false, seen: 0 });
+    book.setEnabled('f', true);
+    expect(applied(book, 1)).toEqual([true]);
+    expect(book.setEnabled('nope', true)).toBe(false);
+  });
+
+  it('replaces a spec and its window, keeping its counters', () => {
+    const book = new FaultBook(1);
+    book.add(status({}), 0, 'live');
+    applied(book, 2);
+    expect(book.update('f', status({ status: 503 }), { startAt: 100, endAt: 200 })).toBe(true);
+    expect(book.decide(target, 50).response).toBeUndefined();
+    expect(book.decide(target, 150).response?.spec).toMatchObject({ status: 503 });
+    expect(book.list()[0]).toMatchObject({ applied: 3, startAt: 100, endAt: 200 });
+    expect(book.update('nope', status({}))).toBe(false);
+  });
+});

@@ -11,6 +11,8 @@ export interface ActiveFault {
   /** Requests it was applied to. */
   applied: number;
   origin: 'scenario' | 'live';
+  /** A disabled fault stays on the timeline but matches nothing (Toxiproxy's disabled proxy). */
+  enabled: boolean;
   /** Stable number for seeding probability draws. */
   serial: number;
 }
@@ -56,6 +58,7 @@ export class FaultBook {
       seen: 0,
       applied: 0,
       origin,
+      enabled: true,
       serial: this.serial++,
     };
     this.faults.push(fault);
@@ -80,6 +83,26 @@ export class FaultBook {
     return this.faults.length !== before;
   }
 
+  /**
+   * Replaces the spec of fault `id`, keeping its counters; `startAt` (and `endAt`, Infinity: until
+   * removed) move it on the timeline when given. False when there is no such fault.
+   */
+  update(id: string, spec: FaultSpec, window?: { startAt: number; endAt: number }): boolean {
+    const fault = this.faults.find((f) => f.spec.id === id);
+    if (!fault) return false;
+    fault.spec = spec;
+    if (window) Object.assign(fault, window);
+    return true;
+  }
+
+  /** Turns fault `id` on or off without taking it off the timeline; false when there is no such fault. */
+  setEnabled(id: string, enabled: boolean): boolean {
+    const fault = this.faults.find((f) => f.spec.id === id);
+    if (!fault) return false;
+    fault.enabled = enabled;
+    return true;
+  }
+
   list(): readonly ActiveFault[] {
     return this.faults;
   }
@@ -93,7 +116,7 @@ export class FaultBook {
     if (this.faults.length === 0) return NO_FAULTS;
     const decision: FaultDecision = { ids: [] };
     for (const f of this.faults) {
-      if (now < f.startAt || now >= f.endAt) continue;
+      if (!f.enabled || now < f.startAt || now >= f.endAt) continue;
       const { match } = f.spec;
       if (match.provider && !match.provider.includes(target.providerId)) continue;
       if (match.key && !match.key.includes(target.keyId)) continue;

@@ -5,9 +5,7 @@ import type { Simulator } from '../simulator.js';
 import { decodePathSegment } from './decode-path-segment.js';
 import { readBody } from './read-body.js';
 import { streamControlEvents } from './control-events.js';
-
-/** The control API's path prefix, outside every provider's namespace. */
-export const CONTROL_PREFIX = '/_throttlelab';
+import { CONTROL_PREFIX } from './control-prefix.js';
 
 function json(res: ServerReply, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -97,6 +95,61 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+const NO_BODY = Symbol('no body');
+
+/** The request's JSON body, or NO_BODY once a problem has been answered. */
+async function readJson(req: ServerRequest, res: ServerReply, action: string, hint: string): Promise<unknown> {
+  const { body, tooLarge } = await readBody(req, 1024 * 1024);
+  if (tooLarge) {
+    problem(res, 413, `Failed to ${action}: the body is over 1 MiB.`);
+    return NO_BODY;
+  }
+  try {
+    return JSON.parse(body);
+  } catch {
+    problem(res, 400, `Failed to ${action}: the body is not valid JSON. ${hint}`);
+    return NO_BODY;
+  }
+}
+
+/** The fault id of a path segment, or undefined once a 400 has been answered. */
+function faultId(res: ServerReply, action: string, segment: string): string | undefined {
+  const id = decodePathSegment(segment);
+  if (id === undefined)
+    problem(
+      res,
+      400,
+      `Failed to ${action}: its id in the path is not valid percent-encoding (${JSON.stringify(segment.slice(0, 200))}). Encode the id with encodeURIComponent; GET ${CONTROL_PREFIX}/faults lists them.`,
+    );
+  return id;
+}
+
+/** PATCH /faults/:id: changes a fault's fields or turns it on or off (`{ "enabled": false }`). */
+async function updateFault(sim: Simulator, req: ServerRequest, res: ServerReply, segment: string) {
+  const id = faultId(res, 'update a fault', segment);
+  if (id === undefined) {
+    req.resume();
+    return;
+  }
+  const patch = await readJson(req, res, `update fault "${id}"`, 'Send the fields to change, e.g. {"status": 503}.');
+  if (patch === NO_BODY) return;
+  const result = sim.updateFault(id, patch);
+  if (result === undefined)
+    return problem(
+      res,
+      404,
+      `Failed to update fault "${id}": there is no such fault. GET ${CONTROL_PREFIX}/faults lists them.`,
+    );
+  if (!result.ok)
+    return problem(
+      res,
+      400,
+      `Failed to update fault "${id}": the result is not valid. Fix the fields listed in "issues".`,
+      result.issues,
+    );
+  return json(res, 200, { fault: result.fault });
+}
+
 /** Options of the control API. */
 export interface ControlOptions {
   /** A bearer token every control request must carry; without one, loopback callers only. */
@@ -105,7 +158,8 @@ export interface ControlOptions {
 
 /**
  * Serves the control API: health, endpoints, the ledger (JSON query or JSONL export), a live
- * event stream (server-sent events: attempts, totals, quota, faults), live faults (list, add, remove, as Toxiproxy's toxics) and quota state. Only loopback Hosts and
+ * event stream (server-sent events: attempts, totals, quota, faults), live faults (list, add, update, enable,
+ * disable, remove, as Toxiproxy's toxics) and quota state. Only loopback Hosts and
  * Origins are served, POST bodies must be JSON, and a token is required when one is set.
  */
 export async function handleControl(
@@ -147,18 +201,8 @@ export async function handleControl(
   if (route === 'GET /events') return streamControlEvents(sim, req, res);
   if (route === 'GET /faults') return json(res, 200, { faults: sim.listFaults() });
   if (route === 'POST /faults') {
-    const { body, tooLarge } = await readBody(req, 1024 * 1024);
-    if (tooLarge) return problem(res, 413, 'Failed to add a fault: the body is over 1 MiB.');
-    let input: unknown;
-    try {
-      input = JSON.parse(body);
-    } catch {
-      return problem(
-        res,
-        400,
-        'Failed to add a fault: the body is not valid JSON. Send a fault object as in a scenario\'s "faults" list.',
-      );
-    }
+    const input = await readJson(req, res, 'add a fault', 'Send a fault object as in a scenario\'s "faults" list.');
+    if (input === NO_BODY) return;
     const result = sim.addFault(input);
     if (!result.ok)
       return problem(
@@ -169,15 +213,12 @@ export async function handleControl(
       );
     return json(res, 201, { fault: result.fault });
   }
+  const patch = /^PATCH \/faults\/([^/]+)$/.exec(route);
+  if (patch) return updateFault(sim, req, res, patch[1]!);
   const del = /^DELETE \/faults\/([^/]+)$/.exec(route);
   if (del) {
-    const id = decodePathSegment(del[1]!);
-    if (id === undefined)
-      return problem(
-        res,
-        400,
-        `Failed to remove a fault: its id in the path is not valid percent-encoding (${JSON.stringify(del[1]!.slice(0, 200))}). Encode the id with encodeURIComponent; GET ${CONTROL_PREFIX}/faults lists them.`,
-      );
+    const id = faultId(res, 'remove a fault', del[1]!);
+    if (id === undefined) return;
     if (!sim.removeFault(id))
       return problem(
         res,

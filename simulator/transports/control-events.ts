@@ -1,15 +1,18 @@
 import { writeChunk, type ServerReply, type ServerRequest } from './server-exchange.js';
 import type { Simulator } from '../simulator.js';
 
-/** One attempt as the event stream sends it: [s since start, provider, status, announced wait ms, key, model]. */
-export type EventAttempt = [number, string, number, number | null, string, string | null];
+/**
+ * One attempt as the event stream sends it: [s since start, provider, status, announced wait ms,
+ * key, model, ledger seq]. The seq lets a page that read the ledger first drop what it already has.
+ */
+export type EventAttempt = [number, string, number, number | null, string, string | null, number];
 
 /** Attempts sent per tick at most; the rest are counted (`skipped`), never queued without bound. */
 const MAX_ATTEMPTS_PER_TICK = 2000;
 
 /**
  * Serves the simulator's world as server-sent events: a `hello` (scenario, providers, the
- * scenario's fault catalogue), then every `intervalMs` a `tick` with the attempts that ended since
+ * scenario's fault catalogue), sent once every attempt that ends later is bound for a tick, then every `intervalMs` a `tick` with the attempts that ended since
  * the last one, each provider's totals by status, the quota levels and the faults (active or not).
  * Ends when the client leaves or the server closes.
  */
@@ -32,13 +35,15 @@ export function streamControlEvents(sim: Simulator, req: ServerRequest, res: Ser
   const off = sim.ledger.addSink((row) => {
     count(row.provider, row.status);
     if (pending.length < MAX_ATTEMPTS_PER_TICK)
-      pending.push([at(row.arrivalAt), row.provider, row.status, row.hintMs, row.key, row.model]);
+      pending.push([at(row.arrivalAt), row.provider, row.status, row.hintMs, row.key, row.model, row.seq]);
     else skipped++;
   });
   const send = (event: string, data: unknown) => writeChunk(res, `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   send('hello', {
     scenario: sim.scenario.name,
     seed: sim.seed,
+    // Attempts that ended before this hello are in the ledger (GET /ledger), not in the ticks.
+    startedAt: sim.startedAt,
     providers: sim.scenario.providers.map((p) => ({ id: p.id, vendor: p.vendor })),
     catalogue: sim.scenario.faults,
     intervalMs,
@@ -50,13 +55,14 @@ export function streamControlEvents(sim: Simulator, req: ServerRequest, res: Ser
       skipped,
       totals,
       quota: sim.quota(),
-      faults: sim.listFaults().map(({ id, kind, origin, startAt, endAt, active, applied }) => ({
+      faults: sim.listFaults().map(({ id, kind, origin, startAt, endAt, active, enabled, applied }) => ({
         id,
         kind,
         origin,
         startAt: at(startAt),
         endAt: endAt === null ? null : at(endAt),
         active,
+        enabled,
         applied,
       })),
     });

@@ -37,6 +37,13 @@ const COMMANDS: ReadonlyArray<{ name: string; args: string[]; exit: number }> = 
   { name: 'throttlelab --version', args: [CLI, '--version'], exit: 0 },
   { name: 'throttlelab run --sed 1 x.yaml (typo)', args: [CLI, 'run', '--sed', '1', 'x.yaml'], exit: 2 },
   { name: 'throttlelab --help', args: [CLI, '--help'], exit: 0 },
+  // report and fault load their own modules only (harness/report-index.ts, no simulator engine).
+  { name: 'throttlelab report nope.json (missing)', args: [CLI, 'report', 'nope.json'], exit: 2 },
+  {
+    name: 'throttlelab fault list (no simulator)',
+    args: [CLI, 'fault', 'list', '--sim', 'http://127.0.0.1:9'],
+    exit: 2,
+  },
   ...(before
     ? [
         {
@@ -45,6 +52,12 @@ const COMMANDS: ReadonlyArray<{ name: string; args: string[]; exit: number }> = 
           exit: 0,
         },
         { name: `before: validate <the pack's ${PACK.length} files>`, args: [before, 'validate', ...PACK], exit: 0 },
+        { name: 'before: report nope.json (missing)', args: [before, 'report', 'nope.json'], exit: 2 },
+        {
+          name: 'before: fault list (no simulator)',
+          args: [before, 'fault', 'list', '--sim', 'http://127.0.0.1:9'],
+          exit: 2,
+        },
       ]
     : []),
 ];

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the report and the dashboard share one chromium launch (seconds on CI), and the dashboard tests one simulator with its traffic; splitting would launch both twice.
 // Reports and the live dashboard seen as people see them: Debian's chromium driven by
 // playwright-core, offline (every request that is not the page's own is refused and counted),
 // no console errors, every chart drawn with data, the verdict table equal to report.json,
@@ -149,7 +150,7 @@ describe('the live dashboard in chromium', () => {
   beforeAll(async () => {
     const child = spawn(
       CLI[0]!,
-      [...CLI.slice(1), 'simulate', 'scenarios/quickstart.yaml', '--seed', '5', '--dashboard', '--duration', '120s'],
+      [...CLI.slice(1), 'simulate', 'scenarios/quickstart.yaml', '--seed', '5', '--dashboard', '--duration', '300s'],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     children.push(child);
@@ -271,7 +272,70 @@ describe('the live dashboard in chromium', () => {
     }
   }, 150_000);
 
-  it('throttlelab fault list|add|rm drive the same simulator', async () => {
+  it('draws the attempts made before it opened, adds any fault from its form, and shows its time left', async () => {
+    const { page, errors, refused, close } = await openPage(1280, [dashboard]);
+    try {
+      await page.goto(`${dashboard}/`);
+      await page.waitForSelector('#status.live', { timeout: 15_000 });
+      // Traffic ran before this page opened: once the ledger is read, the dots equal the totals.
+      const drawnAndCounted = () =>
+        page.$eval('[data-chart=attempts-openai]', (el) => {
+          const option = (
+            window as unknown as {
+              echarts: { getInstanceByDom(e: Element): { getOption(): { series: Array<{ data?: unknown[] }> } } };
+            }
+          ).echarts
+            .getInstanceByDom(el)!
+            .getOption();
+          const drawn = option.series.reduce((n, s) => n + (s.data?.length ?? 0), 0);
+          const text = document.querySelector('[data-totals=openai]')!.textContent!;
+          const counted = [...text.matchAll(/(\d+)×/g)].reduce((n, m) => n + Number(m[1]), 0);
+          return { drawn, counted };
+        });
+      await expect
+        .poll(
+          async () => {
+            const { drawn, counted } = await drawnAndCounted();
+            return counted > 20 && drawn === counted;
+          },
+          { timeout: 20_000, interval: 250 },
+        )
+        .toBe(true);
+
+      const fill = async (fields: Record<string, string>) => {
+        for (const [name, value] of Object.entries(fields)) {
+          if (name === 'kind') await page.selectOption('#fault-form select[name=kind]', value);
+          else await page.fill(`#fault-form [name=${name}]`, value);
+        }
+        await page.click('#fault-form button[type=submit]');
+      };
+      // A fault the scenario's catalogue does not have, with a field only the JSON box gives.
+      await fill({
+        id: 'form-storm',
+        kind: 'status',
+        status: '503',
+        for: '5m',
+        providers: 'gemini',
+        more: '{"message": "down"}',
+      });
+      const row = page.locator('tr[data-fault="form-storm"]');
+      await expect.poll(() => row.locator('td').nth(2).textContent(), { timeout: 10_000 }).toMatch(/, \d+ s left \(/);
+      await row.locator('button[data-action=disable]').click();
+      await expect.poll(() => row.locator('td').nth(2).textContent(), { timeout: 10_000 }).toMatch(/^DISABLED/);
+      // The same id changes the fault; the simulator's issues come back on the page.
+      await fill({ id: 'form-storm', status: '200', for: '', providers: '', more: '' });
+      await expect.poll(() => page.textContent('#message'), { timeout: 10_000 }).toMatch(/status: Too small/);
+      await row.locator('button[data-action=remove]').click();
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+      // The one refused change: chromium logs the 400 the page then explains.
+      expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+      expect(refused).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('throttlelab fault list|add|update|disable|rm drive the same simulator', async () => {
     const cli = (...args: string[]) =>
       exec(CLI[0]!, [...CLI.slice(1), 'fault', ...args, '--sim', sim], { cwd: ROOT, timeout: 30_000 }).then(
         (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
@@ -285,6 +349,11 @@ describe('the live dashboard in chromium', () => {
     expect(added.out).toMatch(/^added cli-storm \(status\), for 30 s$/m);
     const list = await cli('list');
     expect(list.out).toMatch(/^cli-storm {2}status {2}live {2}ACTIVE, \d+ s left {2}\d+ applied$/m);
+    const json = JSON.parse((await cli('list', '--json')).out) as { faults: Array<{ id: string; timeLeftMs: number }> };
+    expect(json.faults.find((f) => f.id === 'cli-storm')!.timeLeftMs).toBeGreaterThan(0);
+    expect((await cli('update', 'cli-storm', '{ status: 500 }')).out).toMatch(/^updated cli-storm \(status\)$/m);
+    expect((await cli('disable', 'cli-storm')).out).toMatch(/^disabled cli-storm/m);
+    expect((await cli('list')).out).toMatch(/^cli-storm {2}status {2}live {2}DISABLED, /m);
     const bad = await cli('add', '{ id: x, kind: no-such-kind }');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/CLI_FAULT_REFUSED: fault add: the simulator answered 400/);

@@ -55,6 +55,50 @@ describe('throttlelab explore', () => {
     expect(await readFile(join(out, 'explore.html'), 'utf8')).toContain('<h1>throttlelab explore: PASS</h1>');
   }, 60_000);
 
+  it('takes --quiet and --evidence as run does: no progress on stderr, explore.json as asked', async () => {
+    const out = join(tmp, 'quiet');
+    const r = await cli(
+      'explore',
+      'scenarios/conformance/01-steady-state.yaml',
+      '--seeds',
+      '1',
+      '--workers',
+      '1',
+      '--quiet',
+      '--evidence',
+      'summary',
+      '--out',
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(await readFile(join(out, 'explore.json'), 'utf8')) as { evidence: string; runs: unknown[] };
+    expect(json).toMatchObject({ evidence: 'summary', runs: [] });
+  }, 60_000);
+
+  it('lets conform --seeds keep no runs in explore.json with --evidence none', async () => {
+    const out = join(tmp, 'conform-seeds');
+    const r = await cli(
+      'conform',
+      '--only',
+      '01-steady',
+      '--time',
+      'simulated',
+      '--seeds',
+      '1..2',
+      '--quiet',
+      '--evidence',
+      'none',
+      '--out',
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(await readFile(join(out, 'explore.json'), 'utf8')) as Record<string, unknown>;
+    expect(json).toMatchObject({ evidence: 'none', verdict: 'pass' });
+    expect(json).not.toHaveProperty('runs');
+  }, 90_000);
+
   it('refuses a seed range that runs backwards before running anything, exit 2', async () => {
     const r = await cli('explore', '--seeds', '9..3');
     expect({ code: r.code, stderr: r.stderr.trim() }).toEqual({

@@ -1,5 +1,6 @@
 // The control API's event stream (GET /_throttlelab/events), as the live dashboard reads it.
 import { afterEach, describe, expect, it } from 'vitest';
+import { attemptFeed, type PageAttempt } from '../../bin/dashboard/dashboard-logic.js';
 import { chatCall } from '../helpers/scenario.js';
 import { serve, type Served } from '../helpers/serve.js';
 
@@ -21,7 +22,7 @@ afterEach(async () => {
 
 interface Tick {
   t: number;
-  attempts: Array<[number, string, number, number | null, string, string | null]>;
+  attempts: PageAttempt[];
   skipped: number;
   totals: Record<string, Record<string, number>>;
   quota: Record<string, Array<{ rule: string; remaining: number; limit: number }>>;
@@ -107,6 +108,43 @@ describe('GET /_throttlelab/events', () => {
     ]);
     // Times run from the simulator's start, in seconds.
     expect(attempts.every((a) => a[0] >= 0 && a[0] <= last.t)).toBe(true);
+  });
+
+  it('lets a page that reads the ledger after the hello draw every attempt once, those before it included', async () => {
+    served = await serve(YAML);
+    const s = served;
+    const call = async (vendor: string) => {
+      const c = chatCall(vendor);
+      await (await fetch(s.origin + c.url, { method: c.method, headers: c.headers, body: c.body })).arrayBuffer();
+    };
+    // Made before the page opened: only the ledger has them.
+    for (const v of ['openai', 'anthropic', 'openai']) await call(v);
+    const feed = attemptFeed();
+    const drawn: PageAttempt[] = [];
+    let read = false;
+    let seen = 0;
+    await readEvents(s.origin, (ev) => {
+      const hello = ev.find(([e]) => e === 'hello')?.[1] as { startedAt: number } | undefined;
+      if (hello && !read) {
+        read = true;
+        void (async () => {
+          // One attempt ends after the hello and before the ledger read: in both, drawn once.
+          await call('anthropic');
+          const { rows } = (await (await fetch(`${s.origin}/_throttlelab/ledger`)).json()) as {
+            rows: Parameters<ReturnType<typeof attemptFeed>['backlog']>[0];
+          };
+          drawn.push(...feed.backlog(rows, hello.startedAt));
+          await call('openai');
+        })();
+      }
+      for (; seen < ev.length; seen++) {
+        const [e, d] = ev[seen]!;
+        if (e === 'tick') drawn.push(...feed.stream((d as Tick).attempts));
+      }
+      return drawn.length >= 5;
+    });
+    expect(drawn.map((a) => a[6]).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(drawn.map((a) => a[1])).toEqual(['openai', 'anthropic', 'openai', 'anthropic', 'openai']);
   });
 
   it('is refused to a page of another origin, as the rest of the control API', async () => {
