@@ -4,7 +4,7 @@
  * scenario files (`throttlelab validate`, the harness's scenario parser), and the control API's
  * path prefix for its clients (`throttlelab fault`). `index.ts` re-exports it.
  */
-export { CONTROL_PREFIX } from './transports/control-prefix.js';
+export { CONTROL_PREFIX } from './core/control-prefix.js';
 export { formatPath } from './scenario/issue.js';
 export type { Rule, RuleContext, RuleIssue } from './scenario/rules.js';
 export { RULES as SCENARIO_RULES } from './scenario/rules.js';

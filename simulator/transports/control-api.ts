@@ -5,7 +5,7 @@ import type { Simulator } from '../simulator.js';
 import { decodePathSegment } from './decode-path-segment.js';
 import { readBody } from './read-body.js';
 import { streamControlEvents } from './control-events.js';
-import { CONTROL_PREFIX } from './control-prefix.js';
+import { CONTROL_PREFIX } from '../core/control-prefix.js';
 
 function json(res: ServerReply, status: number, value: unknown): void {
   const body = JSON.stringify(value);

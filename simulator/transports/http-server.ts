@@ -6,7 +6,7 @@ import { playReply, SHUTDOWN } from '../engine/play-reply.js';
 import type { Reply } from '../engine/reply.js';
 import type { Simulator } from '../simulator.js';
 import { handleControl } from './control-api.js';
-import { CONTROL_PREFIX } from './control-prefix.js';
+import { CONTROL_PREFIX } from '../core/control-prefix.js';
 import { createH2Server } from './h2-server.js';
 import { H2Sink } from './h2-sink.js';
 import { NodeSink } from './node-sink.js';
