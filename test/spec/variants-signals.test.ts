@@ -164,10 +164,14 @@ const VARIANTS: Variant[] = [
   },
   {
     clause: 'SIG-3',
+    // Configured as org-b's key, sending org-a's: the router keeps the wait to the key and the
+    // organisation it was told, while the vendor's scope (the real key) is refused elsewhere. (Two
+    // keys of one organisation no longer show it: the texts name the organisation, and the
+    // reference router closes the whole of org-a.)
     name: 'two OpenAI deployments on one key, waits kept per deployment',
     scenario: '12-keys-orgs-long-waits',
     check: 'retry-after',
-    launcher: referenceWith({ transport: keyForKey('openai', 'a2', 'a1') }, 'waits per deployment'),
+    launcher: referenceWith({ transport: keyForKey('openai', 'b1', 'a1') }, 'waits per deployment'),
   },
   {
     clause: 'SIG-4',
