@@ -171,3 +171,33 @@ describe('tool-result turns the vendor would reject', () => {
     expect(lastProvider()).toMatchObject({ provider: 'anthropic', status: 400 });
   });
 });
+
+describe('an agent whose tool turns Gemini served, continued on Anthropic (issue 24)', () => {
+  it('the Anthropic SDK sends the Gemini-served history on: ids unique, Anthropic answers 200', async () => {
+    const tools = [{ name: 'get_weather', input_schema: SCHEMA as Anthropic.Tool.InputSchema }];
+    const user = { role: 'user' as const, content: 'weather in Oslo and Bergen?' };
+    const turn = (model: string, messages: Anthropic.MessageParam[]) =>
+      anthropic.messages.create({ model, max_tokens: 64, messages, tools });
+    const history: Anthropic.MessageParam[] = [user];
+    const ids: string[] = [];
+    // Two tool turns served by Gemini: each answer's call becomes history. (A vendor answers text
+    // right after tool results, so the user asks again between the two.)
+    for (let i = 0; i < 2; i++) {
+      if (i > 0) history.push({ role: 'assistant', content: 'Oslo: 3 °C.' }, { role: 'user', content: 'And Bergen?' });
+      const answer = await turn('gemini/gemini-2.5-flash', history);
+      expect(lastProvider()).toMatchObject({ provider: 'gemini', status: 200 });
+      const use = answer.content.find((b) => b.type === 'tool_use')!;
+      ids.push(use.id);
+      history.push(
+        { role: 'assistant', content: answer.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '{"temp":3}' }] },
+      );
+    }
+    // Gemini numbers its calls from 0 in every answer; the router must not pass call_0 on twice.
+    expect(new Set(ids).size).toBe(2);
+    // The next turn goes to Anthropic, which refuses a history whose tool_use ids repeat.
+    const next = await turn('anthropic/claude-haiku-4-5', history);
+    expect(lastProvider()).toMatchObject({ provider: 'anthropic', status: 200 });
+    expect(next.content.length).toBeGreaterThan(0);
+  });
+});
