@@ -3,6 +3,7 @@ import { CONTROL_PREFIX } from '../../simulator/scenario-index.js';
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
+import type { PageFault } from '../dashboard/dashboard-logic.js';
 
 /** Options of `throttlelab fault list|add|update|enable|disable|rm`. */
 export interface FaultOptions {
@@ -17,16 +18,8 @@ export interface FaultOptions {
   json?: boolean;
 }
 
-interface FaultRow {
-  id: string;
-  kind: string;
-  origin: string;
-  startAt: number;
-  endAt: number | null;
-  active: boolean;
-  enabled?: boolean;
-  applied: number;
-}
+/** A fault as the control API lists it: the dashboard's row, `enabled` absent from older simulators. */
+type FaultRow = Omit<PageFault, 'enabled'> & { enabled?: boolean };
 
 async function call(io: Io, sim: string, method: string, path: string, body?: unknown): Promise<Response> {
   const url = new URL(`${CONTROL_PREFIX}${path}`, sim);
