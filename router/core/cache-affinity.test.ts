@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CacheAffinity, preferWarm } from './cache-affinity.js';
+import { CacheAffinity, placeCold, preferWarm } from './cache-affinity.js';
 
 const ranked = (...targets: string[]) => targets.map((target, i) => ({ target, score: 1 - i / 10 }));
 /** Prefixes longest first, each of `tokens`. */
@@ -53,5 +53,55 @@ describe('preferWarm', () => {
     // A target without capacity or with an open circuit is filtered out before ranking.
     expect(preferWarm(ranked('a', 'b'), 'c').map((r) => r.target)).toEqual(['a', 'b']);
     expect(preferWarm(ranked('a', 'b'), undefined).map((r) => r.target)).toEqual(['a', 'b']);
+  });
+});
+
+describe('CacheAffinity claims', () => {
+  it('sends followers to the target a cold prefix is in flight at, reserving none of it', () => {
+    const a = new CacheAffinity({ ttlMs: 1000, maxEntries: 100 });
+    a.claim(prefixes('turn1', 'system-x'), 'p1/k1/m', 0);
+    expect(a.lookup(prefixes('turn1', 'system-x'), 10)).toEqual({ target: 'p1/k1/m', tokens: 0 });
+    a.remember(prefixes('turn1', 'system-x'), 'p1/k1/m', 50);
+    expect(a.lookup(prefixes('system-x'), 60)).toEqual({ target: 'p1/k1/m', tokens: 1000 });
+  });
+
+  it('forgets a claim given the claiming attempt failed, and never a prefix warm elsewhere', () => {
+    const a = new CacheAffinity({ ttlMs: 1000, maxEntries: 100 });
+    a.remember(prefixes('system-x'), 'p1/k2/m', 0);
+    a.claim(prefixes('turn1', 'system-x'), 'p1/k1/m', 10);
+    expect(a.lookup(prefixes('system-x'), 20)?.target).toBe('p1/k2/m');
+    a.release(prefixes('turn1', 'system-x'), 'p1/k1/m');
+    expect(a.lookup(prefixes('turn1'), 20)).toBeUndefined();
+    expect(a.lookup(prefixes('system-x'), 20)?.target).toBe('p1/k2/m');
+  });
+
+  it('keeps a prefix answered at the claimed target after its claim is released', () => {
+    const a = new CacheAffinity({ ttlMs: 1000, maxEntries: 100 });
+    a.claim(prefixes('system-x'), 'p1/k1/m', 0);
+    a.remember(prefixes('system-x'), 'p1/k1/m', 5);
+    a.release(prefixes('system-x'), 'p1/k1/m');
+    expect(a.lookup(prefixes('system-x'), 10)?.target).toBe('p1/k1/m');
+  });
+});
+
+describe('placeCold', () => {
+  const t = (provider: string, key: string, model = 'm') => ({ provider, key, model });
+  const room: Record<string, number> = { k1: 0.1, k2: 0.9, k3: 0.5, x: 1 };
+  const headroom = (x: { key: string }) => room[x.key]!;
+
+  it("puts the roomiest of the best-ranked provider's keys for the model first, the rest in order", () => {
+    const ranked = [t('a', 'k1'), t('b', 'x'), t('a', 'k3'), t('a', 'k2')];
+    expect(placeCold(ranked, headroom)).toEqual([t('a', 'k2'), t('a', 'k1'), t('b', 'x'), t('a', 'k3')]);
+  });
+
+  it('never moves another provider or model ahead, however roomy, and keeps ties in ranked order', () => {
+    expect(placeCold([t('a', 'k3'), t('b', 'x'), t('a', 'x', 'other')], headroom)).toEqual([
+      t('a', 'k3'),
+      t('b', 'x'),
+      t('a', 'x', 'other'),
+    ]);
+    const tied = [t('a', 'k3'), t('a', 'k3b')];
+    expect(placeCold(tied, () => 0.5)).toEqual(tied);
+    expect(placeCold([], headroom)).toEqual([]);
   });
 });

@@ -33,6 +33,10 @@ export async function attemptPick(
   const { target } = pick;
   const { clock } = env.attempt;
   const startedAt = clock.now();
+  // Its prefixes held by no target are claimed for this one while the attempt is out (released if
+  // it fails): also those of a request warm by another of its keys (its prompt_cache_key, say).
+  const claimed = env.affinity !== undefined && state.prefixes.length > 0;
+  if (claimed) env.affinity!.claim(prefixesToRemember(state.prefixes), target.id, startedAt);
   const result = await runAttempt(env.attempt, {
     target,
     req: state.req,
@@ -46,6 +50,8 @@ export async function attemptPick(
     admissionTokens: env.selector.admissionTokens(target, state),
     canFailOver,
   });
+  if (claimed && (result.kind === 'failed' || result.kind === 'unsent'))
+    env.affinity!.release(prefixesToRemember(state.prefixes), target.id);
   if (result.kind === 'unsent') {
     env.selector.releaseProbes(pick, clock.now());
     return result;

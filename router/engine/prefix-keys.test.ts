@@ -45,8 +45,22 @@ describe('prefixKeys', () => {
     }
   });
 
-  it("uses the client's prompt_cache_key when it names one", () => {
-    const p = prefixKeys(chat(turns(6), { prompt_cache_key: 'conv-1' } as Partial<ChatRequest>), 1024);
-    expect(p).toEqual([{ key: 'k:openai/gpt-4o-mini\u0000conv-1', tokens: 0 }]);
+  it("keys the prompt and, last, the client's prompt_cache_key when it names one", () => {
+    const named = prefixKeys(chat(turns(6), { prompt_cache_key: 'conv-1' } as Partial<ChatRequest>), 1024);
+    const unnamed = prefixKeys(chat(turns(6)), 1024);
+    expect(named).toEqual([...unnamed, { key: 'k:openai/gpt-4o-mini\u0000conv-1', tokens: 0, named: true }]);
+    // Remembered under the prompt's keys and the name: a turn sent without the name finds it.
+    expect(prefixesToRemember(named).map((p) => p.key)).toEqual([...unnamed.map((p) => p.key), named[2]!.key]);
+  });
+
+  it('keys the same tools alike whatever order their fields came in and wherever a breakpoint is', () => {
+    const parameters = { type: 'object', properties: { city: { type: 'string' } } };
+    const asChat = [{ type: 'function', function: { name: 'f', description: 'd', parameters } }];
+    const asMessages = [
+      { type: 'function', function: { name: 'f', parameters, description: 'd' }, cache_control: { type: 'ephemeral' } },
+    ];
+    const keys = (tools: unknown) => prefixKeys(chat(turns(6), { tools } as Partial<ChatRequest>), 1024);
+    expect(keys(asMessages)).toEqual(keys(asChat));
+    expect(keys([{ ...asChat[0], function: { name: 'g', description: 'd', parameters } }])).not.toEqual(keys(asChat));
   });
 });

@@ -41,7 +41,7 @@ function setup(draws: number[] = [0.1, 0.9]) {
   const reliability = new Map([['a', new Ewma(20)]]);
   const selector = new Selector({ circuits, capacity, reliability, rng }, selectorSettingsOf(config));
   const targets = buildTargets(config, { K1: 'sk-one-0000', K2: 'sk-two-0000' }).targets;
-  return { rng, circuits, selector, targets };
+  return { rng, circuits, capacity, selector, targets };
 }
 
 const request = (over: Partial<Selectable> = {}): Selectable => ({
@@ -95,6 +95,19 @@ describe('Selector', () => {
     );
     expect(pick?.target.id).toBe('a/k1/m');
     expect(selector.affinityCounts).toEqual({ warm: 0, fallback: 1, cold: 0 });
+  });
+
+  it('writes a prefix warm nowhere at the roomiest key, given the ranking prefers a faster key with less input left', () => {
+    // k1 answered fast and has 30,000 of 40,000 input tokens left; k2 is unmeasured (assumed slow)
+    // and untouched. The ranking puts k1 first, as it put new conversations on the fastest key.
+    const { capacity, selector, targets } = setup();
+    targets[0]!.ttft.add(100);
+    targets[0]!.latency.add(100);
+    const tokens = { limit: 40_000, remaining: 30_000, resetAt: NOW + 60_000 };
+    capacity.observe('a/k1/m', { refill: 'continuous', tokens }, NOW);
+    expect(selector.select(targets, request(), NOW)?.target.id).toBe('a/k1/m');
+    expect(selector.select(targets, request({ prefixes: PREFIXES }), NOW)?.target.id).toBe('a/k2/m');
+    expect(selector.affinityCounts).toEqual({ warm: 0, fallback: 0, cold: 1 });
   });
 
   it('takes the probe lease of a circuit whose window ended', () => {

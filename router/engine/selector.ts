@@ -1,4 +1,4 @@
-import { preferWarm, type Prefix, type WarmPrefix } from '../core/cache-affinity.js';
+import { placeCold, preferWarm, type Prefix, type WarmPrefix } from '../core/cache-affinity.js';
 import type { CapacityBook } from '../core/capacity.js';
 import type { CircuitBook } from '../core/circuit-book.js';
 import type { WaitFacts } from '../core/decide-next.js';
@@ -89,14 +89,18 @@ export class Selector {
     // A request with a cacheable prefix does not explore: a cold key would cost its prompt again.
     if (state.attempts.length === 0 && state.prefixes.length === 0) ranked = this.explored(ranked, now);
     if (this.s.affinity && state.prefixes.length > 0 && state.attempts.length === 0) {
-      // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now.
+      // Cache affinity: the target where this prompt's prefix is warm goes first if it can serve now;
+      // a prefix to be written afresh goes to the roomiest key of the best-ranked provider and model.
       const warm = state.warm?.target;
       const result = warm === undefined ? 'cold' : usable.some((t) => t.id === warm) ? 'warm' : 'fallback';
       this.affinityCounts[result]++;
-      ranked = preferWarm(
-        ranked.map((t) => ({ target: t.id, t })),
-        warm,
-      ).map((r) => r.t);
+      ranked =
+        result === 'warm'
+          ? preferWarm(
+              ranked.map((t) => ({ target: t.id, t })),
+              warm,
+            ).map((r) => r.t)
+          : placeCold(ranked, (t) => this.d.capacity.headroom(t.id, now));
     }
     for (const target of ranked) {
       const pick = this.admit(target, now);

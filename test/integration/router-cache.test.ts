@@ -134,6 +134,23 @@ describe('router cache hints through the simulator', () => {
     expect(off.metrics).not.toMatch(/cache_affinity_total/);
   });
 
+  it('sends the turns sharing a prefix that arrive while its first is in flight to the same key', async () => {
+    served = await serve(SIM);
+    router = routerFor(served);
+    // Another prompt first, so that the hasher is loaded and the turns below are looked up as they arrive.
+    await json(await router.route(conversation('anthropic/claude-sonnet-4-5', text(1500, 'w'), 'warm-up')));
+    const system = text(1500, 'g');
+    await Promise.all(
+      [0, 1, 2, 3, 4, 5].map(async (i) =>
+        json(await router!.route(conversation('anthropic/claude-sonnet-4-5', system, `q${i}`))),
+      ),
+    );
+    const rows = served.sim.ledger.query({ provider: 'anthropic' }).rows.slice(1);
+    expect(rows).toHaveLength(6);
+    expect(new Set(rows.map((r) => r.key)).size).toBe(1);
+    expect(router.metrics()).toMatch(/throttlelab_router_cache_affinity_total\{result="warm"\} 5/);
+  });
+
   it('falls back to normal ranking when the warm key has no capacity', async () => {
     served = await serve(
       SIM.replace('{ metric: requests, limit: 1000, per: 1m }', '{ metric: requests, limit: 1, per: 1m }'),
