@@ -2,7 +2,7 @@ import { plannedRequests } from './planned-requests.js';
 import type { Intervals } from './intervals.js';
 import { modelRules } from './served-answers.js';
 import { spareCapacity } from './spare-capacity.js';
-import { starvationDuring, starvationWords, type Starvation } from './starvation.js';
+import { starvationDuring, starvationMeasured, starvationWords, type Starvation } from './starvation.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
@@ -44,8 +44,11 @@ function windowsWithin(spans: Intervals, a: number, b: number, minMs: number): A
  * As `deadline` and `retry-after` do, measured starvation is discounted: a window the router's
  * processes (or the harness's loop) spent so long off the CPU (see `starvationDuring`, counted
  * while the router still held the request) that less than `serviceTime` of it was left proves
- * nothing. A needless error so explained is INCONCLUSIVE (timing), never a pass; one with any
- * window the starvation does not explain fails.
+ * nothing. So does starvation before the request came (`starvedBefore`): what the router did with
+ * it was decided by what it held then (a queue full of requests a starved machine had slowed, a
+ * breaker opened by attempts it made late, a retry budget spent on them), and a request it shed
+ * at once was never held through any window at all. A needless error so explained is
+ * INCONCLUSIVE (timing), never a pass; on a calm machine every needless error fails.
  */
 export function checkNoNeedlessError(input: CheckInput & { startedAt: number }): CheckResult {
   const { outcomes, scenario } = input;
@@ -81,10 +84,11 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
     // The router needed `serviceTime` of the window on a CPU: one it was held off the CPU for so
     // long that less was left proves nothing (measured starvation only, and never a pass).
     const usable = windows.find((w) => w.to - w.from - w.starved.ms >= serviceTime);
+    const before = usable ? starvedBefore(input, o) : undefined;
     const shown = usable ?? windows[0]!;
-    if (usable) needless++;
+    if (usable && !before) needless++;
     else starvedOnly++;
-    if (evidence.length < MAX_EVIDENCE) evidence.push(evidenceOf(o, shown, life, !usable));
+    if (evidence.length < MAX_EVIDENCE) evidence.push(evidenceOf(o, shown, life, !usable || !!before, before));
   }
   const verdict = judged === 0 ? 'skip' : needless > 0 ? 'fail' : starvedOnly > 0 ? 'inconclusive' : 'pass';
   return {
@@ -102,7 +106,7 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
         }
       : verdict === 'inconclusive'
         ? {
-            reason: `timing: machine overloaded: for each of the ${count(starvedOnly, 'error')} answered while capacity existed, the router (or the harness's loop) was starved for so much of that capacity's window that less than ${serviceTime} ms of it was left`,
+            reason: `timing: machine overloaded: for each of the ${count(starvedOnly, 'error')} answered while capacity existed, the router (or the harness's loop) was starved for so much of that capacity's window that less than ${serviceTime} ms of it was left, or for a tenth of the request's deadline or more in the deadline before it came`,
           }
         : {}),
     figure:
@@ -120,11 +124,30 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
   };
 }
 
+/**
+ * The starvation in the deadline before a request came, when it is a tenth of that deadline or
+ * more (`goodput`'s bar for a request a starved machine may have cost): every request the router
+ * still held when this one came arrived in that span, so a machine starved for that long shaped
+ * what the router did with it. Undefined below the bar, or where starvation was not measured.
+ */
+function starvedBefore(input: CheckInput & { startedAt: number }, o: ClientOutcome): Starvation | undefined {
+  if (!starvationMeasured(input)) return undefined;
+  const from = Math.max(input.startedAt, o.sentAt - o.deadlineMs);
+  const s = starvationDuring(input, from, o.sentAt, o.replica);
+  return s.ms >= o.deadlineMs / 10 ? s : undefined;
+}
+
 /** `answered 429 after 1543 ms, while openai had capacity when it came, for 300 ms (…)`. */
-function evidenceOf(o: ClientOutcome, w: Window, life: [number, number], starvedOnly: boolean): Evidence {
+function evidenceOf(
+  o: ClientOutcome,
+  w: Window,
+  life: [number, number],
+  starvedOnly: boolean,
+  before?: Starvation,
+): Evidence {
   const since = (t: number) => (t === life[0] ? 'when it came' : `${Math.round(t - life[0])} ms after it came`);
   const until = w.to >= life[1] ? 'until its deadline' : `for ${Math.round(w.to - w.from)} ms`;
-  const starved = w.starved.ms >= 1 ? `; ${starvationWords(w.starved)} in that window` : '';
+  const starved = `${w.starved.ms >= 1 ? `; ${starvationWords(w.starved)} in that window` : ''}${before ? `; ${starvationWords(before)} in the ${Math.round(o.deadlineMs)} ms before it came` : ''}`;
   return {
     at: o.endAt,
     correlationId: o.id,
