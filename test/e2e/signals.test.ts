@@ -147,7 +147,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
       const out = join(dir, 'judging-term');
       const cli = start(['run', 'test/fixtures/signals/long-judging.yaml', '--time', 'simulated', '--out', out]);
       // The judging phase, from the line that announces it, not a guess at how long the load takes.
-      await until(() => /judging \d+ checks/.test(cli.output()), 50_000);
+      await until(() => /judging \d+ checks/.test(cli.output()), 100_000);
       await new Promise((r) => setTimeout(r, 300));
       const stoppedAt = Date.now();
       cli.child.kill('SIGTERM');
@@ -169,6 +169,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
       for (const c of report.checks.filter((x) => notJudged.includes(x.id)))
         expect(c).toMatchObject({ verdict: 'inconclusive', reason: expect.stringMatching(/^not judged: /) });
     },
+    150_000,
   );
 
   it.concurrent(
