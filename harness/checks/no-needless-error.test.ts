@@ -143,6 +143,21 @@ describe('checkNoNeedlessError', () => {
       const r = checkNoNeedlessError({ ...base, outcomes: [pinned, ...later], routerWaitMs: stalls([100, 1410]) });
       expect(r).toMatchObject({ verdict: 'fail', violations: 3 });
     });
+
+    it('still fails an error that a provider error was behind (passed on or given up after), however starved before', () => {
+      // shed-0 went to anthropic first and the router passed on its 429 (the passes-429 router).
+      const relayed = row({
+        at: 2000,
+        correlationId: 'shed-0',
+        provider: 'anthropic',
+        vendor: 'anthropic',
+        model: 'claude-haiku-4-5',
+        status: 429,
+      });
+      const r = checkNoNeedlessError({ ...base, rows: [relayed], routerWaitMs: stalls([100, 1410]) });
+      expect(r).toMatchObject({ verdict: 'fail', violations: 1 });
+      expect(r.evidence.find((e) => e.correlationId === 'shed-0')!.detail).not.toMatch(/explained by starvation/);
+    });
   });
 
   it('skips, saying why, when no request was answered with a 429 or a 5xx', () => {

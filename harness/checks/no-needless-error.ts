@@ -1,3 +1,4 @@
+import { attemptsByRequest } from './attempts-by-request.js';
 import { plannedRequests } from './planned-requests.js';
 import type { Intervals } from './intervals.js';
 import { modelRules } from './served-answers.js';
@@ -47,7 +48,8 @@ function windowsWithin(spans: Intervals, a: number, b: number, minMs: number): A
  * nothing. So does starvation before the request came (`starvedBefore`): what the router did with
  * it was decided by what it held then (a queue full of requests a starved machine had slowed, a
  * breaker opened by attempts it made late, a retry budget spent on them), and a request it shed
- * at once was never held through any window at all. A needless error so explained is
+ * at once was never held through any window at all; but not when a provider's error was behind
+ * it (the router passed it on or gave up after it). A needless error so explained is
  * INCONCLUSIVE (timing), never a pass; on a calm machine every needless error fails.
  */
 export function checkNoNeedlessError(input: CheckInput & { startedAt: number }): CheckResult {
@@ -132,6 +134,15 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
  */
 function starvedBefore(input: CheckInput & { startedAt: number }, o: ClientOutcome): Starvation | undefined {
   if (!starvationMeasured(input)) return undefined;
+  // A provider's error the router acted on (passed on, or gave up after) was its own policy at
+  // work, whatever the machine: only an error of its own with no provider's behind it (a shed,
+  // an open breaker, a budget spent) can be the starved machine's.
+  if (
+    attemptsByRequest(input.rows)
+      .get(o.id)
+      ?.some((r) => isCapacityError(r.status))
+  )
+    return undefined;
   const from = Math.max(input.startedAt, o.sentAt - o.deadlineMs);
   const s = starvationDuring(input, from, o.sentAt, o.replica);
   return s.ms >= o.deadlineMs / 10 ? s : undefined;
