@@ -108,7 +108,7 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
         }
       : verdict === 'inconclusive'
         ? {
-            reason: `timing: machine overloaded: for each of the ${count(starvedOnly, 'error')} answered while capacity existed, the router (or the harness's loop) was starved for so much of that capacity's window that less than ${serviceTime} ms of it was left, or for a tenth of the request's deadline or more in the deadline before it came`,
+            reason: `timing: machine overloaded: for each of the ${count(starvedOnly, 'error')} answered while capacity existed, the router (or the harness's loop) was starved for so much of that capacity's window that less than ${serviceTime} ms of it was left, or (an error of its own, no provider's behind it) for half the request's deadline or more in the deadline before it came`,
           }
         : {}),
     figure:
@@ -127,10 +127,12 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
 }
 
 /**
- * The starvation in the deadline before a request came, when it is a tenth of that deadline or
- * more (`goodput`'s bar for a request a starved machine may have cost): every request the router
- * still held when this one came arrived in that span, so a machine starved for that long shaped
- * what the router did with it. Undefined below the bar, or where starvation was not measured.
+ * The starvation in the deadline before a request came, when it is half that deadline or more:
+ * every request the router still held when this one came arrived in that span, so a machine
+ * starved for that long shaped what the router did with it. The bar is high (`goodput` excuses a
+ * request starved a tenth of its own deadline) because this only infers the cause: at load 10 a
+ * router that sheds every request with no attempt already sees a tenth, and must still fail.
+ * Undefined below the bar, or where starvation was not measured.
  */
 function starvedBefore(input: CheckInput & { startedAt: number }, o: ClientOutcome): Starvation | undefined {
   if (!starvationMeasured(input)) return undefined;
@@ -145,7 +147,7 @@ function starvedBefore(input: CheckInput & { startedAt: number }, o: ClientOutco
     return undefined;
   const from = Math.max(input.startedAt, o.sentAt - o.deadlineMs);
   const s = starvationDuring(input, from, o.sentAt, o.replica);
-  return s.ms >= o.deadlineMs / 10 ? s : undefined;
+  return s.ms >= o.deadlineMs / 2 ? s : undefined;
 }
 
 /** `answered 429 after 1543 ms, while openai had capacity when it came, for 300 ms (…)`. */
