@@ -6,7 +6,7 @@ import type { RouterRunQueue } from './launch/record-run-queue-delay.js';
 import type { RouterRunQueueSummary } from './launch/run-queue-delay.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { LoadWorkerSummary } from './load/load-group-keys.js';
-import type { RunScenario } from './scenario/schema.js';
+import type { CheckId, RunScenario } from './scenario/schema.js';
 
 // What a run gathers and what judging it makes of that, apart from both the orchestrators that
 // gather it (wall clock, simulated) and the judge, so neither has to import the other for a type.
@@ -48,6 +48,12 @@ export interface RunEvidence {
   judgeClock?: () => number;
 }
 
+/** A run stopped while it was judged: which checks were judged, and which were not (INCONCLUSIVE, saying so). */
+export interface JudgingStopped {
+  judged: CheckId[];
+  notJudged: CheckId[];
+}
+
 /** Everything a run produced: the evidence and the verdicts, before any rendering. */
 export interface RunData extends Omit<
   RunEvidence,
@@ -63,6 +69,8 @@ export interface RunData extends Omit<
   verdict: 'pass' | 'fail' | 'inconclusive' | 'interrupted';
   /** Why the run is inconclusive, one line each. */
   inconclusive?: string[];
+  /** The user stopped the run after its load, while it was judged: the checks judged and those not. */
+  judgingStopped?: JudgingStopped;
   /** Every scenario fault and the attempts it matched (times from the load's start). */
   faults?: FaultCoverage[];
   /** The harness's own lag during the load. */

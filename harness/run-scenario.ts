@@ -1,5 +1,5 @@
 import { systemClock } from '../simulator/index.js';
-import { judgeRun } from './judge-run.js';
+import { judgeRunSliced } from './judge-run.js';
 import type { RunData } from './run-data.js';
 import type { ClientOutcome } from './load/client-outcome.js';
 import type { LoadProgress } from './load/open-loop.js';
@@ -34,6 +34,8 @@ export interface RunOptions {
   /** Environment for `env:` keys; only `bin/` passes the real one. */
   env?: Readonly<Record<string, string | undefined>>;
   onProgress?: (p: LoadProgress) => void;
+  /** Called as judging starts (the load is over), with the number of checks to judge. */
+  onJudging?: (checks: number) => void;
   /** Fixed simulator port (for routers started beforehand); the scenario's otherwise. */
   simPort?: number;
   /** Stops the load early (the user pressed Ctrl-C); what was answered is still judged. */
@@ -141,30 +143,37 @@ export async function runScenario(o: RunOptions): Promise<RunData> {
     const fleetSummary = fleet.context
       ? fleet.summary(requestsPerReplica(result.outcomes, router.replicas?.length ?? 1))
       : undefined;
-    return judgeRun({
-      scenario,
-      scenarioText: o.scenarioText,
-      scenarioFile: o.scenarioFile,
-      seed: o.seed,
-      router: router.description,
-      ...(router.redacted ? { routerRedacted: true } : {}),
-      startedAt,
-      endedAt: systemClock.now(),
-      loadStartedAt,
-      loadEndedAt,
-      outcomes: result.outcomes,
-      dropped: result.dropped,
-      rows: [...sim.ledger.rowsIterator()],
-      loopLag,
-      ...(loopStalls ? { loopStalls } : {}),
-      ...(routerWait ? { routerWait } : {}),
-      interrupted: o.signal?.aborted === true,
-      ...(giveUp ? { giveUp } : {}),
-      judgeClock: () => performance.now(),
-      ...(fleetSummary ? { fleet: fleetSummary } : {}),
-      ...(loadWorkers ? { loadWorkers } : {}),
-      ...(router.logs?.length ? { routerLogs: router.logs } : {}),
-    });
+    return await judgeRunSliced(
+      {
+        scenario,
+        scenarioText: o.scenarioText,
+        scenarioFile: o.scenarioFile,
+        seed: o.seed,
+        router: router.description,
+        ...(router.redacted ? { routerRedacted: true } : {}),
+        startedAt,
+        endedAt: systemClock.now(),
+        loadStartedAt,
+        loadEndedAt,
+        outcomes: result.outcomes,
+        dropped: result.dropped,
+        rows: [...sim.ledger.rowsIterator()],
+        loopLag,
+        ...(loopStalls ? { loopStalls } : {}),
+        ...(routerWait ? { routerWait } : {}),
+        interrupted: o.signal?.aborted === true,
+        ...(giveUp ? { giveUp } : {}),
+        judgeClock: () => performance.now(),
+        ...(fleetSummary ? { fleet: fleetSummary } : {}),
+        ...(loadWorkers ? { loadWorkers } : {}),
+        ...(router.logs?.length ? { routerLogs: router.logs } : {}),
+      },
+      {
+        now: () => performance.now(),
+        ...(o.signal ? { stop: o.signal } : {}),
+        ...(o.onJudging ? { onJudging: o.onJudging } : {}),
+      },
+    );
   } finally {
     await server.close();
   }

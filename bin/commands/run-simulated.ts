@@ -11,7 +11,7 @@ import {
 import type { LedgerRow } from '../../simulator/index.js';
 import type { Io } from '../io.js';
 import { formatDuration } from '../progress/format-progress.js';
-import { silentMeter, type ProgressMeter } from '../progress/progress-meter.js';
+import { judgingLine, silentMeter, type ProgressMeter } from '../progress/progress-meter.js';
 
 /**
  * Why `--time simulated` cannot apply to this run, in one line (it then runs on the wall clock),
@@ -69,6 +69,7 @@ export async function runInSimulatedTime(
     ...(giveUpJudging ? { giveUpJudging } : {}),
     wallStartedAt: Date.now(),
     judgeClock: () => performance.now(),
+    onJudging: judgingLine(io, meter),
     // Simulated time done of the load's, and the wall ETA from it.
     onProgress: (p) =>
       meter.update(

@@ -36,7 +36,7 @@ import { assertWritableDir } from '../output-dir.js';
 import { referenceConfig, simulatedReferenceLauncher } from '../reference-launcher.js';
 import { runInSimulatedTime, tooLongForTheWallClock, wallClockNote } from './run-simulated.js';
 import { launcherForReference } from '../reference-fleet.js';
-import { createProgressMeter, type ProgressMeter } from '../progress/progress-meter.js';
+import { createProgressMeter, judgingLine, type ProgressMeter } from '../progress/progress-meter.js';
 
 /** Where the router under test comes from, overriding the scenario's `router` section. */
 export interface RouterChoice {
@@ -253,6 +253,7 @@ export async function executeRun(
     // A tag of the run's own in its key prefix: two runs of one seed on one Redis never share keys.
     ...(redisUrl ? { redis: { url: redisUrl, tag: io.randomSeed().toString(36) } } : {}),
     onProgress: (p) => meter.update(Math.max(0, p.elapsedMs) / total, progressLine(p, total).trim()),
+    onJudging: judgingLine(io, meter),
   });
   meter.clear();
   return { report: buildReport(data), logs: data.routerLogs ?? [], rows: data.rows, outcomes: data.outcomes };

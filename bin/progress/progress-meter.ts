@@ -49,3 +49,14 @@ export function stepMeter(meter: ProgressMeter, index: number, count: number, na
     clear: () => meter.clear(),
   };
 }
+
+/**
+ * Says on stderr that the load is over and judging begins (a stop from then on reports the checks
+ * judged so far): none with `io.quiet` or without `io.now`, as for the meter.
+ */
+export function judgingLine(io: Pick<Io, 'err' | 'quiet' | 'now'>, meter: ProgressMeter): (checks: number) => void {
+  return (checks) => {
+    meter.clear();
+    if (io.now && !io.quiet) io.err(`  judging ${checks} checks (a stop now reports those judged)`);
+  };
+}

@@ -2,7 +2,8 @@ import { streamCompleted } from '../load/client-outcome.js';
 import { covers, intersect, union, type Intervals } from './intervals.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import { oracleColumns } from './oracle-columns.js';
-import { quotaOracleColumns } from './quota-oracle.js';
+import { replayQuotas } from './quota-oracle.js';
+import { finishSliced, type Sliced } from './sliced.js';
 import { atLeast, pctRange, wilson } from './confidence.js';
 import { attemptsByRequest } from './attempts-by-request.js';
 import { groupBy, type CheckInput, type CheckResult } from './types.js';
@@ -142,6 +143,11 @@ function neverReached(outcomes: readonly ClientOutcome[]): CheckResult {
  * with the best prompt caching the request stream allows (the quota oracle), when that is fewer.
  */
 export function checkGoodput(input: CheckInput & { startedAt: number }): CheckResult {
+  return finishSliced(judgeGoodput(input), input.giveUp);
+}
+
+/** `checkGoodput` in slices (see `Sliced`): the quota oracle's replay yields; asked to stop, it is cut short. */
+export function* judgeGoodput(input: CheckInput & { startedAt: number }): Sliced<CheckResult> {
   const { outcomes, rows, scenario } = input;
   const forced = forcedBlocked(input, input.startedAt);
   const byModel = new Map<string, Intervals>();
@@ -180,11 +186,10 @@ export function checkGoodput(input: CheckInput & { startedAt: number }): CheckRe
     eligible.push(i);
     if (o.status === 200 && (!o.stream || streamCompleted(o))) served++;
   }
-  const servable = quotaOracleColumns(
+  const servable = yield* replayQuotas(
     scenario,
     oracleColumns(input, eligible, attempts, serviceTime, (model) => candidateTargets(model, scenario), planned),
     forced,
-    input.giveUp,
   );
   // Judging was cut short (a stopped run): no bound, so a shortfall is not judged a failure.
   const cut = servable === undefined;

@@ -105,6 +105,71 @@ describe('checkNoNeedlessError', () => {
     expect(r.verdict).toBe('fail');
   });
 
+  describe('on a machine starved before the errors came (the CI recipe at load 20: "3 of 119 … 70 more explained by starvation")', () => {
+    // openai walled at 1400 ms. r7-10 (pinned) ran into the wall while the router sat in the run
+    // queue: explained. Then, at 2000 ms, three requests shed at once (`router_overloaded`, the
+    // router's queue full of requests the starved machine had slowed) while anthropic was open:
+    // held for no time, no window's starvation could explain them, and they failed the run.
+    const scenario = world(
+      'faults:\n  - { id: wall, kind: status, at: 1400ms, match: { provider: openai }, status: 429, error: quota_exhausted }\n',
+    );
+    const pinned = outcome({ id: 'r7-10', model: 'openai/gpt-4o-mini', status: 429, endAt: T0 + 1543 });
+    const shed = [0, 1, 2].map((i) =>
+      outcome({
+        id: `shed-${i}`,
+        at: 2000 + i,
+        status: 503,
+        error: 'router_overloaded',
+        endAt: T0 + 2000 + i,
+        deadlineMs: 3000,
+      }),
+    );
+    const base = { ...input({ outcomes: [pinned, ...shed] }), scenario };
+    const starved = { routerWaitMs: stalls([100, 1410]), loopBehindMs: stalls([1410, 2000]) };
+
+    it('is inconclusive, not a fail, when the starvation in the deadline before each shed request explains it', () => {
+      // The router off the CPU 1310 ms and the harness's loop behind 590 ms: 1900 ms of the 3000 ms before.
+      const r = checkNoNeedlessError({ ...base, ...starved });
+      expect(r).toMatchObject({
+        verdict: 'inconclusive',
+        violations: 0,
+        figure: '0 of 4 errors answered while capacity existed (deadline less 1000 ms), 4 more explained by starvation',
+      });
+      expect(r.evidence.find((e) => e.correlationId === 'shed-0')!.detail).toMatch(
+        /^answered 503 \(router_overloaded\) after 0 ms, while anthropic had capacity when it came, until its deadline .*; the harness's loop was behind 590 ms and the router waited 1310 ms for a CPU in the 3000 ms before it came \(explained by starvation: inconclusive\)$/,
+      );
+    });
+
+    it('still fails the shed requests on a calm machine, or when the starvation before them was short or long past', () => {
+      expect(checkNoNeedlessError(base)).toMatchObject({ verdict: 'fail', violations: 4 });
+      // 1310 ms of starvation in the 3000 ms before: less than half the deadline (r7-10 is still
+      // explained by its window's).
+      expect(checkNoNeedlessError({ ...base, routerWaitMs: stalls([100, 1410]) })).toMatchObject({
+        verdict: 'fail',
+        violations: 3,
+      });
+      // Starved more than a deadline before they came: the router had long caught up.
+      const later = shed.map((o) => ({ ...o, sentAt: o.sentAt + 8000, endAt: o.endAt + 8000 }));
+      const r = checkNoNeedlessError({ ...base, outcomes: [pinned, ...later], ...starved });
+      expect(r).toMatchObject({ verdict: 'fail', violations: 3 });
+    });
+
+    it('still fails an error that a provider error was behind (passed on or given up after), however starved before', () => {
+      // shed-0 went to anthropic first and the router passed on its 429 (the passes-429 router).
+      const relayed = row({
+        at: 2000,
+        correlationId: 'shed-0',
+        provider: 'anthropic',
+        vendor: 'anthropic',
+        model: 'claude-haiku-4-5',
+        status: 429,
+      });
+      const r = checkNoNeedlessError({ ...base, rows: [relayed], ...starved });
+      expect(r).toMatchObject({ verdict: 'fail', violations: 1 });
+      expect(r.evidence.find((e) => e.correlationId === 'shed-0')!.detail).not.toMatch(/explained by starvation/);
+    });
+  });
+
   it('skips, saying why, when no request was answered with a 429 or a 5xx', () => {
     const r = checkNoNeedlessError(input({ outcomes: [outcome(), outcome({ id: 'y', status: 400 })] }));
     expect(r).toMatchObject({ verdict: 'skip', reason: 'no request was answered with a 429 or a 5xx' });

@@ -1,8 +1,9 @@
+import { attemptsByRequest } from './attempts-by-request.js';
 import { plannedRequests } from './planned-requests.js';
 import type { Intervals } from './intervals.js';
 import { modelRules } from './served-answers.js';
 import { spareCapacity } from './spare-capacity.js';
-import { starvationDuring, starvationWords, type Starvation } from './starvation.js';
+import { starvationDuring, starvationMeasured, starvationWords, type Starvation } from './starvation.js';
 import type { ClientOutcome } from '../load/client-outcome.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult, type Evidence } from './types.js';
 
@@ -44,8 +45,12 @@ function windowsWithin(spans: Intervals, a: number, b: number, minMs: number): A
  * As `deadline` and `retry-after` do, measured starvation is discounted: a window the router's
  * processes (or the harness's loop) spent so long off the CPU (see `starvationDuring`, counted
  * while the router still held the request) that less than `serviceTime` of it was left proves
- * nothing. A needless error so explained is INCONCLUSIVE (timing), never a pass; one with any
- * window the starvation does not explain fails.
+ * nothing. So does starvation before the request came (`starvedBefore`): what the router did with
+ * it was decided by what it held then (a queue full of requests a starved machine had slowed, a
+ * breaker opened by attempts it made late, a retry budget spent on them), and a request it shed
+ * at once was never held through any window at all; but not when a provider's error was behind
+ * it (the router passed it on or gave up after it). A needless error so explained is
+ * INCONCLUSIVE (timing), never a pass; on a calm machine every needless error fails.
  */
 export function checkNoNeedlessError(input: CheckInput & { startedAt: number }): CheckResult {
   const { outcomes, scenario } = input;
@@ -81,10 +86,11 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
     // The router needed `serviceTime` of the window on a CPU: one it was held off the CPU for so
     // long that less was left proves nothing (measured starvation only, and never a pass).
     const usable = windows.find((w) => w.to - w.from - w.starved.ms >= serviceTime);
+    const before = usable ? starvedBefore(input, o) : undefined;
     const shown = usable ?? windows[0]!;
-    if (usable) needless++;
+    if (usable && !before) needless++;
     else starvedOnly++;
-    if (evidence.length < MAX_EVIDENCE) evidence.push(evidenceOf(o, shown, life, !usable));
+    if (evidence.length < MAX_EVIDENCE) evidence.push(evidenceOf(o, shown, life, !usable || !!before, before));
   }
   const verdict = judged === 0 ? 'skip' : needless > 0 ? 'fail' : starvedOnly > 0 ? 'inconclusive' : 'pass';
   return {
@@ -102,7 +108,7 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
         }
       : verdict === 'inconclusive'
         ? {
-            reason: `timing: machine overloaded: for each of the ${count(starvedOnly, 'error')} answered while capacity existed, the router (or the harness's loop) was starved for so much of that capacity's window that less than ${serviceTime} ms of it was left`,
+            reason: `timing: machine overloaded: for each of the ${count(starvedOnly, 'error')} answered while capacity existed, the router (or the harness's loop) was starved for so much of that capacity's window that less than ${serviceTime} ms of it was left, or (an error of its own, no provider's behind it) for half the request's deadline or more in the deadline before it came`,
           }
         : {}),
     figure:
@@ -120,11 +126,41 @@ export function checkNoNeedlessError(input: CheckInput & { startedAt: number }):
   };
 }
 
+/**
+ * The starvation in the deadline before a request came, when it is half that deadline or more:
+ * every request the router still held when this one came arrived in that span, so a machine
+ * starved for that long shaped what the router did with it. The bar is high (`goodput` excuses a
+ * request starved a tenth of its own deadline) because this only infers the cause: at load 10 a
+ * router that sheds every request with no attempt already sees a tenth, and must still fail.
+ * Undefined below the bar, or where starvation was not measured.
+ */
+function starvedBefore(input: CheckInput & { startedAt: number }, o: ClientOutcome): Starvation | undefined {
+  if (!starvationMeasured(input)) return undefined;
+  // A provider's error the router acted on (passed on, or gave up after) was its own policy at
+  // work, whatever the machine: only an error of its own with no provider's behind it (a shed,
+  // an open breaker, a budget spent) can be the starved machine's.
+  if (
+    attemptsByRequest(input.rows)
+      .get(o.id)
+      ?.some((r) => isCapacityError(r.status))
+  )
+    return undefined;
+  const from = Math.max(input.startedAt, o.sentAt - o.deadlineMs);
+  const s = starvationDuring(input, from, o.sentAt, o.replica);
+  return s.ms >= o.deadlineMs / 2 ? s : undefined;
+}
+
 /** `answered 429 after 1543 ms, while openai had capacity when it came, for 300 ms (…)`. */
-function evidenceOf(o: ClientOutcome, w: Window, life: [number, number], starvedOnly: boolean): Evidence {
+function evidenceOf(
+  o: ClientOutcome,
+  w: Window,
+  life: [number, number],
+  starvedOnly: boolean,
+  before?: Starvation,
+): Evidence {
   const since = (t: number) => (t === life[0] ? 'when it came' : `${Math.round(t - life[0])} ms after it came`);
   const until = w.to >= life[1] ? 'until its deadline' : `for ${Math.round(w.to - w.from)} ms`;
-  const starved = w.starved.ms >= 1 ? `; ${starvationWords(w.starved)} in that window` : '';
+  const starved = `${w.starved.ms >= 1 ? `; ${starvationWords(w.starved)} in that window` : ''}${before ? `; ${starvationWords(before)} in the ${Math.round(o.deadlineMs)} ms before it came` : ''}`;
   return {
     at: o.endAt,
     correlationId: o.id,

@@ -2,6 +2,7 @@ import { cachePolicyFor, createProviderRuntime } from '../../simulator/index.js'
 import type { Costs, ProviderRuntime } from '../../simulator/index.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { containing, type Intervals } from './intervals.js';
+import { finishSliced, type Sliced } from './sliced.js';
 
 /** A client request as the oracle sees it. */
 export interface OracleRequest {
@@ -200,15 +201,15 @@ export function quotaOracle(
   return quotaOracleColumns(scenario, columns, blocked, giveUp);
 }
 
-/** Replay steps between two asks of `giveUp`: rare enough to cost nothing, often enough to stop within milliseconds. */
-const GIVE_UP_EVERY = 4096;
+/** Replay steps in a slice (between two asks of `giveUp`): rare enough to cost nothing, often enough to stop within milliseconds. */
+const SLICE_STEPS = 4096;
 
 /**
  * `quotaOracle` over requests kept as columns (see `OracleColumns`). The replay can take
  * minutes (a million requests waiting on a quota of one a millisecond come back every
- * millisecond of their deadlines), all of it synchronous: `giveUp`, asked every few thousand
- * steps, stops it short (a stopped run is judged in a second), and then no bound is known:
- * undefined.
+ * millisecond of their deadlines), all of it synchronous here: `giveUp`, asked every few
+ * thousand steps, stops it short (a stopped run is judged in a second), and then no bound is
+ * known: undefined. `replayQuotas` is the same replay in slices, for a judge that lets signals in.
  */
 export function quotaOracleColumns(
   scenario: RunScenario,
@@ -216,6 +217,18 @@ export function quotaOracleColumns(
   blocked: ReadonlyMap<string, Intervals>,
   giveUp?: () => boolean,
 ): number | undefined {
+  return finishSliced(replayQuotas(scenario, requests, blocked), giveUp);
+}
+
+/**
+ * The replay of `quotaOracleColumns`, yielding every few thousand steps (see `Sliced`); asked to
+ * stop, it returns undefined (no bound known).
+ */
+export function* replayQuotas(
+  scenario: RunScenario,
+  requests: OracleColumns,
+  blocked: ReadonlyMap<string, Intervals>,
+): Sliced<number | undefined> {
   const runtimes = scenario.providers.map((p, i) => createProviderRuntime(p, i));
   const byId = new Map(runtimes.map((rt) => [rt.id, rt]));
   const queue = new Queue(requests.length);
@@ -230,7 +243,7 @@ export function quotaOracleColumns(
   const maxSteps = 100_000 + deadlines;
   while (queue.size > 0) {
     if (++steps > maxSteps) throw new Error(`quotaOracle did not converge after ${steps} steps`);
-    if (giveUp && steps % GIVE_UP_EVERY === 0 && giveUp()) return undefined;
+    if (steps % SLICE_STEPS === 0 && (yield) === true) return undefined;
     const at = queue.topAt;
     const i = queue.pop();
     const tokensIn = requests.tokensIn[i]!;

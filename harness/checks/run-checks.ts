@@ -6,7 +6,7 @@ import { checkContentIntegrity } from './content-integrity.js';
 import { checkDuplicateWork } from './duplicate-work.js';
 import { checkDeadline } from './deadline.js';
 import { checkFailoverLatency } from './failover-latency.js';
-import { checkGoodput } from './goodput.js';
+import { checkGoodput, judgeGoodput } from './goodput.js';
 import { checkKeyIsolation } from './key-isolation.js';
 import { checkNo429 } from './no-429.js';
 import { checkNoBlindRetry } from './no-blind-retry.js';
@@ -24,6 +24,8 @@ import { longestStall, worstLag, type CheckInput, type CheckResult, type Harness
 import { checkUsage } from './usage.js';
 import { checkRequestFidelity } from './request-fidelity.js';
 import { checkCacheUse } from './cache-use.js';
+import { notJudged } from './not-judged.js';
+import { finishSliced, type Sliced } from './sliced.js';
 
 /** Every check by id. */
 export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number }) => CheckResult> = {
@@ -50,20 +52,46 @@ export const CHECKS: Record<CheckId, (input: CheckInput & { startedAt: number })
   'duplicate-work': checkDuplicateWork,
 };
 
+/** The checks a scenario asks for (all by default, minus `skip`), in report order. */
+export function wantedChecks(scenario: CheckInput['scenario']): CheckId[] {
+  const wanted = new Set(scenario.expect.checks ?? CHECK_IDS);
+  for (const id of scenario.expect.skip) wanted.delete(id);
+  return CHECK_IDS.filter((id) => wanted.has(id));
+}
+
+/** What the checks are given to judge (see `runChecks`). */
+export type JudgeInput = CheckInput & { startedAt: number; judgeClock?: () => number };
+
 /**
  * Runs the scenario's checks (all by default, minus `skip`), in report order. Given `judgeClock`
  * (a monotonic ms clock: `performance.now` at the edge, a fake in tests), each result says how
  * long judging it took (`judgedMs`, the JUnit test case's time).
  */
-export function runChecks(input: CheckInput & { startedAt: number; judgeClock?: () => number }): CheckResult[] {
-  const wanted = new Set(input.scenario.expect.checks ?? CHECK_IDS);
-  for (const id of input.scenario.expect.skip) wanted.delete(id);
+export function runChecks(input: JudgeInput): CheckResult[] {
+  return finishSliced(judgeChecks(input, 'the run was stopped'), input.giveUp);
+}
+
+/**
+ * `runChecks` in slices (see `Sliced`): a slice ends after each check and every few thousand steps
+ * of the goodput oracle's replay. Asked to stop, the check under way ends short (the oracle says
+ * what it could not bound) and every check after it is not judged, saying so (`notJudged`, with
+ * `why`): a stopped run is reported in about a second, never with a pass it did not earn.
+ */
+export function* judgeChecks(input: JudgeInput, why: string): Sliced<CheckResult[]> {
   const clock = input.judgeClock;
-  const results = CHECK_IDS.filter((id) => wanted.has(id)).map((id) => {
+  const results: CheckResult[] = [];
+  let stopped = false;
+  for (const id of wantedChecks(input.scenario)) {
+    if (stopped) {
+      results.push(notJudged(id, why));
+      continue;
+    }
     const from = clock?.();
-    const result = discountHarnessLag(CHECKS[id](input), input.lag);
-    return from === undefined ? result : { ...result, judgedMs: roundMs(clock!() - from) };
-  });
+    const judged = id === 'goodput' ? yield* judgeGoodput(input) : CHECKS[id](input);
+    const result = discountHarnessLag(judged, input.lag);
+    results.push(from === undefined ? result : { ...result, judgedMs: roundMs(clock!() - from) });
+    stopped = (yield) === true;
+  }
   // The groupings the checks shared are not needed past judging: a day's run would keep them through the report.
   forgetAttemptsByRequest(input.rows);
   forgetAttemptsByScope(input.rows);

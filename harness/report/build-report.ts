@@ -99,6 +99,7 @@ export function buildReport(data: RunData): Report {
     ...(data.fleet ? { fleet: data.fleet } : {}),
     verdict: data.verdict,
     inconclusive: data.inconclusive,
+    ...(data.judgingStopped ? { judgingStopped: data.judgingStopped } : {}),
     faults: data.faults,
     lag: data.lag,
     ...(data.loadWorkers ? { loadWorkers: data.loadWorkers } : {}),

@@ -21,8 +21,9 @@ export function runVerdictWord(v: Report['verdict']): string {
 /** `3 passed, 1 failed, 2 skipped, 1 inconclusive`. */
 export function checkCounts(r: Report): string {
   const n = (v: string) => r.checks.filter((c) => c.verdict === v).length;
-  const inconclusive = n('inconclusive');
-  return `${n('pass')} passed, ${n('fail')} failed, ${n('skip')} skipped${inconclusive ? `, ${inconclusive} inconclusive` : ''}`;
+  const notJudged = r.judgingStopped?.notJudged.length ?? 0;
+  const inconclusive = n('inconclusive') - notJudged;
+  return `${n('pass')} passed, ${n('fail')} failed, ${n('skip')} skipped${inconclusive ? `, ${inconclusive} inconclusive` : ''}${notJudged ? `, ${notJudged} not judged` : ''}`;
 }
 
 /**
@@ -95,8 +96,9 @@ export function renderVerdictTable(r: Report): string {
     ...pad([['check', 'verdict', 'figure'], ...r.checks.map((c) => [c.id, VERDICT[c.verdict], c.figure])]),
     '',
   ];
+  const notJudged = new Set(r.judgingStopped?.notJudged);
   for (const c of r.checks)
-    if ((c.verdict === 'skip' || c.verdict === 'inconclusive') && c.reason) {
+    if ((c.verdict === 'skip' || c.verdict === 'inconclusive') && c.reason && !notJudged.has(c.id)) {
       if (c.reason !== c.figure) lines.push(`${c.id} ${c.verdict}: ${c.reason}`);
       for (const e of c.evidence.slice(0, 1))
         lines.push(`    ${e.correlationId ? `[${e.correlationId}] ` : ''}${e.detail}`);
@@ -113,12 +115,26 @@ export function renderVerdictTable(r: Report): string {
   lines.push(...optionalUnmet(r));
   const evidence = evidenceLine(r);
   if (evidence) lines.push(evidence);
+  lines.push(...judgingStoppedLines(r));
   lines.push(
-    r.verdict === 'interrupted'
-      ? `verdict: INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (on what was answered: ${counts})`
-      : `verdict: ${runVerdictWord(r.verdict)} (${counts})`,
+    r.judgingStopped
+      ? `verdict: INTERRUPTED while judging, after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (${counts})`
+      : r.verdict === 'interrupted'
+        ? `verdict: INTERRUPTED after ${(r.durationMs / 1000).toFixed(1)} s, not a pass (on what was answered: ${counts})`
+        : `verdict: ${runVerdictWord(r.verdict)} (${counts})`,
   );
   return lines.join('\n');
+}
+
+/** For a run stopped while it was judged: the checks judged, and those not (never a pass). */
+function judgingStoppedLines(r: Report): string[] {
+  const s = r.judgingStopped;
+  if (!s) return [];
+  const of = s.judged.length + s.notJudged.length;
+  return [
+    `judging stopped by the user: ${s.judged.length} of ${of} checks judged${s.judged.length ? ` (${s.judged.join(', ')})` : ''}`,
+    ...(s.notJudged.length ? [`not judged (INCONCLUSIVE, never a pass): ${s.notJudged.join(', ')}`] : []),
+  ];
 }
 
 /** One line on the providers whose prompt cache was used at all (hits or writes). */

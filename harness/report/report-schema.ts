@@ -90,6 +90,7 @@ export const ReportSchema = z.looseObject({
   routerRedacted: z.boolean().optional(),
   verdict: z.enum(['pass', 'fail', 'inconclusive', 'interrupted']),
   inconclusive: z.array(Text).max(1000).optional(),
+  judgingStopped: z.looseObject({ judged: z.array(Text).max(100), notJudged: z.array(Text).max(100) }).optional(),
   faults: z
     .array(z.looseObject({ id: Text, kind: Text, at: Num, for: Nullable, optional: z.boolean(), matched: Num }))
     .max(10_000)

@@ -54,11 +54,14 @@ export interface Report {
   fleet?: FleetSummary;
   /**
    * `inconclusive`: nothing failed but something could not be judged (`inconclusive` says what);
-   * `interrupted`: stopped by the user before the load ended; the checks judged what was answered.
+   * `interrupted`: stopped by the user before the load ended (the checks judged what was
+   * answered), or while it was judged (`judgingStopped` says which checks were not).
    */
   verdict: 'pass' | 'fail' | 'inconclusive' | 'interrupted';
   /** Why the run is inconclusive, one line each (absent in reports written before it existed). */
   inconclusive?: string[];
+  /** Stopped after its load, while it was judged: the checks judged and those not (INCONCLUSIVE, saying so). */
+  judgingStopped?: { judged: string[]; notJudged: string[] };
   /** Each scenario fault and the attempts it matched. */
   faults?: FaultCoverage[];
   /** `run --load-workers`: each load worker's segment, host, counts and own loop lag. */

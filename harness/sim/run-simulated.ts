@@ -1,8 +1,8 @@
 import { createSimulator, type ProviderEndpoint, type Simulator } from '../../simulator/index.js';
-import { judgeRun } from '../judge-run.js';
+import { judgeRun, judgeRunSliced } from '../judge-run.js';
 import { providerEnv, scenarioKeyValues } from '../launch/provider-env.js';
 import { createRequestPlanner } from '../load/request-plan.js';
-import type { RunData } from '../run-data.js';
+import type { RunData, RunEvidence } from '../run-data.js';
 import type { RunScenario } from '../scenario/schema.js';
 import { drive } from './drive.js';
 import { createSimClock, SIMULATED_EPOCH, type SimClock } from './sim-clock.js';
@@ -57,8 +57,13 @@ export interface SimulatedRunOptions {
    * may read): long replays stop short. Without it judging is complete however long it takes.
    */
   giveUpJudging?: () => boolean;
-  /** The wall clock that times each check's judging (simulated time does not pass while judging). */
+  /**
+   * The wall clock that times each check's judging (simulated time does not pass while judging).
+   * Given, judging runs in slices that let signals in (see `judgeRunSliced`).
+   */
   judgeClock?: () => number;
+  /** Called as judging starts (the load is over), with the number of checks to judge. */
+  onJudging?: (checks: number) => void;
   /** Called every few hundred simulated events with how far the load is (simulated ms), for progress. */
   onProgress?: (p: SimulatedProgress) => void;
 }
@@ -122,7 +127,7 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
   const { result, loadStartedAt, loadEndedAt } = await drive(clock, work(), undefined, progress);
   const simulatedMs = clock.now() - simStart;
   const startedAt = o.wallStartedAt ?? simStart;
-  const judged = judgeRun({
+  const evidence: RunEvidence = {
     scenario,
     scenarioText: o.scenarioText,
     scenarioFile: o.scenarioFile,
@@ -139,6 +144,13 @@ export async function runSimulatedScenario(o: SimulatedRunOptions): Promise<Simu
     interrupted: o.signal?.aborted === true,
     ...(o.giveUpJudging ? { giveUp: o.giveUpJudging } : {}),
     ...(o.judgeClock ? { judgeClock: o.judgeClock } : {}),
-  });
+  };
+  const judged = o.judgeClock
+    ? await judgeRunSliced(evidence, {
+        now: o.judgeClock,
+        ...(o.signal ? { stop: o.signal } : {}),
+        ...(o.onJudging ? { onJudging: o.onJudging } : {}),
+      })
+    : judgeRun(evidence);
   return { ...judged, simulated: { startAt: simStart, simulatedMs, events: clock.fired() } };
 }

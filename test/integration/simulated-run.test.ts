@@ -168,6 +168,7 @@ describe('simulated time (the reference router in process, one discrete-event cl
     const stop = new AbortController();
     const reference = simulatedReferenceLauncher(loaded.scenario);
     let seen = 0;
+    let asked = 0;
     const stopsAt3000: SimulatedRouterLauncher = async (ctx) => {
       const r = await reference(ctx);
       return {
@@ -185,12 +186,19 @@ describe('simulated time (the reference router in process, one discrete-event cl
       seed: 9,
       launcher: stopsAt3000,
       signal: stop.signal,
-      giveUpJudging: () => stop.signal.aborted,
+      // Asked after each check and each slice of the oracle's replay: the seven checks before
+      // goodput are judged, then its replay is cut at its first slice, and the checks after it
+      // are not judged.
+      giveUpJudging: () => stop.signal.aborted && ++asked > 7,
     });
     expect(data.verdict).toBe('interrupted');
     const goodput = data.checks.find((c) => c.id === 'goodput')!;
     expect(goodput.details).toMatchObject({ servableByQuotaCut: true });
     expect(goodput.verdict).not.toBe('fail');
+    const after = data.checks.slice(data.checks.indexOf(goodput) + 1);
+    expect(after.length).toBeGreaterThan(0);
+    for (const c of after)
+      expect(c).toMatchObject({ verdict: 'inconclusive', reason: expect.stringMatching(/^not judged: /) });
   }, 60_000);
 
   it('fails a router that hands every client a 429 (the checks judge in simulated time too)', async () => {
