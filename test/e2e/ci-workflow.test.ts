@@ -133,17 +133,12 @@ async function project(name: string, cachedFrom?: string): Promise<string> {
 // The failing and bad-input jobs are about the job's outcome, not the pack: one small fixture scenario.
 const SMALL = { THROTTLELAB_ARGS: `--dir ${join(ROOT, 'test/fixtures/compare')} --only compare-quota` };
 const EXAMPLE_ROUTER = 'node node_modules/throttlelab/docs/ci/example-router.mjs';
-// Four 6 s scenarios of the shipped pack, picked by the recipe's own `--only` (a file name part):
-// 02 and 06 give the example router an Azure and a draft-header provider (its vendor mapping), 05
-// a hanging provider, 10 a keep-alive hold it only survives with the scenario's tuning
+// The two scenarios of the shipped pack that docs/ci.md names for the example router, picked by the
+// recipe's own `--only` (a file name part): 12 fails a router that takes only each provider's first
+// key, 10 one that waits 15 s for a first token instead of the scenario's tuning
 // (THROTTLELAB_REFERENCE_CONFIG).
-const PACK_SHARE = '-h';
-const SHARE_FILES = [
-  '02-429-hint-forms.yaml',
-  '05-hanging-provider.yaml',
-  '06-lying-hints.yaml',
-  '10-keep-alive-hold.yaml',
-];
+const PACK_SHARE = '-k';
+const SHARE_FILES = ['10-keep-alive-hold.yaml', '12-keys-orgs-long-waits.yaml'];
 
 describe('docs/ci/github-actions.yml, run locally', () => {
   it('names the files the upload and test-results steps publish', () => {
