@@ -275,6 +275,25 @@ describe('checkStreamIntegrity', () => {
       'stream left open after 4 frames: no [DONE], finish_reason or error event 7500 ms after it was sent, when the client gave up, though every attempt behind it had ended (openai reset)',
     );
   });
+  it('calls a stream left open INCONCLUSIVE when the harness or router was starved from its upstream end to the give-up', () => {
+    const cut = row({ correlationId: 'c1', stream: true, end: 'reset' });
+    const gaveUp = outcome({ stream: true, streamEnd: null, error: 'client-timeout', frames: 4, endAt: T0 + 7500 });
+    // The attempt ended at 20 ms; the loop was behind for all the 7 480 ms until the client gave up.
+    const behind = (share: number) => (a: number, b: number) => (b - a) * share;
+    const starved = checkStreamIntegrity({ ...input({ rows: [cut], outcomes: [gaveUp] }), loopBehindMs: behind(1) });
+    expect(starved).toMatchObject({ verdict: 'inconclusive', details: { leftOpen: 1 } });
+    expect(starved.reason).toBe(
+      "machine overloaded: each of the 1 stream left open after its upstream ended had no CPU to end it: the harness's loop was behind 7480 ms of the 7480 ms until the client gave up",
+    );
+    // Behind for less than that gap, the router had time to end the stream: a failure still.
+    const partly = checkStreamIntegrity({ ...input({ rows: [cut], outcomes: [gaveUp] }), loopBehindMs: behind(0.5) });
+    expect(partly.verdict).toBe('fail');
+    // A stream that closed silently is never the machine's doing, starved or not.
+    const silent = outcome({ id: 'c2', stream: true, streamEnd: 'silent', frames: 2 });
+    expect(
+      checkStreamIntegrity({ ...input({ rows: [cut], outcomes: [gaveUp, silent] }), loopBehindMs: behind(1) }).verdict,
+    ).toBe('fail');
+  });
   it('leaves a stream still relaying its attempt when the client gave up to the deadline check', () => {
     const running = row({ correlationId: 'c1', stream: true, end: 'client-abort' });
     const late = outcome({ stream: true, streamEnd: null, error: 'client-timeout', endAt: running.endAt! });

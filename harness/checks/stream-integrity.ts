@@ -2,6 +2,7 @@ import type { LedgerRow } from '../../simulator/index.js';
 import { isEventStreamType, streamCompleted, type ClientOutcome } from '../load/client-outcome.js';
 import { attemptsByRequest } from './attempts-by-request.js';
 import { succeededUpstream } from './served-answers.js';
+import { starvationDuring, starvationWords, type Starvation } from './starvation.js';
 import { count, MAX_EVIDENCE, type CheckInput, type CheckResult } from './types.js';
 
 const is2xx = (o: ClientOutcome) => o.status >= 200 && o.status < 300;
@@ -31,7 +32,8 @@ function abandoned(o: ClientOutcome, attempts: readonly LedgerRow[]): boolean {
  * upstream ended, until the client gave up (`abandoned`): a client without a deadline of its own
  * would wait for it for ever.
  */
-export function checkStreamIntegrity({ outcomes, rows }: CheckInput): CheckResult {
+export function checkStreamIntegrity(input: CheckInput): CheckResult {
+  const { outcomes, rows } = input;
   const streams = outcomes.filter((o) => o.stream && is2xx(o));
   const byRequest = attemptsByRequest(rows);
   const disguised = (o: ClientOutcome) => {
@@ -41,6 +43,18 @@ export function checkStreamIntegrity({ outcomes, rows }: CheckInput): CheckResul
   };
   const neverEnded = (o: ClientOutcome) => abandoned(o, byRequest.get(o.id) ?? []);
   const silent = streams.filter((o) => o.streamEnd === 'silent' || disguised(o) || neverEnded(o));
+  // A stream left open is the router's defect only if it had CPU to end it: from its last attempt's
+  // end to the client's give-up, the harness's loop or the router's process was not starved
+  // throughout. Otherwise it is the machine (INCONCLUSIVE), as late answers are for `deadline`.
+  const starvedOpen = new Map<string, Starvation & { gapMs: number }>();
+  for (const o of silent.filter((x) => x.streamEnd === null)) {
+    const lastEnd = Math.max(...(byRequest.get(o.id) ?? []).map((r) => r.endAt ?? Infinity));
+    if (!Number.isFinite(lastEnd)) continue;
+    const s = starvationDuring(input, lastEnd, o.endAt, o.replica);
+    if (s.ms >= o.endAt - lastEnd) starvedOpen.set(o.id, { ...s, gapMs: o.endAt - lastEnd });
+  }
+  const proven = silent.filter((o) => !starvedOpen.has(o.id));
+  const starvedWords = [...starvedOpen.values()].sort((a, b) => b.ms - a.ms)[0];
   const disguisedCount = silent.filter((o) => streamCompleted(o)).length;
   const openCount = silent.filter((o) => o.streamEnd === null).length;
   const errored = streams.filter((o) => o.streamEnd === 'error-event').length;
@@ -66,7 +80,13 @@ export function checkStreamIntegrity({ outcomes, rows }: CheckInput): CheckResul
     title: 'Streams never end silently',
     meaning:
       'Every stream that started ended as a client accepts it ([DONE] or a finish_reason) or with an explicit error event, never a silent close that looks complete, nor a [DONE] after its upstream broke, nor left open after its upstream ended.',
-    verdict: streams.length === 0 ? 'skip' : silent.length === 0 ? 'pass' : 'fail',
+    verdict:
+      streams.length === 0 ? 'skip' : silent.length === 0 ? 'pass' : proven.length === 0 ? 'inconclusive' : 'fail',
+    ...(silent.length > 0 && proven.length === 0 && starvedWords
+      ? {
+          reason: `machine overloaded: each of the ${count(starvedOpen.size, 'stream')} left open after its upstream ended had no CPU to end it: ${starvationWords(starvedWords)} of the ${Math.round(starvedWords.gapMs)} ms until the client gave up`,
+        }
+      : {}),
     figure:
       (streams.length === 0
         ? 'no streams were answered'

@@ -4,6 +4,11 @@
 // project holding the tarball of `npm pack` where the workflow expects it (the package is not on
 // the registry yet), against the conformance pack shipped in it with docs/ci/example-router.mjs as
 // the router; then against a router that passes 429s on, and with a wrong --dir.
+// The passing job plays a share of the shipped pack (THROTTLELAB_ARGS, the knob the recipe offers for
+// `--only`), not all 17 scenarios: those took four minutes of wall clock and one of the suite's two
+// workers. That the example router is the reference router for every scenario of the pack is
+// test/e2e/example-router-config.test.ts; that the reference router passes the whole pack is
+// test/integration/simulated-run.test.ts (simulated time).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -108,18 +113,32 @@ beforeAll(async () => {
   );
 }, 300_000);
 
-/** An empty project with the packed tarball where the workflow's THROTTLELAB_PACKAGE points. */
-async function project(name: string): Promise<string> {
+/**
+ * An empty project with the packed tarball where the workflow's THROTTLELAB_PACKAGE points. With
+ * `cachedFrom`, the project's node_modules starts as hard links to that project's (a runner's
+ * restored cache): the install step still runs as written, over a tree that already holds the
+ * package, in seconds instead of half a minute. Only the jobs judged on their outcome take it; the
+ * passing job installs into an empty folder.
+ */
+async function project(name: string, cachedFrom?: string): Promise<string> {
   const dir = join(tmp, name);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), '{ "name": "my-router", "private": true, "type": "module" }\n');
   await copyFile(tarball, join(dir, job.env.THROTTLELAB_PACKAGE!));
+  const cached = cachedFrom && join(tmp, cachedFrom, 'node_modules');
+  if (cached && existsSync(cached)) await exec('cp', ['-al', cached, join(dir, 'node_modules')]);
   return dir;
 }
 
 // The failing and bad-input jobs are about the job's outcome, not the pack: one small fixture scenario.
 const SMALL = { THROTTLELAB_ARGS: `--dir ${join(ROOT, 'test/fixtures/compare')} --only compare-quota` };
 const EXAMPLE_ROUTER = 'node node_modules/throttlelab/docs/ci/example-router.mjs';
+// The two scenarios of the shipped pack that docs/ci.md names for the example router, picked by the
+// recipe's own `--only` (a file name part): 12 fails a router that takes only each provider's first
+// key, 10 one that waits 15 s for a first token instead of the scenario's tuning
+// (THROTTLELAB_REFERENCE_CONFIG).
+const PACK_SHARE = '-k';
+const SHARE_FILES = ['10-keep-alive-hold.yaml', '12-keys-orgs-long-waits.yaml'];
 
 describe('docs/ci/github-actions.yml, run locally', () => {
   it('names the files the upload and test-results steps publish', () => {
@@ -149,10 +168,36 @@ describe('docs/ci/github-actions.yml, run locally', () => {
     expect(job.env.THROTTLELAB_ARGS).toBe('');
   });
 
-  it('passes the whole shipped pack with the example router: no check fails, junit.xml, summary and report kept', async () => {
+  it('runs, left as written, the whole pack with the command docs/ci.md shows: no --only, no --dir', async () => {
+    // The conform step of the unedited job, with `npx` a stand-in that writes down its arguments.
+    const dir = join(tmp, 'as-written');
+    await mkdir(join(dir, 'bin'), { recursive: true });
+    await writeFile(join(dir, 'bin/npx'), '#!/bin/sh\nprintf "%s\\n" "$@" > "$ARGV_FILE"\n', { mode: 0o755 });
+    const step = job.steps.find((s) => s.id === 'conform')!;
+    const outputFile = join(dir, 'output');
+    await exec('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
+      cwd: dir,
+      env: {
+        ...clean,
+        ...job.env,
+        PATH: `${join(dir, 'bin')}:${(clean as Record<string, string>).PATH}`,
+        ARGV_FILE: join(dir, 'argv'),
+        GITHUB_OUTPUT: outputFile,
+      },
+    });
+    const argv = (await readFile(join(dir, 'argv'), 'utf8')).split('\n').slice(0, -1);
+    const docs = await readFile(join(ROOT, 'docs/ci.md'), 'utf8');
+    const shown = /^npx (throttlelab conform --router-cmd '([^']+)' --out (\S+))$/m.exec(docs)!;
+    expect(shown, 'the conform line of docs/ci.md').not.toBeNull();
+    expect(argv).toEqual(['throttlelab', 'conform', '--router-cmd', shown[2], '--out', shown[3]]);
+    expect(argv[3]).toBe(job.env.ROUTER_CMD);
+    expect(await readFile(outputFile, 'utf8')).toBe('code=0\n');
+  });
+
+  it('passes its share of the shipped pack with the example router: no check fails, junit.xml, summary and report kept', async () => {
     const dir = await project('passing');
-    // Only the router is the user's: everything else is the workflow's own, the pack included.
-    const job = await runJob(dir, { ROUTER_CMD: EXAMPLE_ROUTER }, 900_000);
+    // Only the router and the share are the user's: everything else is the workflow's own, the pack included.
+    const job = await runJob(dir, { ROUTER_CMD: EXAMPLE_ROUTER, THROTTLELAB_ARGS: `--only ${PACK_SHARE}` }, 300_000);
     expect(job.ok, job.log).toBe(true);
     const report = JSON.parse(await readFile(join(dir, 'reports/throttlelab/report.json'), 'utf8')) as {
       reports: Array<{
@@ -162,7 +207,10 @@ describe('docs/ci/github-actions.yml, run locally', () => {
         checks: Array<{ id: string; verdict: string; figure: string }>;
       }>;
     };
-    const pack = (await readdir(join(ROOT, 'scenarios/conformance'))).filter((f) => f.endsWith('.yaml'));
+    const pack = (await readdir(join(ROOT, 'scenarios/conformance'))).filter(
+      (f) => f.endsWith('.yaml') && f.includes(PACK_SHARE),
+    );
+    expect(pack.sort()).toEqual(SHARE_FILES);
     expect(report.reports).toHaveLength(pack.length);
     const failed = report.reports.flatMap((r) =>
       r.checks.filter((c) => c.verdict === 'fail').map((c) => `${r.scenario.name} ${c.id}: ${c.figure}`),
@@ -183,14 +231,14 @@ describe('docs/ci/github-actions.yml, run locally', () => {
     expect(job.summary.match(/^### (✅|❔ inconclusive:) conformance-/gm)).toHaveLength(pack.length);
     for (const f of ['report.json', 'index.html', 'summary.md'])
       expect(existsSync(join(dir, 'reports/throttlelab', f))).toBe(true);
-  }, 1_200_000);
+  }, 400_000);
 
   // The passing job must pass outright (exit 0, not INCONCLUSIVE), so it runs alone; these two fail
   // by a count (429s handed on) or at once (bad input): they run together.
   it.concurrent(
     'fails the job when a check fails (exit 1), still publishing the summary and junit.xml',
     async () => {
-      const dir = await project('failing');
+      const dir = await project('failing', 'passing');
       const job = await runJob(dir, {
         ...SMALL,
         ROUTER_CMD: `node --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/fixtures/routers/serve.ts')} passes-429`,
@@ -207,7 +255,7 @@ describe('docs/ci/github-actions.yml, run locally', () => {
   it.concurrent(
     'fails the job on bad input (exit 2)',
     async () => {
-      const dir = await project('bad-input');
+      const dir = await project('bad-input', 'passing');
       const job = await runJob(dir, { THROTTLELAB_ARGS: '--dir no-such-folder', ROUTER_CMD: 'true' });
       expect(job.ok).toBe(false);
       expect(job.outputs.conform).toEqual({ code: '2' });

@@ -54,16 +54,17 @@ describe('throttlelab run and report', () => {
       out,
     );
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toContain('throttlelab run: scenario "harness-429-burst" (seed 101)');
-    expect(r.stdout).toMatch(
-      /^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429( \(providers answered \d+ 429s?\))?$/m,
+    expect(r.stdout, r.stdout).toContain('throttlelab run: scenario "harness-429-burst" (seed 101)');
+    // On a starved machine some requests time out (503/504): the figure then adds "; N got other errors".
+    expect(r.stdout, r.stdout).toMatch(
+      /^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429( \(providers answered \d+ 429s?\))?(; \d+ got other errors)?$/m,
     );
-    expect(r.stdout).toMatch(/^ {2}retry-after +(PASS|INCONCLUSIVE)/m);
+    expect(r.stdout, r.stdout).toMatch(/^ {2}retry-after +(PASS|INCONCLUSIVE)/m);
     // The 429 it hands on was needless (the other provider could serve) and is the provider's own,
     // naming its organisation: FO-2 and OWN-3 fail with SIG-1.
-    expect(r.stdout).toMatch(/^ {2}no-needless-error +FAIL /m);
-    expect(r.stdout).toMatch(/^ {2}no-leak +FAIL /m);
-    expect(r.stdout).toMatch(/^verdict: FAIL \(\d+ passed, 3 failed, \d+ skipped(, \d+ inconclusive)?\)$/m);
+    expect(r.stdout, r.stdout).toMatch(/^ {2}no-needless-error +FAIL /m);
+    expect(r.stdout, r.stdout).toMatch(/^ {2}no-leak +FAIL /m);
+    expect(r.stdout, r.stdout).toMatch(/^verdict: FAIL \(\d+ passed, 3 failed, \d+ skipped(, \d+ inconclusive)?\)$/m);
     const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(json).toMatchObject({
       schema: 'throttlelab.report/v1',
@@ -100,7 +101,7 @@ describe('throttlelab run and report', () => {
     const again = await cli('report', join(out, 'report.json'), '--out', join(tmp, 'again'));
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(
-      /^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429( \(providers answered \d+ 429s?\))?$/m,
+      /^ {2}no-429 +FAIL +[1-9]\d* of 100 client requests got 429( \(providers answered \d+ 429s?\))?(; \d+ got other errors)?$/m,
     );
     expect(await readFile(join(tmp, 'again', 'index.html'), 'utf8')).toEqual(
       await readFile(join(out, 'index.html'), 'utf8'),
@@ -150,6 +151,17 @@ describe('throttlelab run and report', () => {
 
 describe('a router that does not serve /v1', () => {
   const naiveUnder = (base: string) => `node --import tsx test/fixtures/routers/serve.ts naive ${base}`;
+  /**
+   * The answers line shows no 404 (the path was found) and 200s (served): 100×200 on a quiet
+   * machine; on a starved one the naive router times some out (503/504), which is the machine, not
+   * the base path. The run without the base path below gets 100×404.
+   */
+  const servedUnderBase = (stdout: string) => {
+    const byStatus = Object.fromEntries(
+      [...(/^answers: ([^;]*);/m.exec(stdout)?.[1]?.matchAll(/(\d+)×(\d+)/g) ?? [])].map((m) => [m[2], Number(m[1])]),
+    );
+    return byStatus['404'] === undefined && (byStatus['200'] ?? 0) > 0;
+  };
 
   it('is reached under --router-base-path (ready at <base>/models) and judged like any other', async () => {
     const r = await cli(
@@ -162,8 +174,8 @@ describe('a router that does not serve /v1', () => {
       '--out',
       join(tmp, 'base-path'),
     );
-    // Every request reached the naive router's API under the base path and was served.
-    expect(r.stdout, r.stderr).toMatch(/^answers: 100×200;/m);
+    // Every request reached the naive router's API under the base path (none 404s) and it served.
+    expect(servedUnderBase(r.stdout), r.stdout + r.stderr).toBe(true);
     expect(r.stdout).toMatch(/^faults \(times from the load's start\): burst matched [1-9]/m);
   }, 60_000);
 
@@ -180,7 +192,7 @@ describe('a router that does not serve /v1', () => {
       '--out',
       join(tmp, 'ready-path'),
     );
-    expect(r.stdout, r.stderr).toMatch(/^answers: 100×200;/m);
+    expect(servedUnderBase(r.stdout), r.stdout + r.stderr).toBe(true);
   }, 60_000);
 
   it('without --router-base-path, gets no verdict that passes: every request 404s, nothing reached a provider', async () => {

@@ -5,7 +5,7 @@ import { limit } from '../helpers/limit.js';
 
 // Each broken router has exactly one defect; the checks it breaks must fail and every other check
 // must hold, so that a verdict points at the defect and nothing else. The reference router passes
-// the same scenarios in harness-reference.test.ts.
+// the same scenarios in test/spec/reference-fixtures.test.ts (simulated time).
 async function judge(name: string, broken: BrokenRouter) {
   const run = await runFixture(broken.scenario, naiveLauncher(broken.flaws, name));
   expect(failed(run.checks), `${broken.why}\n${digest(run.checks)}`).toEqual(broken.breaks);
