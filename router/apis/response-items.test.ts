@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SharedItems } from '../core/shared-items.js';
-import { keepsItems, ResponseItems } from './response-items.js';
+import { keepsItems, ResponseItems, type ItemsContext } from './response-items.js';
 
 const item = (id: string, text = 'x') => ({
   id,
@@ -45,6 +45,16 @@ describe('ResponseItems', () => {
     store.forCaller({}, false).remember(item('m1'));
     expect(store.size).toBe(0);
   });
+
+  it('gives the view of a request at once, not as a promise, given no fleet store', () => {
+    const store = new ResponseItems({ maxItems: 10, maxBytes: 10_000 });
+    const first = store.forRequest({ authorization: 'Bearer a' }, {});
+    expect(first).not.toBeInstanceOf(Promise);
+    (first as ItemsContext).remember(item('m1'));
+    const next = store.forRequest({ authorization: 'Bearer a' }, { input: [{ type: 'item_reference', id: 'm1' }] });
+    expect(next).not.toBeInstanceOf(Promise);
+    expect((next as ItemsContext).recall('m1')?.id).toBe('m1');
+  });
 });
 
 describe('ResponseItems with a fleet store', () => {
@@ -83,6 +93,29 @@ describe('ResponseItems with a fleet store', () => {
     await Promise.resolve();
     expect(kept.size).toBe(1);
     expect([...kept].join(' ')).not.toContain('secret');
+  });
+
+  it('asks the fleet store only for references not known here, and answers at once without one', async () => {
+    const { shared } = fakeShared();
+    const asked: string[][] = [];
+    const load = shared.load;
+    shared.load = (scope, ids) => {
+      asked.push([...ids]);
+      return load(scope, ids);
+    };
+    const a = new ResponseItems({ maxItems: 10, maxBytes: 10_000 }, shared);
+    const b = new ResponseItems({ maxItems: 10, maxBytes: 10_000 }, shared);
+    const plain = a.forRequest({}, {});
+    expect(plain).not.toBeInstanceOf(Promise);
+    (plain as ItemsContext).remember(item('m1'));
+    await Promise.resolve();
+    const known = a.forRequest({}, refBody('m1'));
+    expect(known).not.toBeInstanceOf(Promise);
+    expect((known as ItemsContext).recall('m1')?.id).toBe('m1');
+    const fetched = b.forRequest({}, refBody('m1'));
+    expect(fetched).toBeInstanceOf(Promise);
+    expect((await fetched).recall('m1')?.id).toBe('m1');
+    expect(asked).toEqual([['m1']]);
   });
 
   it('falls back to its own items when the fleet store cannot answer', async () => {

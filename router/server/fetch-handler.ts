@@ -72,7 +72,9 @@ export function routerDirectHandler(router: Router): (call: DirectCall) => Promi
         null,
       );
     }
-    const items = codec && (await router.responseItems.forRequest(call.headers, body));
+    // A promise only when a fleet's store has items to fetch: most requests pay no await here.
+    const pending = codec && router.responseItems.forRequest(call.headers, body);
+    const items = pending instanceof Promise ? await pending : pending;
     if (codec) {
       const refused = codec.preflight?.(call.headers);
       if (refused) return refused;

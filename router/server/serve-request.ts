@@ -154,7 +154,9 @@ interface Exchange {
 async function answer(ctx: ServeContext, x: Exchange, body: unknown, text: string): Promise<void> {
   const { req, res, aborter } = x;
   const codec = x.endpoint.codec;
-  const items = codec && (await ctx.router.responseItems.forRequest(req.headers, body));
+  // A promise only when a fleet's store has items to fetch: most requests pay no await here.
+  const pending = codec && ctx.router.responseItems.forRequest(req.headers, body);
+  const items = pending instanceof Promise ? await pending : pending;
   if (codec) {
     const refused = codec.preflight?.(req.headers);
     if (refused) return send(res, refused);

@@ -1,14 +1,9 @@
 import { afterEach, expect, it } from 'vitest';
-import {
-  CLOSED,
-  openCircuit,
-  recordFailure,
-  type CircuitOptions,
-  type CircuitState,
-} from '../../router/core/circuit.js';
+import { CLOSED, recordFailure, type CircuitState } from '../../router/core/circuit.js';
 import type { FleetFacts, FleetLink } from '../../router/core/fleet.js';
 import type { StateStore } from '../../router/core/state-store.js';
 import { eventually } from '../helpers/eventually.js';
+import { o, open as openUntil } from '../helpers/fake-circuit-redis.js';
 
 /** Replicas of one fleet for the contract: for the memory store, one process (one store) seen n times. */
 export interface StoreFleet {
@@ -18,16 +13,7 @@ export interface StoreFleet {
   close(): Promise<void>;
 }
 
-const o: CircuitOptions = {
-  failureThreshold: 3,
-  openMs: 1000,
-  maxOpenMs: 60_000,
-  maxBackoffMs: 8000,
-  jitterRatio: 0,
-  probeLeaseMs: 5000,
-};
 const rng = { next: () => 0 };
-const openUntil = (until: number) => (s: CircuitState) => openCircuit(s, until, 0, 'rate limited', o, rng);
 const lease = (id: string, now: number) => (s: CircuitState) =>
   s.state === 'open' && now >= s.until
     ? ({ state: 'half-open', leaseUntil: now + 1000, reason: s.reason, opens: s.opens, lease: id } as const)

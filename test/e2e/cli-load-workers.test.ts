@@ -1,10 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `run --load-workers 2` against the same seed run by one process. The schedule is dealt
 // round-robin, so the two runs send the very same requests (the same ids); what the router and
@@ -41,21 +40,7 @@ load:
     deadline: 20s
 `;
 
-let dir: string;
-let file: string;
-let redis: RedisServer;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tl-load-workers-'));
-  file = join(dir, 'scenario.yaml');
-  await writeFile(file, SCENARIO);
-  redis = await startRedisServer({ startTimeoutMs: 20_000 });
-}, 30_000);
-
-afterAll(async () => {
-  await redis?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const env = useScenarioWithRedis('tl-load-workers-', SCENARIO);
 
 interface Report {
   verdict: string;
@@ -65,7 +50,7 @@ interface Report {
 }
 
 async function runTo(out: string, ...args: string[]): Promise<{ report: Report; ids: string[]; stderr: string }> {
-  const r = await exec(process.execPath, [CLI, 'run', file, '--seed', '5', '--out', out, '--quiet', ...args], {
+  const r = await exec(process.execPath, [CLI, 'run', env.file, '--seed', '5', '--out', out, '--quiet', ...args], {
     cwd: ROOT,
     timeout: 120_000,
   }).catch((e: { stdout: string; stderr: string; code: number }) => e);
@@ -82,8 +67,8 @@ function decided(r: Report): Map<string, string> {
 
 describe('run --load-workers', () => {
   it('sends the one-process schedule from two workers, one joined with load-worker, and judges it alike', async () => {
-    const one = await runTo(join(dir, 'one'));
-    const joiner = spawn(process.execPath, [CLI, 'load-worker', '--join', redis.url], {
+    const one = await runTo(join(env.dir, 'one'));
+    const joiner = spawn(process.execPath, [CLI, 'load-worker', '--join', env.redis.url], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -93,13 +78,13 @@ describe('run --load-workers', () => {
     const exited = new Promise<number | null>((resolve) => joiner.once('exit', resolve));
     // The joiner retries until the run has opened its group: it takes whichever is newest.
     const two = await runTo(
-      join(dir, 'two'),
+      join(env.dir, 'two'),
       '--load-workers',
       '2',
       '--local-load-workers',
       '1',
       '--redis-url',
-      redis.url,
+      env.redis.url,
     );
     expect(await exited, joined).toBe(0);
     expect(joined).toMatch(/segment \d of 2/);

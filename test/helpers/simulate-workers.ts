@@ -76,3 +76,18 @@ export function postChat(port: number, path: string, key: string, prompt: string
     req.end(body);
   });
 }
+
+/** A scenario (`name`, `seed`) of one OpenAI key limited to 40 requests a minute, sliding: what the group tests share. */
+export function fortyAMinuteScenario(name: string, seed: number): string {
+  return `
+version: 1
+name: ${name}
+seed: ${seed}
+providers:
+  - id: openai
+    vendor: openai
+    models: [gpt-4o-mini]
+    keys: [{ id: a, value: sk-sim-a }]
+    quotas: [{ metric: requests, limit: 40, per: 1m, algorithm: sliding-window, scope: key }]
+`;
+}

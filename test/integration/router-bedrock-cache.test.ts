@@ -6,20 +6,9 @@ import { startRouterServer, type RouterServer } from '../../router/server/http-s
 import { closeAfterEach } from '../helpers/close-after-each.js';
 import { routerConfigFor } from '../helpers/router-fixture.js';
 import { serve, type Served } from '../helpers/serve.js';
+import { BEDROCK_MODEL as MODEL, bedrockScenario } from '../helpers/bedrock-scenario.js';
 
-// Claude 3.5 Haiku on Bedrock caches prefixes of 2048 tokens or more.
-const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
-const SIM = `
-version: 1
-name: router-bedrock-cache
-providers:
-  - id: bedrock
-    vendor: bedrock
-    models: ["${MODEL}"]
-    keys: [{ id: main, value: "AKIASIMBEDROCK0001:sim-secret" }]
-    quotas: [{ metric: requests, limit: 1000, per: 1m }]
-    latency: { completionTokens: 5 }
-`;
+const SIM = bedrockScenario('router-bedrock-cache', 1000, 5);
 
 let served: Served | undefined;
 let router: Router | undefined;

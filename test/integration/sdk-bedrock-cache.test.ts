@@ -3,23 +3,14 @@ import { BedrockRuntimeClient, ConverseCommand, type SystemContentBlock } from '
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../helpers/serve.js';
+import {
+  BEDROCK_KEY_ID as AKID,
+  BEDROCK_MODEL as MODEL,
+  BEDROCK_SECRET as SECRET,
+  bedrockScenario,
+} from '../helpers/bedrock-scenario.js';
 
-// Claude 3.5 Haiku caches prefixes of 2048 tokens or more.
-const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
-const AKID = 'AKIASIMBEDROCK0001';
-const SECRET = 'sim-secret';
-
-const PROVIDERS = `
-version: 1
-name: sdk-bedrock-cache
-providers:
-  - id: bedrock
-    vendor: bedrock
-    models: ["${MODEL}"]
-    keys: [{ id: main, value: "${AKID}:${SECRET}" }]
-    quotas: [{ metric: requests, limit: 100, per: 1m }]
-    latency: { completionTokens: 4 }
-`;
+const PROVIDERS = bedrockScenario('sdk-bedrock-cache', 100, 4);
 
 let served: Served | undefined;
 afterEach(async () => {

@@ -9,28 +9,25 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../helpers/serve.js';
+import {
+  BEDROCK_KEY_ID as AKID,
+  BEDROCK_MODEL as MODEL,
+  BEDROCK_SECRET as SECRET,
+  bedrockScenario,
+} from '../helpers/bedrock-scenario.js';
 
-const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
-const AKID = 'AKIASIMBEDROCK0001';
-const SECRET = 'sim-secret';
-
-const PROVIDERS = `
-version: 1
-name: sdk-bedrock-invoke
-providers:
-  - id: bedrock
-    vendor: bedrock
-    models: ["${MODEL}"]
-    keys: [{ id: main, value: "${AKID}:${SECRET}" }]
-    quotas: [{ metric: requests, limit: 100, per: 1m }]
-    latency: { completionTokens: 6 }
-  - id: tight
+const PROVIDERS = bedrockScenario(
+  'sdk-bedrock-invoke',
+  100,
+  6,
+  `  - id: tight
     vendor: bedrock
     models: ["${MODEL}"]
     keys: [{ id: main, value: "AKIASIMTIGHT00001:${SECRET}" }]
     # A bucket that cannot refill while the test runs, however slow the machine.
     quotas: [{ metric: requests, limit: 1, per: 1h }]
-`;
+`,
+);
 
 let served: Served | undefined;
 afterEach(async () => {

@@ -1,45 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../../harness/index.js';
-import { postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { describe, expect, it } from 'vitest';
+import { fortyAMinuteScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `simulate --join`: a worker started apart from a `simulate --workers` group (as on another
 // host: its own port, the scenario read from Redis) shares the group's quotas exactly.
 
 const CHAT = '/openai/v1/chat/completions';
-const SCENARIO = `
-version: 1
-name: joined
-seed: 3
-providers:
-  - id: openai
-    vendor: openai
-    models: [gpt-4o-mini]
-    keys: [{ id: a, value: sk-sim-a }]
-    quotas: [{ metric: requests, limit: 40, per: 1m, algorithm: sliding-window, scope: key }]
-`;
-
-let dir: string;
-let redis: RedisServer;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tl-join-'));
-  redis = await startRedisServer({ startTimeoutMs: 20_000 });
-}, 30_000);
-
-afterAll(async () => {
-  await redis?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const SCENARIO = fortyAMinuteScenario('joined', 3);
+const env = useScenarioWithRedis('tl-join-', SCENARIO);
 
 describe('simulate --join', () => {
   it('serves the group scenario on a port of its own and holds the shared quota exactly', async () => {
-    const file = join(dir, 'scenario.yaml');
-    await writeFile(file, SCENARIO);
-    const group = await startSimulate(file, ['--workers', '1', '--redis-url', redis.url]);
-    const joined = await startSimulate('', ['--join', redis.url]);
+    const group = await startSimulate(env.file, ['--workers', '1', '--redis-url', env.redis.url]);
+    const joined = await startSimulate('', ['--join', env.redis.url]);
     expect(joined.port).not.toBe(group.port);
     const statuses: number[] = [];
     for (let i = 0; i < 100; i += 10)

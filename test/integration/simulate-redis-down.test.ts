@@ -1,38 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../../harness/index.js';
-import { postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { describe, expect, it } from 'vitest';
+import { fortyAMinuteScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `simulate --workers 2` while its (private) redis-server is killed and restarted empty: the
 // workers keep answering, each enforcing half of every limit alone, and say when they did.
 
 const CHAT = '/openai/v1/chat/completions';
-const SCENARIO = `
-version: 1
-name: redis-down
-seed: 4
-providers:
-  - id: openai
-    vendor: openai
-    models: [gpt-4o-mini]
-    keys: [{ id: a, value: sk-sim-a }]
-    quotas: [{ metric: requests, limit: 40, per: 1m, algorithm: sliding-window, scope: key }]
-`;
-
-let dir: string;
-let redis: RedisServer;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tl-redis-down-'));
-  redis = await startRedisServer({ startTimeoutMs: 20_000 });
-}, 30_000);
-
-afterAll(async () => {
-  await redis?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const SCENARIO = fortyAMinuteScenario('redis-down', 4);
+const env = useScenarioWithRedis('tl-redis-down-', SCENARIO);
 
 async function burst(port: number, n: number): Promise<number[]> {
   const statuses: number[] = [];
@@ -45,13 +20,11 @@ async function burst(port: number, n: number): Promise<number[]> {
 
 describe('simulate --workers with Redis down', () => {
   it('answers from per-worker shares of each limit while Redis is killed, and marks the window', async () => {
-    const file = join(dir, 'scenario.yaml');
-    await writeFile(file, SCENARIO);
-    const sim = await startSimulate(file, ['--workers', '2', '--redis-url', redis.url]);
+    const sim = await startSimulate(env.file, ['--workers', '2', '--redis-url', env.redis.url]);
     const before = await burst(sim.port, 10);
-    await redis.stop({ keepData: false });
+    await env.redis.stop({ keepData: false });
     const during = await burst(sim.port, 60);
-    await redis.start();
+    await env.redis.start();
     // Reconnecting takes the client a moment: until then answers still come from the shares.
     const after = await burst(sim.port, 10);
     const { code, out } = await sim.stop();

@@ -1,12 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../../harness/index.js';
+import { describe, expect, it } from 'vitest';
 import { createRng } from '../../simulator/core/rng.js';
 import { createSimulator, startSimulatorServer } from '../../simulator/index.js';
 import { scenarioFrom } from '../helpers/scenario.js';
 import { postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `simulate --workers 2` against real worker processes on loopback. Every quota here is exact
 // whatever the timing: sliding windows of a minute or more and token buckets whose refill over
@@ -36,21 +35,7 @@ providers:
       - { metric: tokens, limit: 2500, per: 10m, algorithm: sliding-window, scope: key }
 `;
 
-let dir: string;
-let file: string;
-let redis: RedisServer;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tl-workers-'));
-  file = join(dir, 'scenario.yaml');
-  await writeFile(file, SCENARIO);
-  redis = await startRedisServer({ startTimeoutMs: 20_000 });
-}, 30_000);
-
-afterAll(async () => {
-  await redis?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const env = useScenarioWithRedis('tl-workers-', SCENARIO);
 
 /** A seeded sequence of (key, prompt): the same for both sides of the differential test. */
 function sequence(n: number): Array<[string, string]> {
@@ -73,8 +58,8 @@ const tally = (statuses: number[], keys: string[]) => {
 
 describe('simulate --workers 2', () => {
   it('holds a shared 60-a-minute quota exactly, serves from both workers, and ledgers every request', async () => {
-    const ledger = join(dir, 'ledger.jsonl');
-    const one = join(dir, 'one-key.yaml');
+    const ledger = join(env.dir, 'ledger.jsonl');
+    const one = join(env.dir, 'one-key.yaml');
     await writeFile(
       one,
       SCENARIO.replace(/ {6}- \{ metric: requests, limit: 50[^\n]*\n/, '').replace(
@@ -120,7 +105,7 @@ describe('simulate --workers 2', () => {
     for (const [key, prompt] of requests) inMemory.push(await postChat(server.port, CHAT, key, prompt));
     await server.close();
 
-    const sim = await startSimulate(file, ['--workers', '2', '--redis-url', redis.url]);
+    const sim = await startSimulate(env.file, ['--workers', '2', '--redis-url', env.redis.url]);
     const shared: number[] = [];
     for (const [key, prompt] of requests) shared.push(await postChat(sim.port, CHAT, key, prompt));
     const { code, out } = await sim.stop();
