@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { startRedisServer, type RedisServer } from '../../harness/index.js';
 import { postChat, startSimulate } from '../helpers/simulate-workers.js';
 
 // `simulate --join`: a worker started apart from a `simulate --workers` group (as on another
-// host: its own port, the scenario read from Redis) shares the group's quotas exactly.
+// host: its own port, the scenario read from Redis) shares the group's quotas exactly, and its
+// attempts reach the primary's --ledger-out through the group's Redis stream.
 
 const CHAT = '/openai/v1/chat/completions';
 const SCENARIO = `
@@ -35,10 +36,11 @@ afterAll(async () => {
 });
 
 describe('simulate --join', () => {
-  it('serves the group scenario on a port of its own and holds the shared quota exactly', async () => {
+  it('serves the group scenario on a port of its own, holds the shared quota exactly and ledgers it all', async () => {
     const file = join(dir, 'scenario.yaml');
+    const ledger = join(dir, 'ledger.jsonl');
     await writeFile(file, SCENARIO);
-    const group = await startSimulate(file, ['--workers', '1', '--redis-url', redis.url]);
+    const group = await startSimulate(file, ['--workers', '1', '--redis-url', redis.url, '--ledger-out', ledger]);
     const joined = await startSimulate('', ['--join', redis.url]);
     expect(joined.port).not.toBe(group.port);
     const statuses: number[] = [];
@@ -59,5 +61,15 @@ describe('simulate --join', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(60);
     const servedHere = /stopped after (\d+) attempts/.exec(left.out);
     expect(Number(servedHere?.[1])).toBe(50);
+    // One ledger: the joined worker's 50 attempts with the primary's own 50, numbered afresh.
+    expect(stopped.out).toMatch(/ledger: 100 attempts from 1 workers and 1 joined \(j-\w+: 50\) merged/);
+    const rows = (await readFile(ledger, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; status: number; arrivalAt: number });
+    expect(rows).toHaveLength(statuses.length);
+    expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i));
+    expect(rows.filter((r) => r.status === 200)).toHaveLength(40);
+    expect(rows.every((r, i) => i === 0 || r.arrivalAt >= rows[i - 1]!.arrivalAt)).toBe(true);
   }, 300_000);
 });
