@@ -74,6 +74,7 @@ export { upstreamMarks, type UpstreamMark } from './vendors/upstream-marks.js';
 export { SharedQuota, type QuotaScriptRunner, type DegradedWindow } from './quota/shared-quota.js';
 export { connectRedisQuota, type RedisQuotaRunner } from './transports/redis-quota-runner.js';
 export { appendRow } from './ledger/append-row.js';
+export { degradedSpans, type DegradedSpan } from './ledger/degraded-spans.js';
 export { LedgerStreamTally, type StreamShortfall } from './ledger/stream-tally.js';
 export {
   followLedgerStream,

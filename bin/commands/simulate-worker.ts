@@ -2,6 +2,7 @@ import { loadRunScenarioFile } from '../../harness/index.js';
 import {
   appendRow,
   connectRedisQuota,
+  degradedSpans,
   createSimulator,
   followLedgerStream,
   Ledger,
@@ -9,6 +10,7 @@ import {
   publishLedgerStream,
   SharedQuota,
   startSimulatorServer,
+  type DegradedSpan,
   type DegradedWindow,
   type LedgerRow,
 } from '../../simulator/index.js';
@@ -45,6 +47,8 @@ export type WorkerMessage =
       counts: Array<[string, number, number]>;
       /** When Redis did not answer and this worker enforced its share of each limit alone. */
       degraded: DegradedWindow[];
+      /** This worker's attempts marked `degraded` in the ledger, in runs: what the report's window is made of. */
+      marked: DegradedSpan[];
       /** Attempts that never reached the group's ledger stream (Redis did not take them in time). */
       unsent: number;
     }
@@ -113,6 +117,7 @@ export async function serveAsWorker(
     type: 'stopped',
     attempts: sim.ledger.size,
     degraded: shared.windows,
+    marked: degradedSpans(sim.ledger.rowsIterator()),
     unsent,
     counts: [...counts].map(([k, n]) => {
       const [provider, status] = k.split('\u0000');

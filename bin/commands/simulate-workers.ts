@@ -176,10 +176,7 @@ function printSummary(io: Io, results: readonly Stopped[], elapsedMs: number): v
       byProvider.set(provider, byStatus);
     }
   results.forEach((r, i) => {
-    for (const w of r.degraded)
-      io.out(
-        `  DEGRADED worker ${i + 1}: Redis did not answer from ${new Date(w.from).toISOString()} ${w.to === undefined ? 'to the end' : `for ${Math.round(w.to - w.from)} ms`}; it enforced 1/${results.length} of each limit alone (${w.reason})`,
-      );
+    for (const line of degradedLines(r, results.length)) io.out(`  DEGRADED worker ${i + 1}: ${line}`);
   });
   for (const [provider, byStatus] of byProvider)
     io.out(
@@ -207,4 +204,19 @@ function checkJoined(file: string, joined: JoinedLedger): void {
     lines.push(`writing the joined workers' part failed (${joined.error.code ?? joined.error.message})`);
   if (lines.length)
     throw new CliError('CLI_LEDGER_INCOMPLETE', `--ledger-out ${file} is incomplete: ${lines.join('; ')}.`);
+}
+
+/**
+ * A worker's degraded spans, from the attempts its ledger marks (the window is what the attempts
+ * say), each with the outage it fell in; an outage no attempt met is not a degraded window.
+ */
+function degradedLines(r: Pick<Stopped, 'marked' | 'degraded'>, share: number): string[] {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return r.marked.map((span) => {
+    const outage = r.degraded.find((w) => w.from <= span.to && (w.to === undefined || w.to >= span.from));
+    const why = outage
+      ? `; Redis did not answer from ${iso(outage.from)} ${outage.to === undefined ? 'to the end' : `for ${Math.round(outage.to - outage.from)} ms`} (${outage.reason})`
+      : '';
+    return `${span.attempts} attempts decided without Redis, arriving from ${iso(span.from)} to ${iso(span.to)}: it enforced 1/${share} of each limit alone${why}`;
+  });
 }
