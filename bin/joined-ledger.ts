@@ -25,8 +25,8 @@ export async function collectJoinedLedger(url: string, prefix: string, part: str
   const follower = followLedgerStream({
     url,
     prefix,
+    ignore: (worker) => !isJoined(worker),
     onEntry(entry) {
-      if (!isJoined(entry.worker)) return;
       if (entry.kind === 'hello') tally.hello(entry.worker);
       else if (entry.kind === 'end') tally.end(entry.worker, entry.total);
       else {

@@ -147,8 +147,10 @@ function followGroupLedger(config: WorkerConfig, io: Io) {
   const follower = followLedgerStream({
     url: config.redisUrl,
     prefix: config.prefix,
+    // Its own rows are in the group ledger already, as they ended.
+    ignore: (worker) => worker === config.workerId,
     onEntry(entry) {
-      if (entry.worker === config.workerId || entry.kind !== 'rows') return;
+      if (entry.kind !== 'rows') return;
       const skip = others.accept(entry.worker, entry.first, entry.rows.length);
       for (let i = skip; i < entry.rows.length; i++) appendRow(ledger, entry.rows[i]!);
     },

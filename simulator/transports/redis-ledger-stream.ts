@@ -185,6 +185,12 @@ export function parseLedgerEntry(fields: readonly string[]): LedgerStreamEntry |
   };
 }
 
+/** The worker an entry's fields name (`w`, a field name at an even index). */
+function workerOf(fields: readonly string[]): string {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'w') return fields[i + 1]!;
+  return '';
+}
+
 /** Reads a ledger stream as it grows, until closed. */
 export interface LedgerStreamFollower {
   close(): Promise<void>;
@@ -198,6 +204,8 @@ export function followLedgerStream(o: {
   url: string;
   prefix: string;
   onEntry: (entry: LedgerStreamEntry) => void;
+  /** Workers whose entries are not wanted: skipped before their rows are parsed. */
+  ignore?: (worker: string) => boolean;
 }): LedgerStreamFollower {
   const redis = connect(o.url, 'throttlelab:ledger-follow', 5000);
   const key = ledgerStreamKey(o.prefix);
@@ -212,6 +220,7 @@ export function followLedgerStream(o: {
         for (const [, entries] of reply ?? [])
           for (const [id, fields] of entries) {
             last = id;
+            if (o.ignore?.(workerOf(fields))) continue;
             const entry = parseLedgerEntry(fields);
             if (entry) o.onEntry(entry);
           }

@@ -72,4 +72,20 @@ describe('simulate --join', () => {
     expect(rows.filter((r) => r.status === 200)).toHaveLength(40);
     expect(rows.every((r, i) => i === 0 || r.arrivalAt >= rows[i - 1]!.arrivalAt)).toBe(true);
   }, 300_000);
+
+  it('fails the merged ledger, naming the worker, when a joined worker dies before it says it stopped', async () => {
+    const file = join(dir, 'scenario.yaml');
+    const ledger = join(dir, 'ledger-lost.jsonl');
+    await writeFile(file, SCENARIO);
+    const group = await startSimulate(file, ['--workers', '1', '--redis-url', redis.url, '--ledger-out', ledger]);
+    const joined = await startSimulate('', ['--join', redis.url]);
+    for (let i = 0; i < 6; i++) await postChat(i % 2 ? joined.port : group.port, CHAT, 'sk-sim-a', `hi ${i}`);
+    process.kill(joined.pid, 'SIGKILL');
+    await joined.stop();
+    const stopped = await group.stop();
+    expect(stopped.code, stopped.out).toBe(2);
+    expect(stopped.out).toMatch(
+      /--ledger-out \S+ is incomplete: joined worker j-\w+ did not say it stopped within 30 s; \d of its attempts are in the file/,
+    );
+  }, 300_000);
 });
