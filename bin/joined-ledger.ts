@@ -1,4 +1,10 @@
-import { followLedgerStream, LedgerStreamTally, type StreamShortfall } from '../simulator/index.js';
+import {
+  followLedgerStream,
+  isGroupWorker,
+  LedgerStreamTally,
+  type LedgerStreamEntry,
+  type StreamShortfall,
+} from '../simulator/index.js';
 import { openLedgerFile } from './ledger-file.js';
 
 /** Workers that joined from elsewhere (`simulate --join`) name themselves `j-<id>` in the stream. */
@@ -10,6 +16,8 @@ export interface JoinedLedger {
   workers: Array<{ worker: string; received: number }>;
   /** Workers whose rows are known or feared missing (no closing count, or fewer rows than it). */
   shortfalls: StreamShortfall[];
+  /** Entries refused whole (unknown workers, bad numbering, nothing usable), and the rows they held. */
+  refused: { entries: number; rows: number };
   /** The part file's write failure, if any. */
   error?: NodeJS.ErrnoException;
 }
@@ -17,21 +25,49 @@ export interface JoinedLedger {
 /**
  * The primary's reader of its group's ledger stream: every row of a joined worker goes to
  * `part` (merged with the forked workers' parts at the end). Forked workers' rows are skipped
- * here: their own files are the primary's record of them, Redis or not.
+ * here: their own files are the primary's record of them, Redis or not. A refused row counts as
+ * missing (its worker's shortfall names it); `warn` hears of the first refusal of each worker.
  */
-export async function collectJoinedLedger(url: string, prefix: string, part: string) {
-  const file = await openLedgerFile(part, () => {});
+export async function collectJoinedLedger(o: {
+  url: string;
+  prefix: string;
+  part: string;
+  forked: number;
+  warn: (line: string) => void;
+}) {
+  const file = await openLedgerFile(o.part, () => {});
   const tally = new LedgerStreamTally();
+  const refused = { entries: 0, rows: 0 };
+  const warned = new Set<string>();
+  const warn = (entry: LedgerStreamEntry, reason: string) => {
+    if (warned.has(entry.worker) || warned.size >= 20) return;
+    warned.add(entry.worker);
+    o.warn(`refused a ledger entry of "${entry.worker}" read from Redis (${reason}); later ones are counted`);
+  };
   const follower = followLedgerStream({
-    url,
-    prefix,
+    url: o.url,
+    prefix: o.prefix,
+    isWorker: (worker) => isGroupWorker(worker, o.forked),
     ignore: (worker) => !isJoined(worker),
     onEntry(entry) {
       if (entry.kind === 'hello') tally.hello(entry.worker);
       else if (entry.kind === 'end') tally.end(entry.worker, entry.total);
-      else {
+      else if (entry.kind === 'refused') {
+        refused.entries++;
+        refused.rows += entry.rows;
+        warn(entry, entry.reason);
+      } else {
         const skip = tally.accept(entry.worker, entry.first, entry.rows.length);
-        for (let i = skip; i < entry.rows.length; i++) file.write(entry.rows[i]!);
+        let bad = 0;
+        for (let i = skip; i < entry.rows.length; i++) {
+          const row = entry.rows[i];
+          if (row) file.write(row);
+          else bad++;
+        }
+        if (bad) {
+          tally.refuse(entry.worker, bad);
+          warn(entry, entry.refused[0]!);
+        }
       }
     },
   });
@@ -50,6 +86,7 @@ export async function collectJoinedLedger(url: string, prefix: string, part: str
       return {
         workers: tally.tallies().map(({ worker, received }) => ({ worker, received })),
         shortfalls: tally.shortfalls(),
+        refused,
         ...(written.error ? { error: written.error } : {}),
       };
     },

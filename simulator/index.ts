@@ -76,6 +76,7 @@ export { connectRedisQuota, type RedisQuotaRunner } from './transports/redis-quo
 export { appendRow } from './ledger/append-row.js';
 export { degradedSpans, type DegradedSpan } from './ledger/degraded-spans.js';
 export { LedgerStreamTally, type StreamShortfall } from './ledger/stream-tally.js';
+export { isGroupWorker } from './ledger/parse-ledger-entry.js';
 export {
   followLedgerStream,
   openLedgerStream,

@@ -46,6 +46,7 @@ export async function simulateJoin(o: SimulateJoinOptions, io: Io): Promise<Exit
         redisUrl: o.join,
         prefix: group.prefix,
         workerId: `j-${randomUUID().slice(0, 8)}`,
+        forked: group.workers,
         share: group.workers + 1,
         ...(o.ledgerOut ? { ledgerPart: o.ledgerOut } : {}),
       },

@@ -5,6 +5,7 @@ import {
   degradedSpans,
   createSimulator,
   followLedgerStream,
+  isGroupWorker,
   Ledger,
   LedgerStreamTally,
   publishLedgerStream,
@@ -29,6 +30,8 @@ export interface WorkerConfig {
   prefix: string;
   /** This worker's name in the group's ledger stream: `w<i>` when forked, `j-<id>` when joined. */
   workerId: string;
+  /** The group's forked workers, `w1`…`w<forked>`; any other id in its ledger stream but a joined one is refused. */
+  forked: number;
   /** This worker's part of `--ledger-out`, merged by the primary at the end. */
   ledgerPart?: string;
   /** Workers sharing the limits: while Redis does not answer, each enforces 1/share of every limit. */
@@ -144,15 +147,32 @@ function followGroupLedger(config: WorkerConfig, io: Io) {
       ),
   });
   const others = new LedgerStreamTally();
+  const refused = { rows: 0, warned: new Set<string>() };
+  const refuse = (worker: string, rows: number, reason: string) => {
+    refused.rows += rows;
+    if (refused.warned.has(worker) || refused.warned.size >= 20) return;
+    refused.warned.add(worker);
+    io.err(
+      `simulate worker ${config.workerId}: refused rows of "${worker}" read from the group's ledger stream (${reason}); later ones are counted`,
+    );
+  };
   const follower = followLedgerStream({
     url: config.redisUrl,
     prefix: config.prefix,
+    isWorker: (worker) => isGroupWorker(worker, config.forked),
     // Its own rows are in the group ledger already, as they ended.
     ignore: (worker) => worker === config.workerId,
     onEntry(entry) {
+      if (entry.kind === 'refused') return refuse(entry.worker, Math.max(1, entry.rows), entry.reason);
       if (entry.kind !== 'rows') return;
       const skip = others.accept(entry.worker, entry.first, entry.rows.length);
-      for (let i = skip; i < entry.rows.length; i++) appendRow(ledger, entry.rows[i]!);
+      let bad = 0;
+      for (let i = skip; i < entry.rows.length; i++) {
+        const row = entry.rows[i];
+        if (row) appendRow(ledger, row);
+        else bad++;
+      }
+      if (bad) refuse(entry.worker, bad, entry.refused[0]!);
     },
   });
   return {
@@ -164,6 +184,10 @@ function followGroupLedger(config: WorkerConfig, io: Io) {
     async close() {
       const published = await publisher.close();
       await follower.close();
+      if (refused.rows)
+        io.err(
+          `simulate worker ${config.workerId}: refused ${refused.rows} rows of the group's ledger stream in all; they are not in its /ledger`,
+        );
       return published;
     },
   };

@@ -93,7 +93,15 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
     removeStream = await openLedgerStream(redisUrl, prefix);
     // Joined workers' attempts reach --ledger-out through the stream; forked workers' through files.
     const joinedPart = options.ledgerOut ? `${options.ledgerOut}.joined` : undefined;
-    const joined = joinedPart ? await collectJoinedLedger(redisUrl, prefix, joinedPart) : undefined;
+    const joined = joinedPart
+      ? await collectJoinedLedger({
+          url: redisUrl,
+          prefix,
+          part: joinedPart,
+          forked: options.workers,
+          warn: (line) => io.err(`simulate: ${line}`),
+        })
+      : undefined;
     // Workers on other hosts join through the same Redis (`simulate --join`), until this stops.
     withdraw = await publishSimulateGroup(redisUrl, {
       scenarioText: loaded.text,
@@ -113,6 +121,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
         redisUrl,
         prefix,
         workerId: `w${i}`,
+        forked: options.workers,
         ledgerPart,
         share: options.workers,
       };
@@ -151,6 +160,10 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
       io.out(
         `ledger: ${written} attempts from ${options.workers} workers${joinedText(fromJoined)} merged into ${options.ledgerOut}`,
       );
+      if (fromJoined!.refused.entries)
+        io.err(
+          `simulate: refused ${fromJoined!.refused.entries} entries of the ledger stream (${fromJoined!.refused.rows} rows) that no worker of this group could have written`,
+        );
       checkJoined(options.ledgerOut, fromJoined!);
     }
     return EXIT.OK;
@@ -195,11 +208,13 @@ function joinedText(joined: JoinedLedger | undefined): string {
 
 /** Throws unless every joined worker's attempts reached the ledger: a shortfall is an error, never silent. */
 function checkJoined(file: string, joined: JoinedLedger): void {
-  const lines = joined.shortfalls.map((s: StreamShortfall) =>
-    s.total === undefined
-      ? `joined worker ${s.worker} did not say it stopped within ${JOINED_SETTLE_MS / 1000} s; ${s.received} of its attempts are in the file, later ones may be missing`
-      : `joined worker ${s.worker} recorded ${s.total} attempts; ${s.missing} of them did not reach the group's ledger stream (Redis down too long, or trimmed from the stream before they were read)`,
-  );
+  const lines = joined.shortfalls.map((s: StreamShortfall) => {
+    const refused = s.refused ? `${s.refused} arrived malformed and were refused, ` : '';
+    const lost = `${s.missing - (s.refused ?? 0)} did not reach the group's ledger stream (Redis down too long, or trimmed from the stream before they were read)`;
+    return s.total === undefined
+      ? `joined worker ${s.worker} did not say it stopped within ${JOINED_SETTLE_MS / 1000} s; ${s.received} of its attempts are in the file, later ones may be missing${s.refused ? ` (${s.refused} arrived malformed and were refused)` : ''}`
+      : `joined worker ${s.worker} recorded ${s.total} attempts; ${s.missing} of them are missing: ${refused}${lost}`;
+  });
   if (joined.error)
     lines.push(`writing the joined workers' part failed (${joined.error.code ?? joined.error.message})`);
   if (lines.length)

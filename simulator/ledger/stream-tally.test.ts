@@ -50,4 +50,13 @@ describe('LedgerStreamTally', () => {
     expect(t.allEnded()).toBe(false);
     expect(t.shortfalls()).toEqual([{ worker: 'j-gone', received: 2, missing: 0 }]);
   });
+
+  it('counts refused rows as missing, and does not await them again when their batch repeats', () => {
+    const t = new LedgerStreamTally();
+    expect(t.accept('w', 1, 3)).toBe(0);
+    t.refuse('w', 1);
+    expect(t.accept('w', 1, 3)).toBe(3);
+    t.end('w', 3);
+    expect(t.shortfalls()).toEqual([{ worker: 'w', received: 2, total: 3, missing: 1, refused: 1 }]);
+  });
 });

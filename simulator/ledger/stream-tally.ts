@@ -13,14 +13,17 @@ export interface StreamShortfall {
   received: number;
   /** The worker's own count, when it said it stopped; absent: it never did. */
   total?: number;
-  /** Rows known missing (numbers skipped, or short of the worker's total). */
+  /** Rows known missing (numbers skipped, refused as malformed, or short of the worker's total). */
   missing: number;
+  /** Of those, rows that arrived but were refused as malformed (absent: none). */
+  refused?: number;
 }
 
 interface State {
   /** The next row number expected (rows are numbered from 1 per worker). */
   next: number;
   received: number;
+  refused: number;
   total?: number;
 }
 
@@ -36,7 +39,7 @@ export class LedgerStreamTally {
 
   private state(worker: string): State {
     let s = this.workers.get(worker);
-    if (!s) this.workers.set(worker, (s = { next: 1, received: 0 }));
+    if (!s) this.workers.set(worker, (s = { next: 1, received: 0, refused: 0 }));
     return s;
   }
 
@@ -55,6 +58,16 @@ export class LedgerStreamTally {
     s.received += count - skip;
     s.next = Math.max(s.next, first + count);
     return skip;
+  }
+
+  /**
+   * Takes back `count` rows of a batch just accepted that were refused as malformed: they stay
+   * numbered (so they are not awaited again) but count as missing, never as received.
+   */
+  refuse(worker: string, count: number): void {
+    const s = this.state(worker);
+    s.received -= count;
+    s.refused += count;
   }
 
   /** Notes a worker's closing count: every row it recorded, sent or not. */
@@ -84,7 +97,13 @@ export class LedgerStreamTally {
       const expected = Math.max(s.total ?? 0, s.next - 1);
       const missing = expected - s.received;
       if (missing > 0 || s.total === undefined)
-        out.push({ worker, received: s.received, ...(s.total === undefined ? {} : { total: s.total }), missing });
+        out.push({
+          worker,
+          received: s.received,
+          ...(s.total === undefined ? {} : { total: s.total }),
+          missing,
+          ...(s.refused ? { refused: s.refused } : {}),
+        });
     }
     return out;
   }

@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import type { Redis as RedisClient } from 'ioredis';
 import type { LedgerRow } from '../ledger/ledger-row.js';
+import { LEDGER_ROWS_PER_ENTRY, parseLedgerEntry, type LedgerStreamEntry } from '../ledger/parse-ledger-entry.js';
+
+export type { LedgerStreamEntry } from '../ledger/parse-ledger-entry.js';
+
+/** How far ahead of this host's clock a row's times may be (another host's clock may run ahead), ms. */
+const CLOCK_SKEW_MS = 60_000;
 
 /**
  * Entries kept in a group's ledger stream at most (approximately: `MAXLEN ~`). Readers read as
@@ -8,8 +14,6 @@ import type { LedgerRow } from '../ledger/ledger-row.js';
  * is a gap in its worker's numbering, reported as missing rows, never skipped silently.
  */
 export const LEDGER_STREAM_MAXLEN = 10_000;
-/** Rows in one stream entry at most: one XADD carries a batch. */
-const ROWS_PER_ENTRY = 100;
 /** Entries sent in one pipelined write at most. */
 const ENTRIES_PER_WRITE = 10;
 /** Rows a worker holds while Redis does not take them; past that the oldest are dropped, and counted. */
@@ -17,12 +21,6 @@ const MAX_QUEUED_ROWS = 50_000;
 
 /** The stream every worker of the group whose key prefix is `prefix` adds its attempts to. */
 export const ledgerStreamKey = (prefix: string): string => `${prefix}:ledger`;
-
-/** One entry of a ledger stream, as read. */
-export type LedgerStreamEntry =
-  | { worker: string; kind: 'hello' }
-  | { worker: string; kind: 'rows'; first: number; rows: LedgerRow[] }
-  | { worker: string; kind: 'end'; total: number };
 
 let RedisCtor: typeof RedisClient | undefined;
 function connect(url: string, name: string, commandTimeout: number): RedisClient {
@@ -99,8 +97,8 @@ export function publishLedgerStream(o: {
       pipeline.xadd(key, 'MAXLEN', '~', LEDGER_STREAM_MAXLEN, '*', 'w', o.worker, ...fields);
     if (!helloSent) add('hello', '1');
     const counts: number[] = [];
-    for (let at = 0; at < queue.length && counts.length < ENTRIES_PER_WRITE; at += ROWS_PER_ENTRY) {
-      const chunk = queue.slice(at, at + ROWS_PER_ENTRY);
+    for (let at = 0; at < queue.length && counts.length < ENTRIES_PER_WRITE; at += LEDGER_ROWS_PER_ENTRY) {
+      const chunk = queue.slice(at, at + LEDGER_ROWS_PER_ENTRY);
       add('n', first + at, 'rows', chunk.join('\n'));
       counts.push(chunk.length);
     }
@@ -167,24 +165,6 @@ export function publishLedgerStream(o: {
   };
 }
 
-/** Parses one XREAD entry's fields (`[name, value, ...]`); undefined for an entry of another kind. */
-export function parseLedgerEntry(fields: readonly string[]): LedgerStreamEntry | undefined {
-  const f = new Map<string, string>();
-  for (let i = 0; i + 1 < fields.length; i += 2) f.set(fields[i]!, fields[i + 1]!);
-  const worker = f.get('w');
-  if (worker === undefined) return undefined;
-  if (f.has('hello')) return { worker, kind: 'hello' };
-  if (f.has('end')) return { worker, kind: 'end', total: Number(f.get('end')) };
-  const rows = f.get('rows');
-  if (rows === undefined) return undefined;
-  return {
-    worker,
-    kind: 'rows',
-    first: Number(f.get('n')),
-    rows: rows.split('\n').map((l) => JSON.parse(l) as LedgerRow),
-  };
-}
-
 /** The worker an entry's fields name (`w`, a field name at an even index). */
 function workerOf(fields: readonly string[]): string {
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'w') return fields[i + 1]!;
@@ -197,16 +177,21 @@ export interface LedgerStreamFollower {
 }
 
 /**
- * Reads the stream of group `prefix` from its start, handing each entry to `onEntry` in order;
- * each read blocks half a second at most, and a failed one is retried a quarter second later.
+ * Reads the stream of group `prefix` from its start, handing each entry to `onEntry` in order,
+ * checked (`parseLedgerEntry`): entries of unknown workers and malformed rows arrive refused.
+ * Each read blocks half a second at most, and a failed one is retried a quarter second later.
  */
 export function followLedgerStream(o: {
   url: string;
   prefix: string;
   onEntry: (entry: LedgerStreamEntry) => void;
+  /** Whether an id names a worker of the group (`isGroupWorker`); others' entries are refused. */
+  isWorker: (worker: string) => boolean;
   /** Workers whose entries are not wanted: skipped before their rows are parsed. */
   ignore?: (worker: string) => boolean;
 }): LedgerStreamFollower {
+  // The stream lives a day at most: no row in it can be older than a day before this reader.
+  const notBefore = Date.now() - 86_400_000;
   const redis = connect(o.url, 'throttlelab:ledger-follow', 5000);
   const key = ledgerStreamKey(o.prefix);
   let closed = false;
@@ -221,7 +206,8 @@ export function followLedgerStream(o: {
           for (const [id, fields] of entries) {
             last = id;
             if (o.ignore?.(workerOf(fields))) continue;
-            const entry = parseLedgerEntry(fields);
+            const bounds = { notBefore, notAfter: Date.now() + CLOCK_SKEW_MS };
+            const entry = parseLedgerEntry(fields, { isWorker: o.isWorker, bounds });
             if (entry) o.onEntry(entry);
           }
       } catch {
