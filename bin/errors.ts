@@ -18,7 +18,8 @@ export type CliErrorCode =
   | 'CLI_NO_SCENARIOS'
   | 'CLI_SIMULATOR_UNREACHABLE'
   | 'CLI_FAULT_REFUSED'
-  | 'CLI_EVIDENCE_INVALID';
+  | 'CLI_EVIDENCE_INVALID'
+  | 'CLI_LEDGER_INCOMPLETE';
 
 const BRAND = Symbol.for('throttlelab.cli.error');
 

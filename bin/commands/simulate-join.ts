@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,8 @@ export interface SimulateJoinOptions {
 /**
  * A worker of a running `simulate --workers` group, started on another host: it serves the
  * group's scenario on a port of its own, every quota decided through the group's Redis and key
- * prefix, and stops when the group's primary stops (or on Ctrl-C). Its ledger stays on its host.
+ * prefix, and stops when the group's primary stops (or on Ctrl-C). Its attempts reach the
+ * primary's ledger through the group's Redis stream (and its own `--ledger-out`, if given).
  */
 export async function simulateJoin(o: SimulateJoinOptions, io: Io): Promise<ExitCode> {
   const group = await readSimulateGroup(o.join, o.group);
@@ -43,6 +45,8 @@ export async function simulateJoin(o: SimulateJoinOptions, io: Io): Promise<Exit
         ...(o.host ? { host: o.host } : {}),
         redisUrl: o.join,
         prefix: group.prefix,
+        workerId: `j-${randomUUID().slice(0, 8)}`,
+        forked: group.workers,
         share: group.workers + 1,
         ...(o.ledgerOut ? { ledgerPart: o.ledgerOut } : {}),
       },
@@ -52,7 +56,13 @@ export async function simulateJoin(o: SimulateJoinOptions, io: Io): Promise<Exit
           io.out(
             `simulate: joined group ${group.prefix} (seed ${group.seed}); listening on ${m.origin}; stops with its group or Ctrl-C`,
           );
-        if (m.type === 'stopped') io.out(`simulate: stopped after ${m.attempts} attempts`);
+        if (m.type === 'stopped') {
+          io.out(`simulate: stopped after ${m.attempts} attempts`);
+          if (m.unsent)
+            io.err(
+              `simulate: ${m.unsent} of them did not reach the group's ledger stream (Redis did not take them in time); the primary reports them missing`,
+            );
+        }
       },
       groupWithdrawn(o.join, group.prefix, stop.signal).finally(() => stop.abort()),
     );

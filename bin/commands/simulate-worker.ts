@@ -1,10 +1,19 @@
 import { loadRunScenarioFile } from '../../harness/index.js';
 import {
+  appendRow,
   connectRedisQuota,
+  degradedSpans,
   createSimulator,
+  followLedgerStream,
+  isGroupWorker,
+  Ledger,
+  LedgerStreamTally,
+  publishLedgerStream,
   SharedQuota,
   startSimulatorServer,
+  type DegradedSpan,
   type DegradedWindow,
+  type LedgerRow,
 } from '../../simulator/index.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
@@ -17,8 +26,12 @@ export interface WorkerConfig {
   port: number;
   host?: '127.0.0.1' | '::1';
   redisUrl: string;
-  /** Keeps this run's quota keys apart from any other on the same Redis. */
+  /** Keeps this run's quota keys apart from any other on the same Redis; names its ledger stream. */
   prefix: string;
+  /** This worker's name in the group's ledger stream: `w<i>` when forked, `j-<id>` when joined. */
+  workerId: string;
+  /** The group's forked workers, `w1`…`w<forked>`; any other id in its ledger stream but a joined one is refused. */
+  forked: number;
   /** This worker's part of `--ledger-out`, merged by the primary at the end. */
   ledgerPart?: string;
   /** Workers sharing the limits: while Redis does not answer, each enforces 1/share of every limit. */
@@ -37,6 +50,10 @@ export type WorkerMessage =
       counts: Array<[string, number, number]>;
       /** When Redis did not answer and this worker enforced its share of each limit alone. */
       degraded: DegradedWindow[];
+      /** This worker's attempts marked `degraded` in the ledger, in runs: what the report's window is made of. */
+      marked: DegradedSpan[];
+      /** Attempts that never reached the group's ledger stream (Redis did not take them in time). */
+      unsent: number;
     }
   | { type: 'stop' };
 
@@ -79,7 +96,10 @@ export async function serveAsWorker(
     ? await openLedgerFile(config.ledgerPart, (e) => io.err(`simulate worker: writing its ledger failed (${e.code})`))
     : undefined;
   if (ledgerFile) sim.ledger.addSink((row) => ledgerFile.write(row));
+  const group = followGroupLedger(config, io);
+  sim.ledger.addSink((row) => group.write(row));
   const server = await startSimulatorServer(sim, {
+    controlLedger: group.ledger,
     host: config.host,
     port: config.port,
     controlToken: io.env.THROTTLELAB_CONTROL_TOKEN || undefined,
@@ -89,6 +109,7 @@ export async function serveAsWorker(
   await stopped;
   await server.close();
   await ledgerFile?.close();
+  const { unsent } = await group.close();
   await runner.close();
   const counts = new Map<string, number>();
   for (const row of sim.ledger.rowsIterator()) {
@@ -99,10 +120,75 @@ export async function serveAsWorker(
     type: 'stopped',
     attempts: sim.ledger.size,
     degraded: shared.windows,
+    marked: degradedSpans(sim.ledger.rowsIterator()),
+    unsent,
     counts: [...counts].map(([k, n]) => {
       const [provider, status] = k.split('\u0000');
       return [provider!, Number(status), n];
     }),
   });
   return EXIT.OK;
+}
+
+/**
+ * The group's ledger as this worker sees it: its own attempts as they end, and every other
+ * worker's as they arrive on the group's Redis stream (where its own go too), so that any
+ * worker's control API answers for all of them.
+ */
+function followGroupLedger(config: WorkerConfig, io: Io) {
+  const ledger = new Ledger();
+  const publisher = publishLedgerStream({
+    url: config.redisUrl,
+    prefix: config.prefix,
+    worker: config.workerId,
+    onError: (e) =>
+      io.err(
+        `simulate worker ${config.workerId}: adding to the group's ledger stream failed (${(e as Error).message}); its attempts wait and are sent again`,
+      ),
+  });
+  const others = new LedgerStreamTally();
+  const refused = { rows: 0, warned: new Set<string>() };
+  const refuse = (worker: string, rows: number, reason: string) => {
+    refused.rows += rows;
+    if (refused.warned.has(worker) || refused.warned.size >= 20) return;
+    refused.warned.add(worker);
+    io.err(
+      `simulate worker ${config.workerId}: refused rows of "${worker}" read from the group's ledger stream (${reason}); later ones are counted`,
+    );
+  };
+  const follower = followLedgerStream({
+    url: config.redisUrl,
+    prefix: config.prefix,
+    isWorker: (worker) => isGroupWorker(worker, config.forked),
+    // Its own rows are in the group ledger already, as they ended.
+    ignore: (worker) => worker === config.workerId,
+    onEntry(entry) {
+      if (entry.kind === 'refused') return refuse(entry.worker, Math.max(1, entry.rows), entry.reason);
+      if (entry.kind !== 'rows') return;
+      const skip = others.accept(entry.worker, entry.first, entry.rows.length);
+      let bad = 0;
+      for (let i = skip; i < entry.rows.length; i++) {
+        const row = entry.rows[i];
+        if (row) appendRow(ledger, row);
+        else bad++;
+      }
+      if (bad) refuse(entry.worker, bad, entry.refused[0]!);
+    },
+  });
+  return {
+    ledger,
+    write(row: LedgerRow) {
+      appendRow(ledger, row);
+      publisher.write(row);
+    },
+    async close() {
+      const published = await publisher.close();
+      await follower.close();
+      if (refused.rows)
+        io.err(
+          `simulate worker ${config.workerId}: refused ${refused.rows} rows of the group's ledger stream in all; they are not in its /ledger`,
+        );
+      return published;
+    },
+  };
 }

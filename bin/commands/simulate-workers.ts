@@ -1,9 +1,17 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { loadRunScenarioFile, startRedisServer, type RedisServer } from '../../harness/index.js';
-import { connectRedisQuota, createSimulator, formatDurationShort } from '../../simulator/index.js';
+import {
+  connectRedisQuota,
+  createSimulator,
+  formatDurationShort,
+  openLedgerStream,
+  type StreamShortfall,
+} from '../../simulator/index.js';
+import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Io } from '../io.js';
+import { collectJoinedLedger, type JoinedLedger } from '../joined-ledger.js';
 import { openLedgerFile } from '../ledger-file.js';
 import { mergeLedgerParts } from '../ledger-merge.js';
 import { printBanner } from './simulate-banner.js';
@@ -24,6 +32,9 @@ export interface SimulateWorkersOptions {
 }
 
 type Stopped = Extract<WorkerMessage, { type: 'stopped' }>;
+
+/** How long the primary waits, once it has stopped, for joined workers to send their last rows (ms). */
+const JOINED_SETTLE_MS = 30_000;
 
 /** Resolves with the first message of `type` from `worker`; rejects if it exits first. */
 function messageOf<T extends WorkerMessage['type']>(
@@ -75,9 +86,22 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
   const redisUrl = options.redisUrl ?? own!.url;
   const workers: Worker[] = [];
   let withdraw: (() => Promise<void>) | undefined;
+  let removeStream: (() => Promise<void>) | undefined;
   try {
     await (await connectRedisQuota({ url: redisUrl })).close();
     const prefix = `tl:${randomUUID().slice(0, 8)}`;
+    removeStream = await openLedgerStream(redisUrl, prefix);
+    // Joined workers' attempts reach --ledger-out through the stream; forked workers' through files.
+    const joinedPart = options.ledgerOut ? `${options.ledgerOut}.joined` : undefined;
+    const joined = joinedPart
+      ? await collectJoinedLedger({
+          url: redisUrl,
+          prefix,
+          part: joinedPart,
+          forked: options.workers,
+          warn: (line) => io.err(`simulate: ${line}`),
+        })
+      : undefined;
     // Workers on other hosts join through the same Redis (`simulate --join`), until this stops.
     withdraw = await publishSimulateGroup(redisUrl, {
       scenarioText: loaded.text,
@@ -96,6 +120,8 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
         host: options.host,
         redisUrl,
         prefix,
+        workerId: `w${i}`,
+        forked: options.workers,
         ledgerPart,
         share: options.workers,
       };
@@ -108,7 +134,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
       seed,
       origin: ready[0]!.origin,
       durationMs: options.durationMs,
-      spread: `workers: ${options.workers} processes on one port; quotas shared through ${own ? 'a private redis-server' : 'Redis'} at ${redisUrl} (key prefix ${prefix}; more hosts: simulate --join <redis-url> --group ${prefix}); control API: each call answers from the worker that takes it`,
+      spread: `workers: ${options.workers} processes on one port; quotas shared through ${own ? 'a private redis-server' : 'Redis'} at ${redisUrl} (key prefix ${prefix}; more hosts: simulate --join <redis-url> --group ${prefix}); control API: faults and quota per worker, ledger and events of every worker`,
     });
     await new Promise<void>((resolve) => {
       const timer = options.durationMs !== undefined ? setTimeout(resolve, options.durationMs) : undefined;
@@ -121,13 +147,29 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
         return stopped;
       }),
     );
-    const written = options.ledgerOut ? await mergeLedgerParts(parts, options.ledgerOut) : undefined;
+    // Joined workers stop once the group is withdrawn; their last rows come after.
+    await withdraw();
+    withdraw = undefined;
+    await joined?.settle(JOINED_SETTLE_MS);
+    const fromJoined = await joined?.close();
+    const written = options.ledgerOut
+      ? await mergeLedgerParts(joinedPart ? [...parts, joinedPart] : parts, options.ledgerOut)
+      : undefined;
     printSummary(io, results, Date.now() - startedAt);
-    if (options.ledgerOut)
-      io.out(`ledger: ${written} attempts from ${options.workers} workers merged into ${options.ledgerOut}`);
+    if (options.ledgerOut) {
+      io.out(
+        `ledger: ${written} attempts from ${options.workers} workers${joinedText(fromJoined)} merged into ${options.ledgerOut}`,
+      );
+      if (fromJoined!.refused.entries)
+        io.err(
+          `simulate: refused ${fromJoined!.refused.entries} entries of the ledger stream (${fromJoined!.refused.rows} rows) that no worker of this group could have written`,
+        );
+      checkJoined(options.ledgerOut, fromJoined!);
+    }
     return EXIT.OK;
   } finally {
     await withdraw?.();
+    await removeStream?.();
     for (const w of workers) if (!w.isDead()) w.kill();
     await own?.close();
   }
@@ -147,10 +189,7 @@ function printSummary(io: Io, results: readonly Stopped[], elapsedMs: number): v
       byProvider.set(provider, byStatus);
     }
   results.forEach((r, i) => {
-    for (const w of r.degraded)
-      io.out(
-        `  DEGRADED worker ${i + 1}: Redis did not answer from ${new Date(w.from).toISOString()} ${w.to === undefined ? 'to the end' : `for ${Math.round(w.to - w.from)} ms`}; it enforced 1/${results.length} of each limit alone (${w.reason})`,
-      );
+    for (const line of degradedLines(r, results.length)) io.out(`  DEGRADED worker ${i + 1}: ${line}`);
   });
   for (const [provider, byStatus] of byProvider)
     io.out(
@@ -159,4 +198,40 @@ function printSummary(io: Io, results: readonly Stopped[], elapsedMs: number): v
         .map(([s, n]) => `${n}×${s === 0 ? 'no status' : s}`)
         .join(', ')}`,
     );
+}
+
+function joinedText(joined: JoinedLedger | undefined): string {
+  if (!joined?.workers.length) return '';
+  const each = joined.workers.map((w) => `${w.worker}: ${w.received}`).join(', ');
+  return ` and ${joined.workers.length} joined (${each})`;
+}
+
+/** Throws unless every joined worker's attempts reached the ledger: a shortfall is an error, never silent. */
+function checkJoined(file: string, joined: JoinedLedger): void {
+  const lines = joined.shortfalls.map((s: StreamShortfall) => {
+    const refused = s.refused ? `${s.refused} arrived malformed and were refused, ` : '';
+    const lost = `${s.missing - (s.refused ?? 0)} did not reach the group's ledger stream (Redis down too long, or trimmed from the stream before they were read)`;
+    return s.total === undefined
+      ? `joined worker ${s.worker} did not say it stopped within ${JOINED_SETTLE_MS / 1000} s; ${s.received} of its attempts are in the file, later ones may be missing${s.refused ? ` (${s.refused} arrived malformed and were refused)` : ''}`
+      : `joined worker ${s.worker} recorded ${s.total} attempts; ${s.missing} of them are missing: ${refused}${lost}`;
+  });
+  if (joined.error)
+    lines.push(`writing the joined workers' part failed (${joined.error.code ?? joined.error.message})`);
+  if (lines.length)
+    throw new CliError('CLI_LEDGER_INCOMPLETE', `--ledger-out ${file} is incomplete: ${lines.join('; ')}.`);
+}
+
+/**
+ * A worker's degraded spans, from the attempts its ledger marks (the window is what the attempts
+ * say), each with the outage it fell in; an outage no attempt met is not a degraded window.
+ */
+function degradedLines(r: Pick<Stopped, 'marked' | 'degraded'>, share: number): string[] {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return r.marked.map((span) => {
+    const outage = r.degraded.find((w) => w.from <= span.to && (w.to === undefined || w.to >= span.from));
+    const why = outage
+      ? `; Redis did not answer from ${iso(outage.from)} ${outage.to === undefined ? 'to the end' : `for ${Math.round(outage.to - outage.from)} ms`} (${outage.reason})`
+      : '';
+    return `${span.attempts} attempts decided without Redis, arriving from ${iso(span.from)} to ${iso(span.to)}: it enforced 1/${share} of each limit alone${why}`;
+  });
 }

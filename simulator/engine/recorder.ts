@@ -102,6 +102,7 @@ export class Recorder {
       end,
       contentDigest: content ? content.value() : Number.NaN,
       contentChars: content?.length,
+      degraded: attempt.degraded,
     });
     return seq;
   }

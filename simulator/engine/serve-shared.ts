@@ -20,7 +20,8 @@ export function serveShared(
   if ('steps' in begun) return begun;
   const { provider } = begun;
   const limits = { id: provider.id, rules: provider.quota.rules, countRejected: provider.accounting.countRejected };
-  return shared
-    .decide(limits, begun.owner, begun.chat.model, admissionCosts(begun), now)
-    .then((gate) => engine.finish(begun, gate));
+  return shared.decide(limits, begun.owner, begun.chat.model, admissionCosts(begun), now).then((gate) => {
+    begun.degraded = gate.degraded;
+    return engine.finish(begun, gate);
+  });
 }

@@ -77,4 +77,10 @@ export interface LedgerRow {
    */
   request?: string;
   end: AttemptEnd;
+  /**
+   * Present (true) when a worker of a group decided this attempt's quota alone, from its share
+   * of each limit, because the shared engine (Redis) did not answer; absent otherwise, and in
+   * ledgers written before the field existed.
+   */
+  degraded?: true;
 }

@@ -27,6 +27,8 @@ const HINT_FORMS: Array<HintForm | 'garbage' | null> = [
   'none',
   'garbage',
 ];
+// Bit 7 of the small column: the attempt was decided without the shared quota engine.
+const DEGRADED = 128;
 // Bits 3-4 of the hint-form column: whose limit an announced wait covers (0: not said).
 const SCOPES: Array<WaitScope | undefined> = [undefined, 'key', 'org', 'provider'];
 
@@ -72,6 +74,8 @@ export interface AttemptPlan {
   /** Digest of the generated text (NaN: none) and its length. */
   contentDigest?: number;
   contentChars?: number;
+  /** Decided without the shared quota engine (see `LedgerRow.degraded`). */
+  degraded?: boolean;
 }
 
 /** Filters for `query`; all optional, combined with AND. */
@@ -153,7 +157,7 @@ export class Ledger {
   private readonly tokensOut: Column<Uint32Array>;
   private readonly cacheRead: Column<Uint32Array>;
   private readonly cacheWrite: Column<Uint32Array>;
-  /** Bits 0-2: end, 3-5: endpoint, 6: stream. */
+  /** Bits 0-2: end, 3-5: endpoint, 6: stream, 7: degraded. */
   private readonly small: Column<Uint8Array>;
   /** Bits 0-2: hint form, 3-4: the wait's scope. */
   private readonly hintFormColumn: Column<Uint8Array>;
@@ -320,7 +324,7 @@ export class Ledger {
     this.cacheRead.data[i] = p.cacheRead ?? 0;
     this.cacheWrite.data[i] = p.cacheWrite ?? 0;
     this.faults.data[i] = p.faults.length === 0 ? 0 : this.faultSets.id(p.faults.join(',')) + 1;
-    this.small.data[i] = (this.small.data[i]! & ~7) | ENDS.indexOf(p.end);
+    this.small.data[i] = (this.small.data[i]! & ~(7 | DEGRADED)) | ENDS.indexOf(p.end) | (p.degraded ? DEGRADED : 0);
     this.digest.data[i] = p.contentDigest ?? Number.NaN;
     this.chars.data[i] = p.contentChars ?? -1;
   }
@@ -421,6 +425,7 @@ export class Ledger {
     const scope = SCOPES[this.hintFormColumn.data[i]! >> 3];
     if (scope) row.scope = scope;
     if (this.scopeOrg.data[i]) row.org = this.labels.value(this.scopeOrg.data[i]! - 1);
+    if (small & DEGRADED) row.degraded = true;
     return row;
   }
 
@@ -553,6 +558,9 @@ export class Ledger {
         const r = l.request.data[this.seq]!;
         return r === 0 ? undefined : l.requests.value(r - 1);
       }
+      get degraded() {
+        return l.small.data[this.seq]! & DEGRADED ? (true as const) : undefined;
+      }
       toJSON() {
         return l.row(this.seq);
       }
@@ -653,6 +661,7 @@ function planToRow(p: AttemptPlan): Partial<LedgerRow> {
     contentDigest:
       p.contentDigest === undefined || Number.isNaN(p.contentDigest) ? null : formatDigest(p.contentDigest),
     contentChars: p.contentChars ?? null,
+    ...(p.degraded ? { degraded: true as const } : {}),
   };
 }
 

@@ -15,6 +15,8 @@ export interface DecidedGate {
   chargeRejected(buckets: Bucket[], now: number): void;
   view(buckets: Bucket[], now: number): LimitView[];
   waitFor(buckets: readonly Bucket[], costs: Costs, now: number): number;
+  /** Decided by this worker alone, from its share of each limit, because the script did not run. */
+  readonly degraded: boolean;
 }
 
 /** A time the shared engine did not answer and each worker decided alone (epoch ms; `to` absent while it lasts). */
@@ -97,7 +99,16 @@ export class SharedQuota {
   ): Promise<DecidedGate> {
     const plan = planAdmission(this.prefix, provider, caller, model, costs, now);
     const reply = plan.applicable.length === 0 ? [1] : await this.run(plan, now);
-    if (!reply) return this.localGate(provider);
+    if (!reply) {
+      const local = this.localGate(provider);
+      return {
+        admit: (...a) => local.admit(...a),
+        chargeRejected: (...a) => local.chargeRejected(...a),
+        view: (...a) => local.view(...a),
+        waitFor: (...a) => local.waitFor(...a),
+        degraded: true,
+      };
+    }
     const gate = {
       view: (buckets: Bucket[], at: number) => READER.view(buckets, at),
       settle: (_ticket: QuotaTicket, charge: Partial<Costs>, at: number) => {
@@ -111,6 +122,7 @@ export class SharedQuota {
       chargeRejected: () => {}, // the script charged it with the decision
       view: gate.view,
       waitFor: (buckets, c, at) => READER.waitFor(buckets, c, at),
+      degraded: false,
     };
   }
 }

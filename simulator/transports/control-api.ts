@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isGone, writeChunk, type ServerReply, type ServerRequest } from './server-exchange.js';
-import type { LedgerQuery } from '../ledger/ledger.js';
+import type { Ledger, LedgerQuery } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
 import { decodePathSegment } from './decode-path-segment.js';
 import { readBody } from './read-body.js';
@@ -40,11 +40,11 @@ function ledgerQuery(params: URLSearchParams): LedgerQuery | string {
   return q;
 }
 
-async function streamJsonl(sim: Simulator, res: ServerReply): Promise<void> {
+async function streamJsonl(ledger: Ledger, res: ServerReply): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
   let batch = '';
   let n = 0;
-  for (const row of sim.ledger.rowsIterator()) {
+  for (const row of ledger.rowsIterator()) {
     batch += `${JSON.stringify(row)}\n`;
     if (++n % 1000 === 0) {
       // A client that leaves mid-export ends it (a drain that never comes would hold the loop for ever).
@@ -154,6 +154,11 @@ async function updateFault(sim: Simulator, req: ServerRequest, res: ServerReply,
 export interface ControlOptions {
   /** A bearer token every control request must carry; without one, loopback callers only. */
   token?: string;
+  /**
+   * The ledger `/ledger`, `/ledger.jsonl` and `/events` answer from (default: the simulator's
+   * own): a worker of a group passes the group's, which holds every worker's ended attempts.
+   */
+  ledger?: Ledger;
 }
 
 /**
@@ -191,14 +196,15 @@ export async function handleControl(
   }
   if (route === 'GET /providers') return json(res, 200, { providers: sim.endpoints(origin) });
   if (route === 'GET /quota') return json(res, 200, { quota: sim.quota() });
+  const ledger = options.ledger ?? sim.ledger;
   if (route === 'GET /ledger') {
     const q = ledgerQuery(url.searchParams);
     if (typeof q === 'string') return problem(res, 400, `Failed to query the ledger: ${q}.`);
-    const { total, rows } = sim.ledger.query(q);
-    return json(res, 200, { total, dropped: sim.ledger.dropped, rows });
+    const { total, rows } = ledger.query(q);
+    return json(res, 200, { total, dropped: ledger.dropped, rows });
   }
-  if (route === 'GET /ledger.jsonl') return streamJsonl(sim, res);
-  if (route === 'GET /events') return streamControlEvents(sim, req, res);
+  if (route === 'GET /ledger.jsonl') return streamJsonl(ledger, res);
+  if (route === 'GET /events') return streamControlEvents(sim, req, res, 500, ledger);
   if (route === 'GET /faults') return json(res, 200, { faults: sim.listFaults() });
   if (route === 'POST /faults') {
     const input = await readJson(req, res, 'add a fault', 'Send a fault object as in a scenario\'s "faults" list.');

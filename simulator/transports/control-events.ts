@@ -1,4 +1,5 @@
 import { writeChunk, type ServerReply, type ServerRequest } from './server-exchange.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
 
 /**
@@ -16,7 +17,13 @@ const MAX_ATTEMPTS_PER_TICK = 2000;
  * the last one, each provider's totals by status, the quota levels and the faults (active or not).
  * Ends when the client leaves or the server closes.
  */
-export function streamControlEvents(sim: Simulator, req: ServerRequest, res: ServerReply, intervalMs = 500): void {
+export function streamControlEvents(
+  sim: Simulator,
+  req: ServerRequest,
+  res: ServerReply,
+  intervalMs = 500,
+  ledger: Ledger = sim.ledger,
+): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     // No `connection: keep-alive`: HTTP/1.1 keeps the connection anyway, and HTTP/2 forbids the field.
@@ -29,10 +36,10 @@ export function streamControlEvents(sim: Simulator, req: ServerRequest, res: Ser
     const byStatus = (totals[provider] ??= {});
     byStatus[status] = (byStatus[status] ?? 0) + 1;
   };
-  for (const row of sim.ledger.rowsIterator()) count(row.provider, row.status);
+  for (const row of ledger.rowsIterator()) count(row.provider, row.status);
   let pending: EventAttempt[] = [];
   let skipped = 0;
-  const off = sim.ledger.addSink((row) => {
+  const off = ledger.addSink((row) => {
     count(row.provider, row.status);
     if (pending.length < MAX_ATTEMPTS_PER_TICK)
       pending.push([at(row.arrivalAt), row.provider, row.status, row.hintMs, row.key, row.model, row.seq]);

@@ -4,6 +4,7 @@ import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { SimError } from '../core/errors.js';
 import { playReply, SHUTDOWN } from '../engine/play-reply.js';
 import type { Reply } from '../engine/reply.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
 import { handleControl } from './control-api.js';
 import { CONTROL_PREFIX } from '../core/control-prefix.js';
@@ -36,6 +37,8 @@ export interface SimulatorServerOptions {
   controlToken?: string;
   /** Serve TLS with this certificate and key, offering `h2` and `http/1.1` by ALPN. */
   tls?: { cert: string; key: string };
+  /** The ledger the control API answers from (default: the simulator's; a group's worker passes the group's). */
+  controlLedger?: Ledger;
 }
 
 // HTTP/1.1 keep-alive: an idle connection (or HTTP/2 session) is closed after this long.
@@ -143,7 +146,9 @@ export async function startSimulatorServer(
       return;
     }
     if (req.url?.startsWith(`${CONTROL_PREFIX}/`)) {
-      handleControl(sim, req, res, origin, { token: options.controlToken }).catch((error) => fail(res, error));
+      handleControl(sim, req, res, origin, { token: options.controlToken, ledger: options.controlLedger }).catch(
+        (error) => fail(res, error),
+      );
       return;
     }
     collectBody(

@@ -52,6 +52,8 @@ export interface Attempt {
   refusal: ErrorSpec | undefined;
   views: LimitView[];
   shown: LimitView[];
+  /** Set before the quota stage when its gate decided without the shared engine (Redis did not answer). */
+  degraded: boolean;
 }
 
 /** A chat route: one that is answered and metered. */

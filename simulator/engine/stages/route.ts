@@ -126,5 +126,6 @@ function openAttempt(
     refusal: undefined,
     views: NO_VIEWS,
     shown: NO_VIEWS,
+    degraded: false,
   };
 }
