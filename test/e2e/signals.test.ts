@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { reportFiles, startCli, until, type Cli } from '../helpers/cli-process.js';
 import { reportsOf } from '../../harness/report/write-report.js';
 
 // Ctrl-C and SIGTERM in a terminal or CI, and SIGKILL from a CI timeout: each leaves no process
@@ -17,37 +18,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'throttlelab-signals-'));
 });
 
-interface Cli {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts the CLI in its own process group, as a terminal's foreground job is. */
-function start(args: string[]): Cli {
-  const child = spawn(process.execPath, ['dist/bin/throttlelab.js', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
-  );
-  return { child, output: () => out, exited };
-}
-
 /** Ctrl-C in a terminal: SIGINT to every process of the foreground group. */
 const ctrlC = (cli: Cli) => process.kill(-cli.child.pid!, 'SIGINT');
-
-async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const alive = (pid: number) => {
   try {
@@ -70,12 +42,6 @@ const groupAlive = (pgid: number) => {
 const pidRouter = (file: string, command = ROUTER) => `echo $$ > ${file}; exec ${command}`;
 const pidIn = async (file: string) => Number((await readFile(file, 'utf8')).trim());
 
-async function reportFiles(out: string) {
-  const names = (await readdir(out)).sort();
-  const json = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
-  return { names, reports: reportsOf(json, 'report.json') };
-}
-
 // Each test drives its own CLI, router and folder, and mostly waits (on a router starting, on
 // seconds of load before the signal), so most run at once (it.concurrent). Starting several CLIs
 // and tsx routers together is slow on a busy machine: a generous timeout.
@@ -85,7 +51,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
     async () => {
       const out = join(dir, 'run-int');
       const pidFile = join(dir, 'run-int.pid');
-      const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', out]);
+      const cli = startCli(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', out]);
       await until(() => /\d+ s \/ 60 s/.test(cli.output()) || /in flight/.test(cli.output()), 30_000).catch(() => {});
       await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
       const routerPid = await pidIn(pidFile);
@@ -116,7 +82,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
 
   it.concurrent('exits 143 on SIGTERM, its report whole', async () => {
     const out = join(dir, 'run-term');
-    const cli = start(['run', LONG, '--out', out]);
+    const cli = startCli(['run', LONG, '--out', out]);
     await until(() => cli.output().includes('throttlelab run: scenario'));
     await new Promise((r) => setTimeout(r, 2000));
     cli.child.kill('SIGTERM');
@@ -128,7 +94,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
     // 50,000 requests a second for 48 h against a quota of one a millisecond: judging what was
     // answered once took minutes of synchronous replay, and every further signal waited on it.
     const out = join(dir, 'sim-term');
-    const cli = start(['run', 'test/fixtures/signals/big-simulated.yaml', '--time', 'simulated', '--out', out]);
+    const cli = startCli(['run', 'test/fixtures/signals/big-simulated.yaml', '--time', 'simulated', '--out', out]);
     await until(() => cli.output().includes('throttlelab run: scenario'));
     await new Promise((r) => setTimeout(r, 2000));
     const stoppedAt = Date.now();
@@ -140,43 +106,10 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
   });
 
   it.concurrent(
-    'exits 143 within seconds on SIGTERM while judging, its report saying what was not judged',
-    async () => {
-      // 10,000 requests in 5 s of simulated load, judged for tens of seconds (the goodput oracle's
-      // replay): judging was synchronous, and a signal waited for all of it, then reported a verdict.
-      const out = join(dir, 'judging-term');
-      const cli = start(['run', 'test/fixtures/signals/long-judging.yaml', '--time', 'simulated', '--out', out]);
-      // The judging phase, from the line that announces it, not a guess at how long the load takes.
-      await until(() => /judging \d+ checks/.test(cli.output()), 100_000);
-      await new Promise((r) => setTimeout(r, 300));
-      const stoppedAt = Date.now();
-      cli.child.kill('SIGTERM');
-      expect(await cli.exited).toBe(143);
-      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
-      expect(cli.output()).toMatch(/judging stopped by the user: \d+ of 21 checks judged \(no-429, /);
-      expect(cli.output()).toMatch(/not judged \(INCONCLUSIVE, never a pass\): .*duplicate-work\n/);
-      expect(cli.output()).toMatch(
-        /verdict: INTERRUPTED while judging, after [\d.]+ s, not a pass \(.*\d+ not judged\)/,
-      );
-      const report = (await reportFiles(out)).reports[0]!;
-      expect(report.verdict).toBe('interrupted');
-      // The load itself ran to its end: every request was sent and answered.
-      expect(report.load).toMatchObject({ interrupted: false, sent: 10_000 });
-      const { judged, notJudged } = report.judgingStopped!;
-      expect(judged[0]).toBe('no-429');
-      expect(notJudged).toContain('duplicate-work');
-      expect([...judged, ...notJudged]).toEqual(report.checks.map((c) => c.id));
-      for (const c of report.checks.filter((x) => notJudged.includes(x.id)))
-        expect(c).toMatchObject({ verdict: 'inconclusive', reason: expect.stringMatching(/^not judged: /) });
-    },
-    150_000,
-  );
-
-  it.concurrent(
     'stops at once on Ctrl-C while a router command is still starting, leaving nothing running',
     async () => {
       const pidFile = join(dir, 'start.pid');
-      const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile, 'sleep 120'), '--out', join(dir, 'start')]);
+      const cli = startCli(['run', LONG, '--router-cmd', pidRouter(pidFile, 'sleep 120'), '--out', join(dir, 'start')]);
       await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
       const routerPid = await pidIn(pidFile);
       const stoppedAt = Date.now();
@@ -193,7 +126,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
 
   it.concurrent('leaves no router behind when a CI timeout SIGKILLs the harness', async () => {
     const pidFile = join(dir, 'kill.pid');
-    const cli = start(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', join(dir, 'kill')]);
+    const cli = startCli(['run', LONG, '--router-cmd', pidRouter(pidFile), '--out', join(dir, 'kill')]);
     await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
     const routerPid = await pidIn(pidFile);
     await until(() => cli.output().includes('throttlelab run: scenario'));
@@ -211,7 +144,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
       const pidFile = join(dir, 'group-kill.pid');
       // Its output goes elsewhere: a router writing to the dead harness's pipe would die of EPIPE by itself.
       const quiet = pidRouter(pidFile, `${ROUTER} > /dev/null 2>&1`);
-      const cli = start(['run', LONG, '--router-cmd', quiet, '--out', join(dir, 'group-kill')]);
+      const cli = startCli(['run', LONG, '--router-cmd', quiet, '--out', join(dir, 'group-kill')]);
       await until(async () => (await readFile(pidFile, 'utf8').catch(() => '')).length > 0);
       const routerPid = await pidIn(pidFile);
       await until(() => cli.output().includes('throttlelab run: scenario'));
@@ -227,7 +160,7 @@ describe('signals during throttlelab run', { timeout: 60_000 }, () => {
   // Alone: when the second Ctrl-C lands matters here (mid-write or not), so no other run loads the machine.
   it('quits at once on a second Ctrl-C, leaving no file half-written', async () => {
     const out = join(dir, 'twice');
-    const cli = start(['run', LONG, '--out', out]);
+    const cli = startCli(['run', LONG, '--out', out]);
     await until(() => cli.output().includes('throttlelab run: scenario'));
     await new Promise((r) => setTimeout(r, 2000));
     ctrlC(cli);
@@ -249,7 +182,7 @@ describe.concurrent('signals during throttlelab conform', { timeout: 90_000 }, (
     await cp('test/fixtures/signals/short-run.yaml', quick);
     const out = join(dir, 'conform');
     const pidFile = join(dir, 'conform.pid');
-    const cli = start(['conform', '--dir', pack, '--router-cmd', pidRouter(pidFile), '--out', out]);
+    const cli = startCli(['conform', '--dir', pack, '--router-cmd', pidRouter(pidFile), '--out', out]);
     // Its load is under way once the second scenario prints a progress line (every 5 s of load):
     // a fixed sleep lost the race to a router slow to start on a busy machine.
     const secondLoading = () => / s \/ 60 s /.test(cli.output().split('→ ')[2] ?? '');
@@ -268,7 +201,7 @@ describe.concurrent('signals during throttlelab conform', { timeout: 90_000 }, (
   it('says so and writes nothing when stopped before any scenario was judged', async () => {
     const pidFile = join(dir, 'conform-start.pid');
     const out = join(dir, 'none');
-    const cli = start([
+    const cli = startCli([
       'conform',
       '--dir',
       'test/fixtures/signals',
