@@ -84,7 +84,10 @@ describe('throttlelab simulate', () => {
       setTimeout(() => {
         const until = performance.now() + 200;
         while (performance.now() < until);
-        setTimeout(() => stop.abort(), 50);
+        // Stop only after the loop has turned again, so the monitor's own timer has sampled the
+        // block: a timer set during the block is already due when it ends (timers count from the
+        // loop's cached time), and could stop the monitor before it ran.
+        setImmediate(() => setTimeout(() => stop.abort(), 50));
       }, 50);
     };
     io.stop = stop.signal;
