@@ -187,9 +187,13 @@ export function quotaOracle(
   prefix?: OraclePrefix,
   giveUp?: () => boolean,
 ): number | undefined {
-  const n = requests.length;
-  const columns: OracleColumns = {
-    length: n,
+  return quotaOracleColumns(scenario, oracleColumns(requests, prefix), blocked, giveUp);
+}
+
+/** `requests` as the columns the replay reads (see `OracleColumns`), each its own target list. */
+export function oracleColumns(requests: readonly OracleRequest[], prefix?: OraclePrefix): OracleColumns {
+  return {
+    length: requests.length,
     sentAt: Float64Array.from(requests, (r) => r.sentAt),
     latestAt: Float64Array.from(requests, (r) => r.latestAt),
     tokensIn: Float64Array.from(requests, (r) => r.tokensIn),
@@ -198,7 +202,6 @@ export function quotaOracle(
     targetLists: requests.map((r) => r.targets),
     ...(prefix ? { prefix, conversation: Int32Array.from(requests, (r) => r.conversation ?? -1) } : {}),
   };
-  return quotaOracleColumns(scenario, columns, blocked, giveUp);
 }
 
 /** Replay steps in a slice (between two asks of `giveUp`): rare enough to cost nothing, often enough to stop within milliseconds. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { input, outcome, T0, world } from '../../test/helpers/evidence.js';
-import { quotaOracle, replayQuotas, type OracleColumns } from './quota-oracle.js';
+import { oracleColumns, quotaOracle, replayQuotas } from './quota-oracle.js';
 import { judgeChecks } from './run-checks.js';
 import { driveSliced, finishSliced, type Sliced } from './sliced.js';
 
@@ -40,15 +40,7 @@ function oracleCase() {
     tokensIn: 100,
     maxTokens: 0,
   }));
-  const columns: OracleColumns = {
-    length: requests.length,
-    sentAt: Float64Array.from(requests, (r) => r.sentAt),
-    latestAt: Float64Array.from(requests, (r) => r.latestAt),
-    tokensIn: Float64Array.from(requests, (r) => r.tokensIn),
-    maxTokens: Float64Array.from(requests, (r) => r.maxTokens),
-    targets: Uint32Array.from(requests, (_, i) => i),
-    targetLists: requests.map((r) => r.targets),
-  };
+  const columns = oracleColumns(requests);
   const blocked = new Map([[openai!.id, [[T0 + 300, T0 + 700]] as Array<[number, number]>]]);
   return { scenario: scenario as never, requests, columns, blocked };
 }

@@ -77,8 +77,8 @@ export function postChat(port: number, path: string, key: string, prompt: string
   });
 }
 
-/** A scenario (`name`, `seed`) of one OpenAI key limited to 40 requests a minute, sliding: what the group tests share. */
-export function fortyAMinuteScenario(name: string, seed: number): string {
+/** A scenario (`name`, `seed`) of one OpenAI key limited to `limit` requests a minute, sliding: what the group tests share. */
+export function oneKeyScenario(name: string, seed: number, limit = 40): string {
   return `
 version: 1
 name: ${name}
@@ -88,6 +88,6 @@ providers:
     vendor: openai
     models: [gpt-4o-mini]
     keys: [{ id: a, value: sk-sim-a }]
-    quotas: [{ metric: requests, limit: 40, per: 1m, algorithm: sliding-window, scope: key }]
+    quotas: [{ metric: requests, limit: ${limit}, per: 1m, algorithm: sliding-window, scope: key }]
 `;
 }

@@ -4,23 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
-import { postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { oneKeyScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
 
 // The control API of `simulate --workers 2` answers for the whole group whichever worker takes
 // the call: /ledger and /events carry every worker's attempts (through the group's Redis stream).
 
 const CHAT = '/openai/v1/chat/completions';
-const SCENARIO = `
-version: 1
-name: group-ledger
-seed: 5
-providers:
-  - id: openai
-    vendor: openai
-    models: [gpt-4o-mini]
-    keys: [{ id: a, value: sk-sim-a }]
-    quotas: [{ metric: requests, limit: 30, per: 1m, algorithm: sliding-window, scope: key }]
-`;
+const SCENARIO = oneKeyScenario('group-ledger', 5, 30);
 const SENT = 60;
 
 let dir: string;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fortyAMinuteScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { oneKeyScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
 import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `simulate --join`: a worker started apart from a `simulate --workers` group (as on another
@@ -9,21 +9,20 @@ import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 // attempts reach the primary's --ledger-out through the group's Redis stream.
 
 const CHAT = '/openai/v1/chat/completions';
-const SCENARIO = fortyAMinuteScenario('joined', 3);
+const SCENARIO = oneKeyScenario('joined', 3);
 const env = useScenarioWithRedis('tl-join-', SCENARIO);
+
+/** A group of one worker writing `ledger`, and a worker that joins it through Redis. */
+async function groupAndJoiner(ledger: string) {
+  const group = await startSimulate(env.file, ['--workers', '1', '--redis-url', env.redis.url, '--ledger-out', ledger]);
+  const joined = await startSimulate('', ['--join', env.redis.url]);
+  return { group, joined };
+}
 
 describe('simulate --join', () => {
   it('serves the group scenario on a port of its own, holds the shared quota exactly and ledgers it all', async () => {
     const ledger = join(env.dir, 'ledger.jsonl');
-    const group = await startSimulate(env.file, [
-      '--workers',
-      '1',
-      '--redis-url',
-      env.redis.url,
-      '--ledger-out',
-      ledger,
-    ]);
-    const joined = await startSimulate('', ['--join', env.redis.url]);
+    const { group, joined } = await groupAndJoiner(ledger);
     expect(joined.port).not.toBe(group.port);
     const statuses: number[] = [];
     for (let i = 0; i < 100; i += 10)
@@ -57,15 +56,7 @@ describe('simulate --join', () => {
 
   it('fails the merged ledger, naming the worker, when a joined worker dies before it says it stopped', async () => {
     const ledger = join(env.dir, 'ledger-lost.jsonl');
-    const group = await startSimulate(env.file, [
-      '--workers',
-      '1',
-      '--redis-url',
-      env.redis.url,
-      '--ledger-out',
-      ledger,
-    ]);
-    const joined = await startSimulate('', ['--join', env.redis.url]);
+    const { group, joined } = await groupAndJoiner(ledger);
     for (let i = 0; i < 6; i++) await postChat(i % 2 ? joined.port : group.port, CHAT, 'sk-sim-a', `hi ${i}`);
     process.kill(joined.pid, 'SIGKILL');
     await joined.stop();

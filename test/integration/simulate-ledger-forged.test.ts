@@ -6,24 +6,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../../harness/index.js';
 import { eventually } from '../helpers/eventually.js';
-import { postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { oneKeyScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
 
 // Everything read from Redis is untrusted (issue 23's rule): entries forged into a group's
 // ledger stream are refused and reported, never stored as attempts, and do not stop the real
 // rows from landing in every worker's /ledger and in the primary's --ledger-out.
 
 const CHAT = '/openai/v1/chat/completions';
-const SCENARIO = `
-version: 1
-name: forged-ledger
-seed: 8
-providers:
-  - id: openai
-    vendor: openai
-    models: [gpt-4o-mini]
-    keys: [{ id: a, value: sk-sim-a }]
-    quotas: [{ metric: requests, limit: 100, per: 1m, algorithm: sliding-window, scope: key }]
-`;
+const SCENARIO = oneKeyScenario('forged-ledger', 8, 100);
 const SENT = 20;
 
 let dir: string;

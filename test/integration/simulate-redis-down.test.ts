@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fortyAMinuteScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { oneKeyScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
 import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `simulate --workers 2` while its (private) redis-server is killed and restarted empty: the
@@ -9,7 +9,7 @@ import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 // decided alone in the ledger, and say from those marks when they did.
 
 const CHAT = '/openai/v1/chat/completions';
-const SCENARIO = fortyAMinuteScenario('redis-down', 4);
+const SCENARIO = oneKeyScenario('redis-down', 4);
 const env = useScenarioWithRedis('tl-redis-down-', SCENARIO);
 
 async function burst(port: number, n: number): Promise<number[]> {
