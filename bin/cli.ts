@@ -130,15 +130,25 @@ function parseRedisUrl(value: string): string {
 
 const MAX_DURATION_MS = 24 * 86_400_000;
 
-/** Reads a `--duration` value with the parser of the package the command loads; a bad one is a usage error. */
-export function durationArg(value: string | undefined, parse: (v: string) => number | undefined): number | undefined {
+/**
+ * Reads a duration option (`--duration` unless `flag` says otherwise) with the parser of the
+ * package the command loads; a bad one is a usage error.
+ */
+export function durationArg(
+  value: string | undefined,
+  parse: (v: string) => number | undefined,
+  flag = '--duration',
+): number | undefined {
   if (value === undefined) return undefined;
   const ms = parse(value);
   if (ms === undefined || !(ms > 0))
-    throw new CliError('CLI_USAGE', `--duration: expected a duration such as 30s or 5m, got "${value}".`);
+    throw new CliError('CLI_USAGE', `${flag}: expected a duration such as 30s or 5m, got "${value}".`);
   // Node's timers misfire past 2^31−1 ms (after 1 ms instead); without --duration it runs until stopped.
   if (ms > MAX_DURATION_MS)
-    throw new CliError('CLI_USAGE', `--duration: at most 24d, got "${value}"; leave it out to run until stopped.`);
+    throw new CliError(
+      'CLI_USAGE',
+      `${flag}: at most 24d, got "${value}"${flag === '--duration' ? '; leave it out to run until stopped' : ''}.`,
+    );
   return ms;
 }
 
@@ -181,6 +191,10 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
       parseRedisUrl,
     )
     .option('--group <prefix>', 'with --join: the group the primary printed (default: the newest)')
+    .option(
+      '--joiner-timeout <d>',
+      "with --workers: how long the stopped primary waits for joined workers' last rows (default 30s)",
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ throttlelab simulate scenarios/quickstart.yaml --seed 42 --duration 5m --dashboard\n  $ throttlelab simulate scenarios/quickstart.yaml --workers 2 --ledger-out ledger.jsonl\n  $ throttlelab simulate scenarios/quickstart.yaml --tls --tls-ca-out ca.pem',
@@ -202,10 +216,17 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           tlsCaOut?: string;
           workers?: number;
           redisUrl?: string;
+          joinerTimeout?: string;
         },
       ) => {
         const { parseDuration } = await import('../simulator/index.js');
         const durationMs = durationArg(opts.duration, parseDuration);
+        const joinerTimeoutMs = durationArg(opts.joinerTimeout, parseDuration, '--joiner-timeout');
+        if (joinerTimeoutMs !== undefined && (opts.workers === undefined || opts.join !== undefined))
+          throw new CliError(
+            'CLI_USAGE',
+            '--joiner-timeout is how long a --workers primary waits for joined workers; add --workers N.',
+          );
         if (opts.join !== undefined) {
           if (scenario !== undefined || opts.workers !== undefined || opts.dashboard || opts.seed !== undefined)
             throw new CliError(
@@ -228,7 +249,7 @@ function buildProgram(io: Io, setCode: (code: ExitCode) => void): Command {
           // The server key would have to be handed to every worker process; it stays in one.
           if (opts.tls) throw new CliError('CLI_USAGE', '--tls serves one process; drop it with --workers.');
           const { simulateWorkers } = await import('./commands/simulate-workers.js');
-          setCode(await simulateWorkers({ scenario, ...opts, workers: opts.workers, durationMs }, io));
+          setCode(await simulateWorkers({ scenario, ...opts, workers: opts.workers, durationMs, joinerTimeoutMs }, io));
           return;
         }
         const { simulate } = await import('./commands/simulate.js');

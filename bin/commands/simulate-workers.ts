@@ -29,11 +29,13 @@ export interface SimulateWorkersOptions {
   host?: '127.0.0.1' | '::1';
   durationMs?: number;
   ledgerOut?: string;
+  /** How long the primary waits, once it has stopped, for joined workers to send their last rows (ms). */
+  joinerTimeoutMs?: number;
 }
 
 type Stopped = Extract<WorkerMessage, { type: 'stopped' }>;
 
-/** How long the primary waits, once it has stopped, for joined workers to send their last rows (ms). */
+/** The default of `joinerTimeoutMs`. */
 const JOINED_SETTLE_MS = 30_000;
 
 /** Resolves with the first message of `type` from `worker`; rejects if it exits first. */
@@ -150,7 +152,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
     // Joined workers stop once the group is withdrawn; their last rows come after.
     await withdraw();
     withdraw = undefined;
-    await joined?.settle(JOINED_SETTLE_MS);
+    await joined?.settle(options.joinerTimeoutMs ?? JOINED_SETTLE_MS);
     const fromJoined = await joined?.close();
     const written = options.ledgerOut
       ? await mergeLedgerParts(joinedPart ? [...parts, joinedPart] : parts, options.ledgerOut)
@@ -164,7 +166,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
         io.err(
           `simulate: refused ${fromJoined!.refused.entries} entries of the ledger stream (${fromJoined!.refused.rows} rows) that no worker of this group could have written`,
         );
-      checkJoined(options.ledgerOut, fromJoined!);
+      checkJoined(options.ledgerOut, fromJoined!, options.joinerTimeoutMs ?? JOINED_SETTLE_MS);
     }
     return EXIT.OK;
   } finally {
@@ -207,12 +209,12 @@ function joinedText(joined: JoinedLedger | undefined): string {
 }
 
 /** Throws unless every joined worker's attempts reached the ledger: a shortfall is an error, never silent. */
-function checkJoined(file: string, joined: JoinedLedger): void {
+function checkJoined(file: string, joined: JoinedLedger, settleMs: number): void {
   const lines = joined.shortfalls.map((s: StreamShortfall) => {
     const refused = s.refused ? `${s.refused} arrived malformed and were refused, ` : '';
     const lost = `${s.missing - (s.refused ?? 0)} did not reach the group's ledger stream (Redis down too long, or trimmed from the stream before they were read)`;
     return s.total === undefined
-      ? `joined worker ${s.worker} did not say it stopped within ${JOINED_SETTLE_MS / 1000} s; ${s.received} of its attempts are in the file, later ones may be missing${s.refused ? ` (${s.refused} arrived malformed and were refused)` : ''}`
+      ? `joined worker ${s.worker} did not say it stopped within ${settleMs / 1000} s (--joiner-timeout); ${s.received} of its attempts are in the file, later ones may be missing${s.refused ? ` (${s.refused} arrived malformed and were refused)` : ''}`
       : `joined worker ${s.worker} recorded ${s.total} attempts; ${s.missing} of them are missing: ${refused}${lost}`;
   });
   if (joined.error)

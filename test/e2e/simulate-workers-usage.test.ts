@@ -25,6 +25,15 @@ describe('throttlelab simulate --workers', () => {
     expect(r.err).toContain('--redis-url shares quotas between --workers; add --workers N.');
   });
 
+  it('refuses --joiner-timeout without --workers, or one that is not a duration', async () => {
+    const alone = await cli('simulate', 'scenarios/quickstart.yaml', '--joiner-timeout', '3s');
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('--joiner-timeout is how long a --workers primary waits for joined workers');
+    const bad = await cli('simulate', 'scenarios/quickstart.yaml', '--workers', '2', '--joiner-timeout', 'soon');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--joiner-timeout: expected a duration such as 30s or 5m, got "soon".');
+  });
+
   it('refuses a Redis URL that is not one', async () => {
     const r = await cli('simulate', 'scenarios/quickstart.yaml', '--workers', '2', '--redis-url', 'http://x');
     expect(r.code).toBe(2);

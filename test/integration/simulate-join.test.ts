@@ -13,8 +13,16 @@ const SCENARIO = oneKeyScenario('joined', 3);
 const env = useScenarioWithRedis('tl-join-', SCENARIO);
 
 /** A group of one worker writing `ledger`, and a worker that joins it through Redis. */
-async function groupAndJoiner(ledger: string) {
-  const group = await startSimulate(env.file, ['--workers', '1', '--redis-url', env.redis.url, '--ledger-out', ledger]);
+async function groupAndJoiner(ledger: string, extra: string[] = []) {
+  const group = await startSimulate(env.file, [
+    '--workers',
+    '1',
+    '--redis-url',
+    env.redis.url,
+    '--ledger-out',
+    ledger,
+    ...extra,
+  ]);
   const joined = await startSimulate('', ['--join', env.redis.url]);
   return { group, joined };
 }
@@ -56,14 +64,15 @@ describe('simulate --join', () => {
 
   it('fails the merged ledger, naming the worker, when a joined worker dies before it says it stopped', async () => {
     const ledger = join(env.dir, 'ledger-lost.jsonl');
-    const { group, joined } = await groupAndJoiner(ledger);
+    // The primary would wait 30 s by default for the dead joiner's last rows.
+    const { group, joined } = await groupAndJoiner(ledger, ['--joiner-timeout', '3s']);
     for (let i = 0; i < 6; i++) await postChat(i % 2 ? joined.port : group.port, CHAT, 'sk-sim-a', `hi ${i}`);
     process.kill(joined.pid, 'SIGKILL');
     await joined.stop();
     const stopped = await group.stop();
     expect(stopped.code, stopped.out).toBe(2);
     expect(stopped.out).toMatch(
-      /--ledger-out \S+ is incomplete: joined worker j-\w+ did not say it stopped within 30 s; \d of its attempts are in the file/,
+      /--ledger-out \S+ is incomplete: joined worker j-\w+ did not say it stopped within 3 s \(--joiner-timeout\); \d of its attempts are in the file/,
     );
   }, 300_000);
 });
