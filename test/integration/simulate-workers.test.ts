@@ -78,8 +78,6 @@ describe('simulate --workers 2', () => {
       );
     const { code, out } = await sim.stop();
     expect(code, out).toBe(0);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(90);
     const perWorker = /per worker: (\d+), (\d+)\)/.exec(out);
     expect(perWorker, out).not.toBeNull();
     expect(Number(perWorker![1]) + Number(perWorker![2])).toBe(150);
@@ -91,8 +89,20 @@ describe('simulate --workers 2', () => {
       .map((l) => JSON.parse(l) as { seq: number; status: number; arrivalAt: number });
     expect(rows).toHaveLength(150);
     expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i));
-    expect(rows.filter((r) => r.status === 200)).toHaveLength(60);
     expect(rows.every((r, i) => i === 0 || r.arrivalAt >= rows[i - 1]!.arrivalAt)).toBe(true);
+    expect(rows.filter((r) => r.status === 200)).toHaveLength(statuses.filter((s) => s === 200).length);
+    const admitted = rows.filter((r) => r.status === 200).map((r) => r.arrivalAt);
+    if (rows.at(-1)!.arrivalAt - rows[0]!.arrivalAt < 55_000) {
+      // The usual case: every arrival inside one minute, so exactly the limit is answered.
+      expect(admitted).toHaveLength(60);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(90);
+    } else {
+      // A starved machine spread the arrivals over more than a minute: the window slid, so more
+      // than 60 may be answered in all, but never more than 60 inside any one minute.
+      expect(admitted.length).toBeGreaterThanOrEqual(60);
+      for (const [i, at] of admitted.entries())
+        expect(admitted.slice(i).filter((t) => t < at + 60_000).length).toBeLessThanOrEqual(60);
+    }
   }, 300_000);
 
   it('answers a request sequence with the same 200/429 counts per key as one in-memory simulator', async () => {
