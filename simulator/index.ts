@@ -73,6 +73,7 @@ export type { VendorId, SimRequest, HintForm } from './vendors/types.js';
 export { upstreamMarks, type UpstreamMark } from './vendors/upstream-marks.js';
 export { SharedQuota, type QuotaScriptRunner, type DegradedWindow } from './quota/shared-quota.js';
 export { connectRedisQuota, type RedisQuotaRunner } from './transports/redis-quota-runner.js';
+export { groupEpochMarkers } from './engine/group-epoch-markers.js';
 export { appendRow } from './ledger/append-row.js';
 export { degradedSpans, type DegradedSpan } from './ledger/degraded-spans.js';
 export { LedgerStreamTally, type StreamShortfall } from './ledger/stream-tally.js';

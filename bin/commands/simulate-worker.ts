@@ -82,9 +82,13 @@ export async function serveAsWorker(
     share: config.share,
     onWindow: (w) =>
       io.err(
-        w.to === undefined
-          ? `simulate worker ${process.pid}: Redis did not answer (${w.reason}); enforcing 1/${config.share} of each limit alone (degraded)`
-          : `simulate worker ${process.pid}: Redis answers again; degraded for ${Math.round(w.to - w.from)} ms`,
+        w.code === 'SIM_QUOTA_STATE_LOST'
+          ? w.to === undefined
+            ? `simulate worker ${process.pid}: ${w.reason}; enforcing 1/${config.share} of each limit alone, less what it admitted, for the longest window (degraded)`
+            : `simulate worker ${process.pid}: deciding through Redis again; degraded for ${Math.round(w.to - w.from)} ms after the state was lost`
+          : w.to === undefined
+            ? `simulate worker ${process.pid}: Redis did not answer (${w.reason}); enforcing 1/${config.share} of each limit alone (degraded)`
+            : `simulate worker ${process.pid}: Redis answers again; degraded for ${Math.round(w.to - w.from)} ms`,
       ),
   });
   const sim = createSimulator(loaded.scenario, {

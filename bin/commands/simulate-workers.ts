@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { loadRunScenarioFile, startRedisServer, type RedisServer } from '../../harness/index.js';
 import {
   connectRedisQuota,
+  groupEpochMarkers,
   createSimulator,
   formatDurationShort,
   openLedgerStream,
@@ -90,8 +91,10 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
   let withdraw: (() => Promise<void>) | undefined;
   let removeStream: (() => Promise<void>) | undefined;
   try {
-    await (await connectRedisQuota({ url: redisUrl })).close();
     const prefix = `tl:${randomUUID().slice(0, 8)}`;
+    // The quota script decides only while these are there: Redis emptied later reads as a loss.
+    const quota = await connectRedisQuota({ url: redisUrl });
+    await quota.markEpochs(groupEpochMarkers(scenario, prefix, Date.now())).finally(() => quota.close());
     removeStream = await openLedgerStream(redisUrl, prefix);
     // Joined workers' attempts reach --ledger-out through the stream; forked workers' through files.
     const joinedPart = options.ledgerOut ? `${options.ledgerOut}.joined` : undefined;
@@ -231,9 +234,11 @@ function degradedLines(r: Pick<Stopped, 'marked' | 'degraded'>, share: number): 
   const iso = (ms: number) => new Date(ms).toISOString();
   return r.marked.map((span) => {
     const outage = r.degraded.find((w) => w.from <= span.to && (w.to === undefined || w.to >= span.from));
-    const why = outage
-      ? `; Redis did not answer from ${iso(outage.from)} ${outage.to === undefined ? 'to the end' : `for ${Math.round(outage.to - outage.from)} ms`} (${outage.reason})`
-      : '';
+    const why = !outage
+      ? ''
+      : outage.code === 'SIM_QUOTA_STATE_LOST'
+        ? `; Redis lost the shared quota state at ${iso(outage.from)} (SIM_QUOTA_STATE_LOST), so it decided alone for the longest window after`
+        : `; Redis did not answer from ${iso(outage.from)} ${outage.to === undefined ? 'to the end' : `for ${Math.round(outage.to - outage.from)} ms`} (${outage.reason})`;
     return `${span.attempts} attempts decided without Redis, arriving from ${iso(span.from)} to ${iso(span.to)}: it enforced 1/${share} of each limit alone${why}`;
   });
 }

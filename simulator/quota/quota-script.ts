@@ -9,6 +9,13 @@
  * (1/0), cost, need, fixed-window start and end. Admit answers ok (1/0) and per bucket five numbers
  * as text (Lua numbers would reach Redis truncated to integers): the wait and the units available
  * before, then available, reset and the wait for the same request again after.
+ *
+ * An admission may carry one more key, the epoch marker of its hash tag (`e:<renew-by>`, set
+ * when the group starts), and one more argument, the longest window of the provider. A missing
+ * or unreadable marker means Redis lost the tag's counters (restarted empty, flushed): the script
+ * then writes `lost:<now>` and answers `lost` and that time instead of deciding; while a `lost`
+ * marker is younger than the longest window it answers the same, and after that it restores the
+ * marker and decides. Markers live a day plus the longest window, renewed by decisions.
  */
 export const QUOTA_SCRIPT = `
 local mode, now, countRejected, n = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', tonumber(ARGV[4])
@@ -88,6 +95,29 @@ local function save(b)
     local ttl = math.ceil(math.max(reset(b), 0) + b.window) + 1000
     redis.call('PEXPIRE', b.key, ttl)
     if b.kind == 's' then redis.call('PEXPIRE', b.log, ttl) end
+  end
+end
+local mark = mode == 'a' and KEYS[2 * n + 1]
+if mark then
+  local longest = tonumber(ARGV[5 + 8 * n]) or 0
+  local DAY = 86400000
+  local ttl = DAY + longest
+  local kind, at = nil, nil
+  local v = redis.call('GET', mark)
+  if v then
+    local k, t = string.match(v, '^(%a+):(.*)$')
+    kind, at = k, tonumber(t)
+    if at and (at ~= at or at == INF or at == -INF) then at = nil end
+  end
+  if kind == 'e' and at then
+    -- Renewed half a day ahead; a renew-by time too far ahead is not one this script wrote.
+    if at <= now or at > now + DAY then redis.call('SET', mark, 'e:' .. fmt(now + DAY / 2), 'PX', ttl) end
+  elseif kind == 'lost' and at and at <= now + 60000 then
+    if now < at + longest then return { 'lost', fmt(at) } end
+    redis.call('SET', mark, 'e:' .. fmt(now + DAY / 2), 'PX', ttl)
+  else
+    redis.call('SET', mark, 'lost:' .. fmt(now), 'PX', ttl)
+    return { 'lost', fmt(now) }
   end
 end
 local B = {}

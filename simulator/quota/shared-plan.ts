@@ -24,6 +24,41 @@ export interface AdmissionPlan {
   call: ScriptCall;
   applicable: ApplicableRule[];
   costs: Costs;
+  /** The hash tag its keys share: the unit whose state is lost or kept as one. */
+  tag: string;
+}
+
+/** How long an epoch marker lives without a decision renewing it, beyond the longest window (ms). */
+const EPOCH_DAY_MS = 86_400_000;
+
+/** The epoch marker of a hash tag: present while Redis still holds the tag's counters. */
+export const epochKey = (tag: string): string => `${tag}:epoch`;
+
+/** The longest window among `rules` (ms): how long a lost state can still matter. */
+export function longestWindowMs(rules: readonly QuotaRule[]): number {
+  return rules.reduce((max, r) => Math.max(max, r.windowMs), 0);
+}
+
+/** One epoch marker as the primary writes it when a group starts. */
+export interface EpochMarker {
+  key: string;
+  value: string;
+  ttlMs: number;
+}
+
+/**
+ * The epoch markers of every hash tag `callers` of `provider` use, written when a group starts:
+ * the quota script decides only while the marker of its tag is there (quota-script.ts).
+ */
+export function planEpochMarkers(
+  prefix: string,
+  provider: SharedProvider,
+  callers: readonly Caller[],
+  now: number,
+): EpochMarker[] {
+  const tags = new Set(callers.map((c) => hashTag(prefix, provider, c)));
+  const ttlMs = EPOCH_DAY_MS + longestWindowMs(provider.rules);
+  return [...tags].map((tag) => ({ key: epochKey(tag), value: `e:${now + EPOCH_DAY_MS / 2}`, ttlMs }));
 }
 
 const KIND = { 'token-bucket': 't', 'fixed-window': 'f', 'sliding-window': 's' } as const;
@@ -50,6 +85,7 @@ function call(
   applicable: ApplicableRule[],
   cost: (rule: QuotaRule) => number,
   now: number,
+  epoch = false,
 ): ScriptCall {
   const tag = hashTag(prefix, provider, caller);
   const keys: string[] = [];
@@ -67,10 +103,17 @@ function call(
     args.push(kind, String(rule.limit), String(rule.windowMs), rule.metric === 'requests' ? '1' : '0');
     args.push(String(c), String(needOf(rule, c)), String(start), String(start + rule.windowMs));
   }
+  if (epoch) {
+    keys.push(epochKey(tag));
+    args.push(String(longestWindowMs(provider.rules)));
+  }
   return { keys, args };
 }
 
-/** Plans one all-or-nothing admission of `costs` for `caller` and `model` at `now`. */
+/**
+ * Plans one all-or-nothing admission of `costs` for `caller` and `model` at `now`; with `epoch`,
+ * the script first checks the tag's epoch marker and answers "lost" instead when it is gone.
+ */
 export function planAdmission(
   prefix: string,
   provider: SharedProvider,
@@ -78,9 +121,15 @@ export function planAdmission(
   model: string,
   costs: Costs,
   now: number,
+  epoch = false,
 ): AdmissionPlan {
   const applicable = applicableRules(provider.rules, caller, model);
-  return { call: call('a', prefix, provider, caller, applicable, (r) => costs[r.metric], now), applicable, costs };
+  return {
+    call: call('a', prefix, provider, caller, applicable, (r) => costs[r.metric], now, epoch),
+    applicable,
+    costs,
+    tag: hashTag(prefix, provider, caller),
+  };
 }
 
 /** Plans the charge after the fact (output tokens, the concurrency slot released) of an admission. */
@@ -94,6 +143,21 @@ export function planSettle(
 ): ScriptCall | undefined {
   if (!applicable.some((a) => costs[a.rule.metric])) return undefined;
   return call('s', prefix, provider, caller, applicable, (r) => costs[r.metric] ?? 0, now);
+}
+
+// Clocks of workers on other hosts may run this far ahead of this one.
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * When the quota state of a call's tag was lost, if the script answered so (`['lost', at]`),
+ * else undefined. A time from Redis is untrusted: one that is not a number, or lies in the future
+ * or before the longest window, is read as the nearest time that makes sense.
+ */
+export function readLoss(reply: readonly unknown[], now: number, windowMs: number): number | undefined {
+  if (reply[0] !== 'lost') return undefined;
+  const at = Number(reply[1]);
+  if (!Number.isFinite(at)) return now;
+  return Math.min(Math.max(at, now - windowMs), now + CLOCK_SKEW_MS);
 }
 
 const num = (v: unknown) => (v === 'inf' ? Infinity : v === 'nan' ? Number.NaN : Number(v));

@@ -1,6 +1,14 @@
 import type { Caller, Costs, LimitView, QuotaRule } from './quota-rule.js';
 import { QuotaSet, type AdmitResult, type Bucket, type QuotaTicket } from './quota-set.js';
-import { planAdmission, planSettle, readAdmission, type ScriptCall, type SharedProvider } from './shared-plan.js';
+import {
+  longestWindowMs,
+  planAdmission,
+  planSettle,
+  readAdmission,
+  readLoss,
+  type ScriptCall,
+  type SharedProvider,
+} from './shared-plan.js';
 
 /** Where the quota script runs: one atomic round trip per call (Redis EVALSHA in production). */
 export interface QuotaScriptRunner {
@@ -25,6 +33,8 @@ export interface DegradedWindow {
   to?: number;
   /** The first failure's message. */
   reason: string;
+  /** Set when Redis answered but had lost the shared counters (restarted empty, flushed). */
+  code?: 'SIM_QUOTA_STATE_LOST';
 }
 
 /** What a worker does while the quota script cannot run (Redis down, paused, too slow). */
@@ -59,6 +69,8 @@ export class SharedQuota {
 
   private readonly local = new Map<string, QuotaSet>();
   private open: DegradedWindow | undefined;
+  /** Per hash tag whose counters Redis lost: the window this worker decides it alone, until its end. */
+  private readonly lost = new Map<string, { window: DegradedWindow; until: number }>();
   /** Every degraded window so far, the open one last. */
   readonly windows: DegradedWindow[] = [];
 
@@ -82,7 +94,11 @@ export class SharedQuota {
     }
   }
 
-  /** This worker's own share of a provider's limits, kept for as long as the process lives. */
+  /**
+   * This worker's own share of a provider's limits, kept for as long as the process lives. It
+   * mirrors what the worker admits through Redis too, so that deciding alone starts from what
+   * this worker took in the current windows rather than from a full share.
+   */
   private localGate(provider: SharedProvider): QuotaSet {
     let set = this.local.get(provider.id);
     if (!set) this.local.set(provider.id, (set = new QuotaSet(shareOfRules(provider.rules, this.fallback!.share))));
@@ -97,26 +113,92 @@ export class SharedQuota {
     costs: Costs,
     now: number,
   ): Promise<DecidedGate> {
-    const plan = planAdmission(this.prefix, provider, caller, model, costs, now);
-    const reply = plan.applicable.length === 0 ? [1] : await this.run(plan, now);
-    if (!reply) {
-      const local = this.localGate(provider);
-      return {
-        admit: (...a) => local.admit(...a),
-        chargeRejected: (...a) => local.chargeRejected(...a),
-        view: (...a) => local.view(...a),
-        waitFor: (...a) => local.waitFor(...a),
-        degraded: true,
-      };
+    const plan = planAdmission(this.prefix, provider, caller, model, costs, now, this.fallback !== undefined);
+    if (plan.applicable.length === 0) return this.sharedGate(provider, caller, model, plan, [1], now);
+    const lost = this.lost.get(plan.tag);
+    if (lost && now < lost.until) return this.aloneGate(provider, caller, plan);
+    const reply = await this.run(plan, now);
+    if (!reply) return this.aloneGate(provider, caller);
+    const lostAt = readLoss(reply, now, longestWindowMs(provider.rules));
+    if (lostAt !== undefined) {
+      this.onLost(plan.tag, lostAt, lostAt + longestWindowMs(provider.rules));
+      return this.aloneGate(provider, caller, plan);
     }
+    if (lost) {
+      lost.window.to = now;
+      this.fallback?.onWindow?.(lost.window);
+      this.lost.delete(plan.tag);
+    }
+    return this.sharedGate(provider, caller, model, plan, reply, now);
+  }
+
+  private onLost(tag: string, at: number, until: number): void {
+    const known = this.lost.get(tag);
+    if (known && known.window.from === at) return void (known.until = until);
+    if (known) known.window.to = at;
+    const window: DegradedWindow = {
+      from: at,
+      reason: `SIM_QUOTA_STATE_LOST: Redis lost the shared quota state of ${tag} at ${new Date(at).toISOString()}`,
+      code: 'SIM_QUOTA_STATE_LOST',
+    };
+    this.windows.push(window);
+    this.lost.set(tag, { window, until });
+    this.fallback?.onWindow?.(window);
+  }
+
+  /**
+   * Decides alone from this worker's share. While the shared state is lost (`plan` given), what it
+   * admits is also charged to Redis unawaited, so that Redis holds every admission since the loss
+   * by the time it decides again.
+   */
+  private aloneGate(provider: SharedProvider, caller: Caller, plan?: ReturnType<typeof planAdmission>): DecidedGate {
+    const local = this.localGate(provider);
+    const charge = (costs: Partial<Costs>, at: number) => {
+      // A concurrency slot taken here is released here: Redis never sees it.
+      const settle =
+        plan && planSettle(this.prefix, provider, caller, plan.applicable, { ...costs, concurrency: 0 }, at);
+      if (settle) this.runner.fire(settle);
+    };
+    const gate = {
+      view: (buckets: Bucket[], at: number) => local.view(buckets, at),
+      settle: (ticket: QuotaTicket, c: Partial<Costs>, at: number) => (local.settle(ticket, c, at), charge(c, at)),
+    };
+    return {
+      admit(c, m, k, at) {
+        const result = local.admit(c, m, k, at);
+        if (!result.ok || !plan) return result;
+        charge(k, at);
+        return { ok: true, ticket: { buckets: result.ticket.buckets, gate } };
+      },
+      chargeRejected: (...a) => local.chargeRejected(...a),
+      view: (...a) => local.view(...a),
+      waitFor: (...a) => local.waitFor(...a),
+      degraded: true,
+    };
+  }
+
+  /** Answers from the script's decision, mirrored into this worker's share when there is one. */
+  private sharedGate(
+    provider: SharedProvider,
+    caller: Caller,
+    model: string,
+    plan: ReturnType<typeof planAdmission>,
+    reply: readonly unknown[],
+    now: number,
+  ): DecidedGate {
+    const local = this.fallback && this.localGate(provider);
+    const mirror = local && { buckets: local.bucketsFor(caller, model, now), gate: local };
     const gate = {
       view: (buckets: Bucket[], at: number) => READER.view(buckets, at),
       settle: (_ticket: QuotaTicket, charge: Partial<Costs>, at: number) => {
+        if (mirror) local.settle(mirror, charge, at);
         const settle = planSettle(this.prefix, provider, caller, plan.applicable, charge, at);
         if (settle) this.runner.fire(settle);
       },
     };
     const result = readAdmission(plan, reply, gate);
+    if (mirror && result.ok) local.settle(mirror, plan.costs, now);
+    else if (mirror && provider.countRejected) local.chargeRejected(mirror.buckets, now);
     return {
       admit: () => result,
       chargeRejected: () => {}, // the script charged it with the decision

@@ -2,10 +2,13 @@ import { createRequire } from 'node:module';
 import type { Redis as RedisClient } from 'ioredis';
 import { SimError } from '../core/errors.js';
 import { QUOTA_SCRIPT } from '../quota/quota-script.js';
+import type { EpochMarker } from '../quota/shared-plan.js';
 import type { QuotaScriptRunner } from '../quota/shared-quota.js';
 
 /** The quota script on a Redis connection; closing ends the connection. */
 export interface RedisQuotaRunner extends QuotaScriptRunner {
+  /** Writes a group's epoch markers (one pipelined write), before any worker decides. */
+  markEpochs(markers: readonly EpochMarker[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,11 @@ export async function connectRedisQuota(o: RedisQuotaOptions): Promise<RedisQuot
     run: (call) => script(call.keys.length, ...call.keys, ...call.args),
     fire(call) {
       script(call.keys.length, ...call.keys, ...call.args).catch(onError);
+    },
+    async markEpochs(markers) {
+      const pipeline = redis.pipeline();
+      for (const m of markers) pipeline.set(m.key, m.value, 'PX', m.ttlMs);
+      for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

@@ -1,9 +1,11 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../../harness/index.js';
 import { createRng } from '../../simulator/core/rng.js';
 import type { Costs, QuotaRule } from '../../simulator/quota/quota-rule.js';
 import { QuotaSet, type AdmitResult } from '../../simulator/quota/quota-set.js';
-import { SharedQuota } from '../../simulator/quota/shared-quota.js';
+import { epochKey, hashTag, planEpochMarkers } from '../../simulator/quota/shared-plan.js';
+import { SharedQuota, type DegradedWindow } from '../../simulator/quota/shared-quota.js';
 import { connectRedisQuota, type RedisQuotaRunner } from '../../simulator/transports/redis-quota-runner.js';
 
 // The shared engine (the Lua script on a private redis-server) against QuotaSet, the in-memory
@@ -98,5 +100,84 @@ describe('SharedQuota on Redis', () => {
     // Both outcomes occurred, so the comparison covered admissions and refusals alike.
     expect(admitted).toBeGreaterThan(10);
     expect(refused).toBeGreaterThan(10);
+  });
+});
+
+describe('SharedQuota on Redis that lost its state', () => {
+  // 6 a 10 s window over two workers: 3 each while the shared counters are lost.
+  const rules = [rule({ algorithm: 'sliding-window', limit: 6 })];
+  const provider = { id: 'p', rules, countRejected: false };
+  const caller = CALLERS[0]!;
+  const costs: Costs = { requests: 1, tokens: 0, 'input-tokens': 0, 'output-tokens': 0, concurrency: 0 };
+  const T0 = 1_700_000_000_000;
+
+  async function withRedis<T>(use: (r: Redis) => Promise<T>): Promise<T> {
+    const r = new Redis(redis.url);
+    try {
+      return await use(r);
+    } finally {
+      r.disconnect();
+    }
+  }
+
+  async function group(prefix: string) {
+    await runner.markEpochs(planEpochMarkers(prefix, provider, [caller], T0));
+    const windows: DegradedWindow[] = [];
+    const shared = new SharedQuota(runner, prefix, { share: 2, onWindow: (w) => windows.push({ ...w }) });
+    const ask = async (now: number) => {
+      const gate = await shared.decide(provider, caller, 'm', costs, now);
+      const r = gate.admit(caller, 'm', costs, now);
+      const remaining = gate.view(r.ok ? r.ticket.buckets : r.buckets, now)[0]!.remaining;
+      return { ok: r.ok, degraded: gate.degraded, remaining };
+    };
+    return { shared, windows, ask, marker: epochKey(hashTag(prefix, provider, caller)) };
+  }
+
+  it('decides alone on its share less what it admitted once the counters vanish, then shares again a window later', async () => {
+    const { ask, windows } = await group('lost-flushed');
+    expect(await ask(T0)).toEqual({ ok: true, degraded: false, remaining: 5 });
+    expect(await ask(T0 + 100)).toEqual({ ok: true, degraded: false, remaining: 4 });
+    await withRedis((r) => r.flushall());
+    const lostAt = T0 + 1000;
+    // Its share is 3 and it admitted 2 within the window: one more, then refusals.
+    expect(await ask(lostAt)).toMatchObject({ ok: true, degraded: true });
+    expect(await ask(lostAt + 4000)).toMatchObject({ ok: false, degraded: true });
+    expect(windows).toEqual([expect.objectContaining({ from: lostAt, code: 'SIM_QUOTA_STATE_LOST' })]);
+    expect(await ask(lostAt + 8000)).toMatchObject({ ok: false, degraded: true });
+    // The two admitted before the loss slide out of its share's window.
+    expect(await ask(lostAt + 9500)).toMatchObject({ ok: true, degraded: true });
+    // A window after the loss: shared again, and Redis holds what it admitted alone in that
+    // window (the one at lostAt + 9500; the one at lostAt has just slid out).
+    expect(await ask(lostAt + 10_000)).toEqual({ ok: true, degraded: false, remaining: 6 - 2 });
+    expect(windows[1]).toMatchObject({ from: lostAt, to: lostAt + 10_000 });
+  });
+
+  it('lets another worker learn the time of a loss from the marker', async () => {
+    const first = await group('lost-seen');
+    await withRedis((r) => r.del(first.marker));
+    expect(await first.ask(T0 + 2000)).toMatchObject({ degraded: true });
+    const second = new SharedQuota(runner, 'lost-seen', { share: 2 });
+    await second.decide(provider, caller, 'm', costs, T0 + 5000);
+    expect(second.windows).toEqual([expect.objectContaining({ from: T0 + 2000, code: 'SIM_QUOTA_STATE_LOST' })]);
+  });
+
+  it.each([
+    ['e:1e300', false],
+    ['e:-1', false],
+    ['e:nan', true],
+    ['lost:1e300', true],
+    ['lost:inf', true],
+    ['garbage', true],
+    ['', true],
+  ])('survives a forged marker %j, read as lost: %s, and leaves one that expires', async (value, lost) => {
+    const prefix = `forged-${value.replace(/[^a-z0-9]/g, '')}-${String(lost)}`;
+    const { ask, shared, marker } = await group(prefix);
+    await withRedis((r) => r.set(marker, value));
+    const now = T0 + 3000;
+    expect(await ask(now)).toMatchObject({ ok: true, degraded: lost });
+    expect(shared.windows.map((w) => w.from)).toEqual(lost ? [now] : []);
+    const ttl = await withRedis((r) => r.pttl(marker));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(86_400_000 + 10_000);
   });
 });
