@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -133,5 +133,38 @@ describe('cachedDir', () => {
     const b = await cachedDir({ root, key: 'day1-bbb', fill, clock: fakeClock() });
     expect(b).not.toBe(a);
     expect(fill.calls).toBe(2);
+  });
+
+  it('prunes entries and scratch folders unused for the prune age when it fills a new entry, keeping recent ones', async () => {
+    const root = await newRoot();
+    const HOUR = 3_600_000;
+    const old = new Date(NOW - 3 * HOUR);
+    const recent = new Date(NOW - HOUR);
+    for (const [name, at] of [
+      ['old-entry', old],
+      ['recent-entry', recent],
+    ] as const) {
+      await mkdir(join(root, name));
+      await writeFile(join(root, name, COMPLETE_MARKER), '');
+      await utimes(join(root, name, COMPLETE_MARKER), at, at);
+    }
+    await mkdir(join(root, 'killed.partial-1-x'));
+    await utimes(join(root, 'killed.partial-1-x'), old, old);
+    await writeFile(join(root, 'killed.lock'), '{}');
+    await utimes(join(root, 'killed.lock'), old, old);
+    await cachedDir({ root, key: 'new', fill: countingFill(), clock: fakeClock(), pruneAfterMs: 2 * HOUR });
+    expect((await readdir(root)).sort()).toEqual(['new', 'recent-entry']);
+  });
+
+  it('marks an entry used each time it is reused, so a run still using it never has it pruned', async () => {
+    const root = await newRoot();
+    const fill = countingFill();
+    const clock = fakeClock();
+    const dir = await cachedDir({ root, key: 'k', fill, clock });
+    const long = new Date(NOW - 10 * 3_600_000);
+    await utimes(join(dir, COMPLETE_MARKER), long, long);
+    await cachedDir({ root, key: 'k', fill, clock });
+    expect((await stat(join(dir, COMPLETE_MARKER))).mtimeMs).toBe(NOW);
+    expect(fill.calls).toBe(1);
   });
 });

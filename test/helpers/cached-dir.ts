@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withLock, type LockOptions } from './with-lock.js';
 
@@ -16,6 +15,23 @@ export interface CachedDirOptions extends LockOptions {
   key: string;
   /** Fills a fresh, empty directory; it is renamed to the entry only once this resolves. */
   fill: (dir: string) => Promise<void>;
+  /** Entries (and a killed run's scratch folders) unused for this long go when a new entry is filled. */
+  pruneAfterMs?: number;
+}
+
+/**
+ * Removes what in `root` has not been used for `afterMs`: other keys' entries (their marker is
+ * touched on each use), scratch folders and locks of killed runs. A pack with its install is
+ * 170 MB, and every change to dist/ makes a new one; other checkouts share $TMPDIR, so an entry
+ * is never removed merely for being another key.
+ */
+async function prune(root: string, keep: string, afterMs: number, now: number): Promise<void> {
+  for (const name of await readdir(root)) {
+    if (name === keep || name === `${keep}.lock`) continue;
+    const path = join(root, name);
+    const used = await stat(join(path, COMPLETE_MARKER)).catch(() => stat(path).catch(() => undefined));
+    if (used && now - used.mtimeMs > afterMs) await rm(path, { recursive: true, force: true });
+  }
 }
 
 async function fillAtomically(final: string, fill: (dir: string) => Promise<void>): Promise<void> {
@@ -40,14 +56,26 @@ async function fillAtomically(final: string, fill: (dir: string) => Promise<void
  */
 export async function cachedDir(options: CachedDirOptions): Promise<string> {
   const final = join(options.root, options.key);
-  const isWhole = () => existsSync(join(final, COMPLETE_MARKER));
-  if (isWhole()) return final;
+  const marker = join(final, COMPLETE_MARKER);
+  const now = () => options.clock?.now() ?? Date.now();
+  // Whole, and marked as used now (so no other run prunes it); false if absent or pruned meanwhile.
+  const reuse = async () => {
+    const at = new Date(now());
+    return utimes(marker, at, at).then(
+      () => true,
+      () => false,
+    );
+  };
+  if (await reuse()) return final;
   await mkdir(options.root, { recursive: true });
   return withLock(
     `${final}.lock`,
     async () => {
       // Another run may have filled it while this one waited for the lock.
-      if (!isWhole()) await fillAtomically(final, options.fill);
+      if (await reuse()) return final;
+      await fillAtomically(final, options.fill);
+      await prune(options.root, options.key, options.pruneAfterMs ?? 2 * 3_600_000, now());
+      await reuse();
       return final;
     },
     options,
