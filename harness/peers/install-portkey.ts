@@ -53,9 +53,20 @@ export async function installPortkey(dir: string, version = PORTKEY_VERSION): Pr
     { cwd: dir, timeout: 600_000, maxBuffer: 16 << 20 },
   );
   // Portkey's gateway calls server.listen(port) with no host, i.e. on every interface.
-  const preload = join(dir, 'bind-loopback.mjs');
-  await writeFile(preload, LOOPBACK_PRELOAD);
-  const entry = join(dir, 'node_modules/@portkey-ai/gateway/build/start-server.js');
+  await writeFile(join(dir, PORTKEY_PRELOAD), LOOPBACK_PRELOAD);
+  return portkeyInstallAt(dir, version);
+}
+
+/** The preload `installPortkey` writes beside the gateway, relative to its folder. */
+export const PORTKEY_PRELOAD = 'bind-loopback.mjs';
+
+/** The gateway's entry point, relative to the folder `installPortkey` installed it into. */
+export const PORTKEY_ENTRY = 'node_modules/@portkey-ai/gateway/build/start-server.js';
+
+/** The install `installPortkey` made in `dir`, wherever that folder has moved since (a cache's rename). */
+export function portkeyInstallAt(dir: string, version = PORTKEY_VERSION): PortkeyInstall {
+  const preload = join(dir, PORTKEY_PRELOAD);
+  const entry = join(dir, PORTKEY_ENTRY);
   return {
     dir,
     version,

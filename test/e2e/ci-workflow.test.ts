@@ -3,7 +3,9 @@
 // GitHub's shell, its GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files and `if: always()`, in an empty
 // project holding the tarball of `npm pack` where the workflow expects it (the package is not on
 // the registry yet), against the conformance pack shipped in it with docs/ci/example-router.mjs as
-// the router; then against a router that passes 429s on, and with a wrong --dir.
+// the router; then against a router that passes 429s on, and with a wrong --dir. The tarball is
+// packed, and first installed into an empty project, once a day per content (packedPackage); each
+// job's project starts from that install as from a runner's restored cache.
 // The passing job plays a share of the shipped pack (THROTTLELAB_ARGS, the knob the recipe offers for
 // `--only`), not all 17 scenarios: those took four minutes of wall clock and one of the suite's two
 // workers. That the example router is the reference router for every scenario of the pack is
@@ -17,6 +19,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtDist } from '../helpers/built-dist.js';
+import { copyInstalledProject, packedPackage, userEnv, type PackedPackage } from '../helpers/packed-package.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const exec = promisify(execFile);
@@ -88,45 +92,29 @@ async function runJob(project: string, env: Record<string, string>, stepTimeoutM
 
 // The runner's environment, without what `npm test` adds (npm_config_*); npm takes the packages from
 // its cache (as actions/setup-node's cache would), so the test needs no network.
-const clean = {
-  ...(Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))) as Record<string, string>),
-  npm_config_prefer_offline: 'true',
-};
+const clean = { ...userEnv(), npm_config_prefer_offline: 'true' };
 
 const version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-let tarball = '';
+let packed: PackedPackage;
 
 beforeAll(async () => {
-  // `npm test` builds first (pretest); `prepack` would build again, so the tarball is packed without scripts.
-  if (!existsSync(join(ROOT, 'dist/bin/throttlelab.js')))
-    await exec('npm', ['run', 'build'], { cwd: ROOT, env: clean, timeout: 240_000 });
-  const dest = join(tmp, 'pack');
-  await mkdir(dest);
-  await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], {
-    cwd: ROOT,
-    env: clean,
-    timeout: 120_000,
-  });
-  tarball = join(
-    dest,
-    (await readdir(dest)).find((f) => f.endsWith('.tgz'))!,
-  );
+  // The tarball of the current files, packed once a day per content by packedPackage (without
+  // scripts: `prepack` would build again), with an empty project that installed it.
+  await builtDist();
+  packed = await packedPackage();
 }, 300_000);
 
 /**
- * An empty project with the packed tarball where the workflow's THROTTLELAB_PACKAGE points. With
- * `cachedFrom`, the project's node_modules starts as hard links to that project's (a runner's
- * restored cache): the install step still runs as written, over a tree that already holds the
- * package, in seconds instead of half a minute. Only the jobs judged on their outcome take it; the
- * passing job installs into an empty folder.
+ * An empty project with the packed tarball where the workflow's THROTTLELAB_PACKAGE points, its
+ * node_modules starting as hard links to the project packedPackage installed the same tarball
+ * into (a runner's restored cache): the install step still runs as written, over a tree that
+ * already holds the package, in seconds instead of half a minute. The install into an empty
+ * folder is packedPackage's, once per content and day.
  */
-async function project(name: string, cachedFrom?: string): Promise<string> {
+async function project(name: string): Promise<string> {
   const dir = join(tmp, name);
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), '{ "name": "my-router", "private": true, "type": "module" }\n');
-  await copyFile(tarball, join(dir, job.env.THROTTLELAB_PACKAGE!));
-  const cached = cachedFrom && join(tmp, cachedFrom, 'node_modules');
-  if (cached && existsSync(cached)) await exec('cp', ['-al', cached, join(dir, 'node_modules')]);
+  await copyInstalledProject(packed, dir);
+  await copyFile(packed.tarball, join(dir, job.env.THROTTLELAB_PACKAGE!));
   return dir;
 }
 
@@ -238,7 +226,7 @@ describe('docs/ci/github-actions.yml, run locally', () => {
   it.concurrent(
     'fails the job when a check fails (exit 1), still publishing the summary and junit.xml',
     async () => {
-      const dir = await project('failing', 'passing');
+      const dir = await project('failing');
       const job = await runJob(dir, {
         ...SMALL,
         ROUTER_CMD: `node --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/fixtures/routers/serve.ts')} passes-429`,
@@ -255,7 +243,7 @@ describe('docs/ci/github-actions.yml, run locally', () => {
   it.concurrent(
     'fails the job on bad input (exit 2)',
     async () => {
-      const dir = await project('bad-input', 'passing');
+      const dir = await project('bad-input');
       const job = await runJob(dir, { THROTTLELAB_ARGS: '--dir no-such-folder', ROUTER_CMD: 'true' });
       expect(job.ok).toBe(false);
       expect(job.outputs.conform).toEqual({ code: '2' });

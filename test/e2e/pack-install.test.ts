@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtDist } from '../helpers/built-dist.js';
+import { copyInstalledProject, packedPackage, userEnv } from '../helpers/packed-package.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const exec = promisify(execFile);
@@ -15,8 +17,7 @@ const tmp = await mkdtemp(join(tmpdir(), 'throttlelab-pack-'));
 const project = join(tmp, 'project');
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-// npm run from `npm test` passes its own settings down as npm_config_*; the user's project has none.
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+const env = userEnv();
 
 async function sh(
   file: string,
@@ -41,29 +42,13 @@ async function sh(
 let files: string[] = [];
 
 beforeAll(async () => {
-  // `npm test` builds first (pretest); run alone, the test builds what is missing. The tarball is packed
-  // without scripts because `prepack` would build again (checked below).
-  if (!existsSync(join(ROOT, 'dist/bin/throttlelab.js'))) await sh('npm', ['run', 'build'], ROOT);
-  const packed = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT);
-  expect(packed.code, packed.stderr).toBe(0);
-  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  files = info!.files.map((f) => f.path);
-  await sh('mkdir', ['-p', project], tmp);
-  await writeFile(join(project, 'package.json'), '{ "name": "my-router", "private": true, "type": "module" }\n');
-  const installed = await sh(
-    'npm',
-    [
-      'install',
-      join(tmp, info!.filename),
-      '--prefer-offline',
-      '--omit=dev',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-    ],
-    project,
-  );
-  expect(installed.code, installed.stderr).toBe(0);
+  // The tarball of the current files (dist, scenarios, docs, manifests), packed and installed into an
+  // empty project once a day per content by packedPackage (without scripts: `prepack` would build
+  // again, checked below); this file works in a copy of that project.
+  await builtDist();
+  const packed = await packedPackage();
+  files = packed.files;
+  await copyInstalledProject(packed, project);
 }, 240_000);
 
 describe.concurrent('the npm package, installed from its tarball into an empty project', () => {

@@ -1,13 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { streamCompleted } from '../../harness/load/client-outcome.js';
 import { runPortkeyScenario } from '../../harness/peers/run-portkey.js';
-import { installPortkey } from '../../harness/peers/install-portkey.js';
 import { digest } from '../helpers/harness.js';
+import { installedPortkey } from '../helpers/installed-portkey.js';
 
 // Portkey's gateway from npm, judged as any router we did not write. Skipped, saying so, only
 // when the npm registry cannot be reached (the gateway is installed from it).
@@ -20,7 +17,8 @@ if (!reachable)
 
 describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
   it("fails what its known behaviour breaks (a fixed backoff that ignores Retry-After, the last target's 429 passed on, no breaker) and serves OpenAI-style and Anthropic streams", async () => {
-    const portkey = await installPortkey(await mkdtemp(join(tmpdir(), 'throttlelab-portkey-')));
+    // Installed once a day into $TMPDIR/throttlelab-portkey (the npm registry resolves its floating ranges).
+    const portkey = await installedPortkey();
     const run = async (file: string) => {
       const { run: data } = await runPortkeyScenario(portkey, file, { env: { PATH: process.env.PATH } });
       const verdict = (id: string) => data.checks.find((c) => c.id === id)!;
