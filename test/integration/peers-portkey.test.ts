@@ -26,8 +26,12 @@ describe.skipIf(!reachable)("Portkey's gateway 1.15.2", () => {
     };
     const hints = await run('scenarios/conformance/02-429-hint-forms.yaml');
     const walls = await run('scenarios/conformance/07-quota-walls.yaml');
-    // Fixed backoff: it comes back before the announced waits end.
-    expect(hints.verdict('retry-after').verdict, digest(hints.data.checks)).toBe('fail');
+    // Fixed backoff: it comes back before the announced waits end. On a starved machine the
+    // harness's own lag may explain every early arrival: INCONCLUSIVE then, saying so, never a pass.
+    const retry = hints.verdict('retry-after');
+    if (retry.verdict === 'inconclusive')
+      expect(retry.reason, digest(hints.data.checks)).toMatch(/^harness overloaded/);
+    else expect(retry.verdict, digest(hints.data.checks)).toBe('fail');
     // The last target's 429 reaches the client.
     expect(hints.verdict('no-429').verdict, digest(hints.data.checks)).toBe('fail');
     // No breaker: a provider behind a quota wall keeps being tried. Portkey lands near two attempts
