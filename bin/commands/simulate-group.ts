@@ -10,6 +10,8 @@ export interface SimulateGroup {
   prefix: string;
   /** Workers the primary forked (a joined worker's share while Redis is down is 1/(workers + 1)). */
   workers: number;
+  /** When the group started (epoch ms): every worker counts the scenario's fault times from it. */
+  faultsFrom: number;
 }
 
 /** Names the newest group on a Redis, for `simulate --join` without `--group`. */
