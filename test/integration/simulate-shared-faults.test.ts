@@ -56,6 +56,7 @@ function expectBothServed(out: string): void {
 describe('simulate --workers 2: live faults', () => {
   it('applies a fault added, disabled, enabled and removed through the control API on both workers, on one timeline', async () => {
     const sim = await startSimulate(env.file, ['--workers', '2', '--redis-url', env.redis.url]);
+    const prefix = await groupPrefix(env.redis.url);
     let stopped: Stopped;
     try {
       // One timeline: both workers count the scenario's fault times from the group's start.
@@ -83,6 +84,13 @@ describe('simulate --workers 2: live faults', () => {
     }
     expect(stopped.code, stopped.out).toBe(0);
     expectBothServed(stopped.out);
+    // The group's faults go with it.
+    const redis = new Redis(env.redis.url);
+    try {
+      expect(await redis.exists(`${prefix}:faults`, `${prefix}:faults:seq`)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
   }, 120_000);
 
   it('reads the group hash after a bad message on the channel, and skips the forged entries in it', async () => {
