@@ -80,6 +80,7 @@ export async function connectFaultSync(o: FaultSyncOptions): Promise<FaultSync> 
   let warned = 0;
   let closed = false;
   let reading = false;
+  let failing = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const warn = (line: string) => {
@@ -119,11 +120,17 @@ export async function connectFaultSync(o: FaultSyncOptions): Promise<FaultSync> 
       if (skipped > 0) warn(`skipped ${skipped} shared faults read from Redis: too many, or names or entries too long`);
       for (let i = 2; i + 1 < reply.length; i += 2) applyOne(entryOf('update', String(reply[i]), String(reply[i + 1])));
       reading = false;
+      failing = false;
       step(order.read(seq));
     } catch (error) {
       reading = false;
       if (closed) return;
-      o.warn(`reading the group's faults from Redis failed (${(error as Error).message}); trying again`);
+      // Once per outage: it tries again every REREAD_AFTER_MS until Redis answers.
+      if (!failing)
+        o.warn(
+          `reading the group's faults from Redis failed (${(error as Error).message}); trying again until it answers`,
+        );
+      failing = true;
       timer = setTimeout(() => void read(), REREAD_AFTER_MS);
     }
   };
