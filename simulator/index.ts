@@ -84,3 +84,4 @@ export {
   publishLedgerStream,
   type LedgerStreamEntry,
 } from './transports/redis-ledger-stream.js';
+export { connectFaultSync, faultKeys, type FaultSync } from './transports/redis-fault-sync.js';

@@ -8,6 +8,8 @@ import type { Ledger } from './ledger/ledger.js';
 import type { LimitView } from './quota/quota-set.js';
 import { FaultSchema, type FaultSpec, type Scenario } from './scenario/schema.js';
 import { faultIssues, patchFault } from './patch-fault.js';
+import type { FaultOp } from './shared-faults/fault-channel.js';
+import type { SharedFaultEntry } from './shared-faults/shared-fault-entry.js';
 import type { SimRequest, VendorId } from './vendors/types.js';
 
 /** Where one simulated provider listens and what an SDK needs to reach it. */
@@ -38,6 +40,9 @@ export interface FaultInfo {
   applied: number;
   spec: FaultSpec;
 }
+
+/** A fault as a change places it: its spec, whether it is on, and its start (epoch ms). */
+export type PlacedFault = Exclude<SharedFaultEntry, { removed: true }>;
 
 /** Options for `createSimulator`. */
 export interface SimulatorOptions {
@@ -75,6 +80,18 @@ export interface Simulator {
    */
   startFaultsAt(originAt: number): void;
   listFaults(): FaultInfo[];
+  /** Validates a new fault as `addFault` does and returns what it would share, without applying it. */
+  planFault(input: unknown): { ok: true; entry: PlacedFault } | { ok: false; issues: string[] };
+  /** Validates a change as `updateFault` does and returns what it would share; undefined when there is no such fault. */
+  planFaultUpdate(
+    id: string,
+    patch: unknown,
+  ): { ok: true; entry: PlacedFault } | { ok: false; issues: string[] } | undefined;
+  /**
+   * Applies a fault change shared by a group's worker (read from Redis, already validated): issues
+   * come back when it names a provider or model this scenario does not have.
+   */
+  applyFaultEntry(op: FaultOp, id: string, entry: SharedFaultEntry): { ok: true } | { ok: false; issues: string[] };
   /** Every quota bucket in use, per provider. */
   quota(): Record<string, Array<{ bucket: string; rule: string; limit: number; remaining: number; resetInMs: number }>>;
   /** Provider endpoints under `origin` (e.g. `http://127.0.0.1:4000`). */
@@ -126,6 +143,46 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
     };
   };
 
+  const planFault: Simulator['planFault'] = (input) => {
+    const parsed = FaultSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, issues: faultIssues(parsed.error) };
+    const spec = parsed.data;
+    const missing = unknownTargets(spec);
+    if (missing.length > 0) return { ok: false, issues: missing };
+    return { ok: true, entry: { spec, enabled: true, startAt: clock.now() + spec.at } };
+  };
+  const planFaultUpdate: Simulator['planFaultUpdate'] = (id, patch) => {
+    const current = engine.faults.list().find((f) => f.spec.id === id);
+    if (!current) return undefined;
+    const planned = patchFault(current, patch, clock.now());
+    if (!planned.ok) return planned;
+    const missing = unknownTargets(planned.spec);
+    if (missing.length > 0) return { ok: false, issues: missing };
+    return {
+      ok: true,
+      entry: {
+        spec: planned.spec,
+        enabled: planned.enabled ?? current.enabled,
+        startAt: planned.window?.startAt ?? current.startAt,
+      },
+    };
+  };
+  const applyFaultEntry: Simulator['applyFaultEntry'] = (op, id, entry) => {
+    if ('removed' in entry) {
+      engine.faults.remove(id);
+      return { ok: true };
+    }
+    const missing = unknownTargets(entry.spec);
+    if (missing.length > 0) return { ok: false, issues: missing };
+    const { spec, startAt } = entry;
+    const window = { startAt, endAt: spec.for === undefined ? Infinity : startAt + spec.for };
+    if (op === 'add' || !engine.faults.update(id, spec, window)) {
+      engine.faults.remove(id);
+      Object.assign(engine.faults.add(spec, startAt, 'live'), window);
+    }
+    engine.faults.setEnabled(id, entry.enabled);
+    return { ok: true };
+  };
   return {
     scenario,
     seed,
@@ -136,26 +193,21 @@ export function createSimulator(scenario: Scenario, options: SimulatorOptions = 
     serve: shared
       ? (req, o = {}) => serveShared(engine, shared, req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false)
       : (req, o = {}) => engine.handle(req, o.arrivalAt ?? clock.now(), o.bodyTooLarge ?? false),
+    planFault,
+    planFaultUpdate,
+    applyFaultEntry,
     addFault(input) {
-      const parsed = FaultSchema.safeParse(input);
-      if (!parsed.success) return { ok: false, issues: faultIssues(parsed.error) };
-      const spec = parsed.data;
-      const missing = unknownTargets(spec);
-      if (missing.length > 0) return { ok: false, issues: missing };
-      engine.addLiveFault(spec, clock.now());
-      return { ok: true, fault: info(engine.faults.list().find((f) => f.spec.id === spec.id)!) };
+      const planned = planFault(input);
+      if (!planned.ok) return planned;
+      applyFaultEntry('add', planned.entry.spec.id, planned.entry);
+      return { ok: true, fault: info(engine.faults.list().find((f) => f.spec.id === planned.entry.spec.id)!) };
     },
     removeFault: (id) => engine.faults.remove(id),
     updateFault(id, patch) {
-      const current = engine.faults.list().find((f) => f.spec.id === id);
-      if (!current) return undefined;
-      const planned = patchFault(current, patch, clock.now());
-      if (!planned.ok) return planned;
-      const missing = unknownTargets(planned.spec);
-      if (missing.length > 0) return { ok: false, issues: missing };
-      engine.faults.update(id, planned.spec, planned.window);
-      if (planned.enabled !== undefined) engine.faults.setEnabled(id, planned.enabled);
-      return { ok: true, fault: info(current) };
+      const planned = planFaultUpdate(id, patch);
+      if (!planned?.ok) return planned;
+      applyFaultEntry('update', id, planned.entry);
+      return { ok: true, fault: info(engine.faults.list().find((f) => f.spec.id === id)!) };
     },
     startFaultsAt: (originAt) => engine.faults.rebase(originAt),
     listFaults: () => engine.faults.list().map(info),

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Redis as RedisClient } from 'ioredis';
+import { faultKeys } from '../../simulator/index.js';
 
 /** What a `simulate --workers` primary publishes so that a worker on another host can join it. */
 export interface SimulateGroup {
@@ -10,6 +11,8 @@ export interface SimulateGroup {
   prefix: string;
   /** Workers the primary forked (a joined worker's share while Redis is down is 1/(workers + 1)). */
   workers: number;
+  /** When the group started (epoch ms): every worker counts the scenario's fault times from it. */
+  faultsFrom: number;
 }
 
 /** Names the newest group on a Redis, for `simulate --join` without `--group`. */
@@ -26,14 +29,16 @@ function connect(url: string): RedisClient {
 
 /**
  * Publishes a group while its primary serves (the key lives a day at most); the returned
- * function withdraws it, which is also how joined workers learn that the group has stopped.
+ * function withdraws it (its shared faults too), which is also how joined workers learn that the
+ * group has stopped.
  */
 export async function publishSimulateGroup(url: string, group: SimulateGroup): Promise<() => Promise<void>> {
   const redis = connect(url);
   await redis.set(groupKey(group.prefix), JSON.stringify(group), 'EX', 86_400);
   await redis.set(LATEST, group.prefix, 'EX', 86_400);
   return async () => {
-    await redis.del(groupKey(group.prefix), LATEST).catch(() => 0);
+    const faults = faultKeys(group.prefix);
+    await redis.del(groupKey(group.prefix), LATEST, faults.hash, faults.seq).catch(() => 0);
     redis.disconnect();
   };
 }

@@ -48,6 +48,7 @@ export async function simulateJoin(o: SimulateJoinOptions, io: Io): Promise<Exit
         workerId: `j-${randomUUID().slice(0, 8)}`,
         forked: group.workers,
         share: group.workers + 1,
+        ...(Number.isFinite(group.faultsFrom) ? { faultsFrom: group.faultsFrom } : {}),
         ...(o.ledgerOut ? { ledgerPart: o.ledgerOut } : {}),
       },
       io,

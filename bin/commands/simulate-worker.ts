@@ -4,6 +4,7 @@ import {
   connectRedisQuota,
   degradedSpans,
   createSimulator,
+  connectFaultSync,
   followLedgerStream,
   isGroupWorker,
   Ledger,
@@ -36,6 +37,8 @@ export interface WorkerConfig {
   ledgerPart?: string;
   /** Workers sharing the limits: while Redis does not answer, each enforces 1/share of every limit. */
   share: number;
+  /** The group's start (epoch ms), which the scenario's fault times count from on every worker. */
+  faultsFrom?: number;
 }
 
 /** How long one quota decision may wait for Redis before this worker decides alone (ms). */
@@ -96,6 +99,15 @@ export async function serveAsWorker(
     env: io.env,
     sharedQuota: shared,
   });
+  // One timeline for the group: the scenario's faults count from the primary's start, not this worker's.
+  if (config.faultsFrom !== undefined) sim.startFaultsAt(config.faultsFrom);
+  const faults = await connectFaultSync({
+    url: config.redisUrl,
+    prefix: config.prefix,
+    apply: (op, id, entry) => sim.applyFaultEntry(op, id, entry),
+    now: () => sim.clock.now(),
+    warn: (line) => io.err(`simulate worker ${config.workerId}: ${line}`),
+  });
   const ledgerFile = config.ledgerPart
     ? await openLedgerFile(config.ledgerPart, (e) => io.err(`simulate worker: writing its ledger failed (${e.code})`))
     : undefined;
@@ -104,6 +116,7 @@ export async function serveAsWorker(
   sim.ledger.addSink((row) => group.write(row));
   const server = await startSimulatorServer(sim, {
     controlLedger: group.ledger,
+    faultChannel: faults,
     host: config.host,
     port: config.port,
     controlToken: io.env.THROTTLELAB_CONTROL_TOKEN || undefined,
@@ -114,6 +127,7 @@ export async function serveAsWorker(
   await server.close();
   await ledgerFile?.close();
   const { unsent } = await group.close();
+  await faults.close();
   await runner.close();
   const counts = new Map<string, number>();
   for (const row of sim.ledger.rowsIterator()) {

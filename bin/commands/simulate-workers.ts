@@ -107,8 +107,11 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
           warn: (line) => io.err(`simulate: ${line}`),
         })
       : undefined;
+    // The group's fault timeline starts now, for every worker (forked or joined) alike.
+    const faultsFrom = Date.now();
     // Workers on other hosts join through the same Redis (`simulate --join`), until this stops.
     withdraw = await publishSimulateGroup(redisUrl, {
+      faultsFrom,
       scenarioText: loaded.text,
       seed,
       prefix,
@@ -129,6 +132,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
         forked: options.workers,
         ledgerPart,
         share: options.workers,
+        faultsFrom,
       };
       workers.push(cluster.fork({ THROTTLELAB_WORKER: JSON.stringify(config) }));
     }
@@ -139,7 +143,7 @@ export async function simulateWorkers(options: SimulateWorkersOptions, io: Io): 
       seed,
       origin: ready[0]!.origin,
       durationMs: options.durationMs,
-      spread: `workers: ${options.workers} processes on one port; quotas shared through ${own ? 'a private redis-server' : 'Redis'} at ${redisUrl} (key prefix ${prefix}; more hosts: simulate --join <redis-url> --group ${prefix}); control API: faults and quota per worker, ledger and events of every worker`,
+      spread: `workers: ${options.workers} processes on one port; quotas shared through ${own ? 'a private redis-server' : 'Redis'} at ${redisUrl} (key prefix ${prefix}; more hosts: simulate --join <redis-url> --group ${prefix}); control API: live faults shared by every worker, quota per worker, ledger and events of every worker`,
     });
     await new Promise<void>((resolve) => {
       const timer = options.durationMs !== undefined ? setTimeout(resolve, options.durationMs) : undefined;

@@ -1,5 +1,6 @@
 /** Every error code the simulator raises at its public edge. */
-export type SimErrorCode = 'SIM_SERVER_START_FAILED' | 'SIM_UNHANDLED_REQUEST' | 'SIM_REDIS_UNREACHABLE';
+export type SimErrorCode =
+  'SIM_SERVER_START_FAILED' | 'SIM_UNHANDLED_REQUEST' | 'SIM_REDIS_UNREACHABLE' | 'SIM_FAULT_NOT_SHARED';
 
 const BRAND = Symbol.for('throttlelab.simulator.error');
 

@@ -1,6 +1,6 @@
 import { deriveSeed } from '../core/rng.js';
 import { Ledger } from '../ledger/ledger.js';
-import type { FaultSpec, Scenario } from '../scenario/schema.js';
+import type { Scenario } from '../scenario/schema.js';
 import type { SimRequest } from '../vendors/types.js';
 import { FaultBook } from './fault-book.js';
 import { Keyring } from './keyring.js';
@@ -70,12 +70,6 @@ export class Engine implements RouteTable {
     }
     for (const f of scenario.faults) this.faults.add(f, this.startedAt, 'scenario');
     if (this.providers.some((p) => tokenRuleFor(p.profile.id) === 'o200k')) warmTokenizer();
-  }
-
-  /** Places a fault on the timeline, its `at` counted from `now`. */
-  addLiveFault(spec: FaultSpec, now: number): void {
-    this.faults.remove(spec.id);
-    this.faults.add(spec, now, 'live');
   }
 
   /**

@@ -63,7 +63,8 @@ export const PositiveDuration = durationWithin('above-zero', MAX_WAIT_MS, AT_MOS
 
 // Spans on the timeline (a quota window, a fault's start and length) are compared with the
 // clock, never waited on: they may be longer than a timer, within reason.
-const MAX_SPAN_MS = 3650 * 86_400_000;
+/** The longest span on the timeline (a fault's start or length), ms. */
+export const MAX_SPAN_MS = 3650 * 86_400_000;
 const SpanFrom = (min: 0 | 1) =>
   durationWithin(min === 0 ? 'zero' : 'above-zero', MAX_SPAN_MS, 'expected at most 3650d');
 

@@ -6,6 +6,9 @@ import { decodePathSegment } from './decode-path-segment.js';
 import { readBody } from './read-body.js';
 import { streamControlEvents } from './control-events.js';
 import { CONTROL_PREFIX } from '../core/control-prefix.js';
+import { isSimError } from '../core/errors.js';
+import type { FaultChannel, FaultOp } from '../shared-faults/fault-channel.js';
+import type { SharedFaultEntry } from '../shared-faults/shared-fault-entry.js';
 
 function json(res: ServerReply, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -13,9 +16,35 @@ function json(res: ServerReply, status: number, value: unknown): void {
   res.end(body);
 }
 
-function problem(res: ServerReply, status: number, message: string, issues?: string[]): void {
-  json(res, status, { error: { message, ...(issues ? { issues } : {}) } });
+function problem(res: ServerReply, status: number, message: string, issues?: string[], code?: string): void {
+  json(res, status, { error: { ...(code ? { code } : {}), message, ...(issues ? { issues } : {}) } });
 }
+
+/**
+ * Applies a validated fault change: here alone, or through the group's channel to every worker
+ * (this one included). False once a 503 has been answered: it could not be shared, so no worker applied it.
+ */
+async function applyChange(
+  sim: Simulator,
+  channel: FaultChannel | undefined,
+  res: ServerReply,
+  change: { op: FaultOp; id: string; entry: SharedFaultEntry },
+): Promise<boolean> {
+  if (!channel) {
+    sim.applyFaultEntry(change.op, change.id, change.entry);
+    return true;
+  }
+  try {
+    await channel.share(change.op, change.id, change.entry);
+    return true;
+  } catch (error) {
+    if (!isSimError(error, 'SIM_FAULT_NOT_SHARED')) throw error;
+    problem(res, 503, error.message, undefined, error.code);
+    return false;
+  }
+}
+
+const faultInfo = (sim: Simulator, id: string) => sim.listFaults().find((f) => f.id === id) ?? null;
 
 function numberParam(params: URLSearchParams, name: string): number | undefined {
   const raw = params.get(name);
@@ -125,7 +154,13 @@ function faultId(res: ServerReply, action: string, segment: string): string | un
 }
 
 /** PATCH /faults/:id: changes a fault's fields or turns it on or off (`{ "enabled": false }`). */
-async function updateFault(sim: Simulator, req: ServerRequest, res: ServerReply, segment: string) {
+async function updateFault(
+  sim: Simulator,
+  channel: FaultChannel | undefined,
+  req: ServerRequest,
+  res: ServerReply,
+  segment: string,
+) {
   const id = faultId(res, 'update a fault', segment);
   if (id === undefined) {
     req.resume();
@@ -133,7 +168,7 @@ async function updateFault(sim: Simulator, req: ServerRequest, res: ServerReply,
   }
   const patch = await readJson(req, res, `update fault "${id}"`, 'Send the fields to change, e.g. {"status": 503}.');
   if (patch === NO_BODY) return;
-  const result = sim.updateFault(id, patch);
+  const result = sim.planFaultUpdate(id, patch);
   if (result === undefined)
     return problem(
       res,
@@ -147,7 +182,8 @@ async function updateFault(sim: Simulator, req: ServerRequest, res: ServerReply,
       `Failed to update fault "${id}": the result is not valid. Fix the fields listed in "issues".`,
       result.issues,
     );
-  return json(res, 200, { fault: result.fault });
+  if (!(await applyChange(sim, channel, res, { op: 'update', id, entry: result.entry }))) return;
+  return json(res, 200, { fault: faultInfo(sim, id) });
 }
 
 /** Options of the control API. */
@@ -159,6 +195,8 @@ export interface ControlOptions {
    * own): a worker of a group passes the group's, which holds every worker's ended attempts.
    */
   ledger?: Ledger;
+  /** Where fault changes go when the simulator is a worker of a group (default: applied here alone). */
+  faults?: FaultChannel;
 }
 
 /**
@@ -209,7 +247,7 @@ export async function handleControl(
   if (route === 'POST /faults') {
     const input = await readJson(req, res, 'add a fault', 'Send a fault object as in a scenario\'s "faults" list.');
     if (input === NO_BODY) return;
-    const result = sim.addFault(input);
+    const result = sim.planFault(input);
     if (!result.ok)
       return problem(
         res,
@@ -217,20 +255,23 @@ export async function handleControl(
         'Failed to add a fault: it is not valid. Fix the fields listed in "issues".',
         result.issues,
       );
-    return json(res, 201, { fault: result.fault });
+    const id = result.entry.spec.id;
+    if (!(await applyChange(sim, options.faults, res, { op: 'add', id, entry: result.entry }))) return;
+    return json(res, 201, { fault: faultInfo(sim, id) });
   }
   const patch = /^PATCH \/faults\/([^/]+)$/.exec(route);
-  if (patch) return updateFault(sim, req, res, patch[1]!);
+  if (patch) return updateFault(sim, options.faults, req, res, patch[1]!);
   const del = /^DELETE \/faults\/([^/]+)$/.exec(route);
   if (del) {
     const id = faultId(res, 'remove a fault', del[1]!);
     if (id === undefined) return;
-    if (!sim.removeFault(id))
+    if (!sim.listFaults().some((f) => f.id === id))
       return problem(
         res,
         404,
         `Failed to remove fault "${id}": there is no such fault. GET ${CONTROL_PREFIX}/faults lists them.`,
       );
+    if (!(await applyChange(sim, options.faults, res, { op: 'remove', id, entry: { removed: true } }))) return;
     res.writeHead(204).end();
     return;
   }

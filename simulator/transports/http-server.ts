@@ -7,6 +7,7 @@ import type { Reply } from '../engine/reply.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Simulator } from '../simulator.js';
 import { handleControl } from './control-api.js';
+import type { FaultChannel } from '../shared-faults/fault-channel.js';
 import { CONTROL_PREFIX } from '../core/control-prefix.js';
 import { createH2Server } from './h2-server.js';
 import { H2Sink } from './h2-sink.js';
@@ -39,6 +40,8 @@ export interface SimulatorServerOptions {
   tls?: { cert: string; key: string };
   /** The ledger the control API answers from (default: the simulator's; a group's worker passes the group's). */
   controlLedger?: Ledger;
+  /** Where the control API sends fault changes (a group's worker: to every worker, through Redis). */
+  faultChannel?: FaultChannel;
 }
 
 // HTTP/1.1 keep-alive: an idle connection (or HTTP/2 session) is closed after this long.
@@ -146,9 +149,11 @@ export async function startSimulatorServer(
       return;
     }
     if (req.url?.startsWith(`${CONTROL_PREFIX}/`)) {
-      handleControl(sim, req, res, origin, { token: options.controlToken, ledger: options.controlLedger }).catch(
-        (error) => fail(res, error),
-      );
+      handleControl(sim, req, res, origin, {
+        token: options.controlToken,
+        ledger: options.controlLedger,
+        faults: options.faultChannel,
+      }).catch((error) => fail(res, error));
       return;
     }
     collectBody(

@@ -91,3 +91,40 @@ providers:
     quotas: [{ metric: requests, limit: ${limit}, per: 1m, algorithm: sliding-window, scope: key }]
 `;
 }
+
+/**
+ * Calls the control API (`method path`, a JSON body if given) on a connection of its own, so that
+ * successive calls reach different workers; resolves with the status and the parsed body.
+ */
+export function callControl(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/_throttlelab${path}`,
+        method,
+        agent: false,
+        headers: text === undefined ? {} : { 'content-type': 'application/json' },
+        timeout: 30_000,
+      },
+      (res) => {
+        let got = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (got += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: got ? (JSON.parse(got) as unknown) : undefined }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('control call timed out')));
+    req.on('error', reject);
+    req.end(text);
+  });
+}
