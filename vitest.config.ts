@@ -12,6 +12,7 @@ const IN_PROCESS = [
   'test/contract/header-round-trip.test.ts',
   'test/contract/memory-store.test.ts',
   'test/contract/vendor-profiles.test.ts',
+  'test/helpers/starved-timing-fail.test.ts',
   'test/integration/cache-affinity-scenario.test.ts',
   'test/integration/harness-broken-routers.test.ts',
   'test/integration/in-process-transport.test.ts',
