@@ -5,7 +5,8 @@ import type { RouterLauncher } from '../../harness/launch/launcher.js';
 import type { RunData } from '../../harness/run-data.js';
 import { runScenario } from '../../harness/run-scenario.js';
 import { loadRunScenarioFile } from '../../harness/scenario/parse-run-scenario.js';
-import { startNaiveRouter, type Flaws } from '../fixtures/routers/naive-router.js';
+import { startNaiveRouter } from '../fixtures/routers/naive-router.js';
+import type { Flaws } from '../fixtures/routers/naive-router-core.js';
 
 export const HARNESS_FIXTURES = join(import.meta.dirname, '../fixtures/harness');
 

@@ -1,7 +1,8 @@
 // The reference router passes every scenario the broken routers fail (test/fixtures/harness), in
 // simulated time: what it proves is a verdict, which does not depend on the wall clock. Each broken
-// router fails its scenario on the wall clock in harness-broken-routers.test.ts; one of these runs
-// stays on the wall clock there too (harness-reference.test.ts), for the sockets and timers.
+// router fails its scenario in simulated time too (harness-broken-routers.test.ts, the same naive
+// core as the HTTP fixture); one of these runs stays on the wall clock (harness-reference.test.ts),
+// for the sockets and timers.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
