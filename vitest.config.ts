@@ -26,6 +26,15 @@ const IN_PROCESS = [
   'test/integration/simulated-run.test.ts',
 ];
 
+// Files that need a worker of their own, and why.
+const ISOLATED = [
+  // msw's setupServer patches globalThis.fetch and node's http/https request for the whole file.
+  'test/contract/http-equals-msw.test.ts',
+  'test/contract/msw-equals-undici.test.ts',
+  // vi.mock('throttlelab/router'), vi.resetModules and stubbed process.env around each import.
+  'test/e2e/example-router-config.test.ts',
+];
+
 export default defineConfig({
   test: {
     exclude: ['node_modules/**', 'dist/**'],
@@ -55,12 +64,26 @@ export default defineConfig({
         },
       },
       {
-        // Integration, contract and end-to-end tests: each file in a fresh worker.
+        // Integration, contract and end-to-end tests, unisolated too: each file runs its servers,
+        // child processes and Redis prefixes of its own on port 0 and closes them in its hooks, and
+        // none mocks a module or patches a global it does not restore (the two that listen for
+        // unhandled rejections, test/fuzz/*, take their listener off in afterAll; judge-in-process
+        // puts undici's global dispatcher back). A fresh worker cost each file ~1 s of imports.
         extends: true,
         test: {
           name: 'integration',
           include: ['bin/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', ...IN_PROCESS],
+          exclude: ['node_modules/**', 'dist/**', ...IN_PROCESS, ...ISOLATED],
+          isolate: false,
+        },
+      },
+      {
+        // The files that change process-wide state for their whole run: each in a fresh worker.
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ISOLATED,
+          isolate: true,
         },
       },
     ],
