@@ -79,15 +79,13 @@ export function hashTag(prefix: string, provider: SharedProvider, caller: Caller
 
 function call(
   mode: 'a' | 's',
-  prefix: string,
+  tag: string,
   provider: SharedProvider,
-  caller: Caller,
   applicable: ApplicableRule[],
   cost: (rule: QuotaRule) => number,
   now: number,
   epoch = false,
 ): ScriptCall {
-  const tag = hashTag(prefix, provider, caller);
   const keys: string[] = [];
   const args = [mode, String(now), provider.countRejected ? '1' : '0', String(applicable.length)];
   for (const { rule, index, scopeId, modelPart } of applicable) {
@@ -124,12 +122,8 @@ export function planAdmission(
   epoch = false,
 ): AdmissionPlan {
   const applicable = applicableRules(provider.rules, caller, model);
-  return {
-    call: call('a', prefix, provider, caller, applicable, (r) => costs[r.metric], now, epoch),
-    applicable,
-    costs,
-    tag: hashTag(prefix, provider, caller),
-  };
+  const tag = hashTag(prefix, provider, caller);
+  return { call: call('a', tag, provider, applicable, (r) => costs[r.metric], now, epoch), applicable, costs, tag };
 }
 
 /** Plans the charge after the fact (output tokens, the concurrency slot released) of an admission. */
@@ -142,7 +136,7 @@ export function planSettle(
   now: number,
 ): ScriptCall | undefined {
   if (!applicable.some((a) => costs[a.rule.metric])) return undefined;
-  return call('s', prefix, provider, caller, applicable, (r) => costs[r.metric] ?? 0, now);
+  return call('s', hashTag(prefix, provider, caller), provider, applicable, (r) => costs[r.metric] ?? 0, now);
 }
 
 // Clocks of workers on other hosts may run this far ahead of this one.
