@@ -77,6 +77,18 @@ export function postChat(port: number, path: string, key: string, prompt: string
   });
 }
 
+/** `n` chat completions on key `sk-sim-a`, ten at a time (`postChat`: each on a connection of its own); their statuses in order. */
+export async function chatBurst(port: number, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i += 10)
+    statuses.push(
+      ...(await Promise.all(
+        Array.from({ length: 10 }, (_, j) => postChat(port, '/openai/v1/chat/completions', 'sk-sim-a', `hi ${i + j}`)),
+      )),
+    );
+  return statuses;
+}
+
 /** A scenario (`name`, `seed`) of one OpenAI key limited to `limit` requests a minute, sliding: what the group tests share. */
 export function oneKeyScenario(name: string, seed: number, limit = 40): string {
   return `

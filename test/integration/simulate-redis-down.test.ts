@@ -1,36 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { oneKeyScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { chatBurst, oneKeyScenario, startSimulate } from '../helpers/simulate-workers.js';
 import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `simulate --workers 2` while its (private) redis-server is killed and restarted empty: the
 // workers keep answering, each enforcing half of every limit alone, mark each attempt they
 // decided alone in the ledger, and say from those marks when they did.
 
-const CHAT = '/openai/v1/chat/completions';
 const SCENARIO = oneKeyScenario('redis-down', 4);
 const env = useScenarioWithRedis('tl-redis-down-', SCENARIO);
-
-async function burst(port: number, n: number): Promise<number[]> {
-  const statuses: number[] = [];
-  for (let i = 0; i < n; i += 10)
-    statuses.push(
-      ...(await Promise.all(Array.from({ length: 10 }, (_, j) => postChat(port, CHAT, 'sk-sim-a', `hi ${i + j}`)))),
-    );
-  return statuses;
-}
 
 describe('simulate --workers with Redis down', () => {
   it('answers from per-worker shares of each limit while Redis is killed, and marks those attempts', async () => {
     const ledger = join(env.dir, 'ledger.jsonl');
     const sim = await startSimulate(env.file, ['--workers', '2', '--redis-url', env.redis.url, '--ledger-out', ledger]);
-    const before = await burst(sim.port, 10);
+    const before = await chatBurst(sim.port, 10);
     await env.redis.stop({ keepData: false });
-    const during = await burst(sim.port, 60);
+    const during = await chatBurst(sim.port, 60);
     await env.redis.start();
     // Reconnecting takes the client a moment: until then answers still come from the shares.
-    const after = await burst(sim.port, 10);
+    const after = await chatBurst(sim.port, 10);
     const { code, out } = await sim.stop();
     expect(code, out).toBe(0);
     expect(before).toEqual(Array.from({ length: 10 }, () => 200));

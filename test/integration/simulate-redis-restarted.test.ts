@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { oneKeyScenario, postChat, startSimulate } from '../helpers/simulate-workers.js';
+import { chatBurst, oneKeyScenario, startSimulate } from '../helpers/simulate-workers.js';
 import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 
 // `simulate --workers 2` while its (private) Redis loses every counter and stays connected
@@ -10,18 +10,8 @@ import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 // epoch marker, decide on their own shares of each limit, charged with what each admitted
 // before, and mark those attempts degraded, instead of admitting a second full limit.
 
-const CHAT = '/openai/v1/chat/completions';
 const LIMIT = 60;
 const env = useScenarioWithRedis('tl-redis-restarted-', oneKeyScenario('redis-restarted', 5, LIMIT));
-
-async function burst(port: number, n: number): Promise<number[]> {
-  const statuses: number[] = [];
-  for (let i = 0; i < n; i += 10)
-    statuses.push(
-      ...(await Promise.all(Array.from({ length: 10 }, (_, j) => postChat(port, CHAT, 'sk-sim-a', `hi ${i + j}`)))),
-    );
-  return statuses;
-}
 
 async function flushAll(url: string): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -37,9 +27,9 @@ describe('simulate --workers with Redis emptied mid-run', () => {
   it('decides on per-worker shares, net of what each admitted, once the counters vanish, and marks it', async () => {
     const ledger = join(env.dir, 'ledger.jsonl');
     const sim = await startSimulate(env.file, ['--workers', '2', '--redis-url', env.redis.url, '--ledger-out', ledger]);
-    const before = await burst(sim.port, LIMIT);
+    const before = await chatBurst(sim.port, LIMIT);
     await flushAll(env.redis.url);
-    const after = await burst(sim.port, 80);
+    const after = await chatBurst(sim.port, 80);
     const { code, out } = await sim.stop();
     expect(code, out).toBe(0);
     expect(before).toEqual(Array.from({ length: LIMIT }, () => 200));

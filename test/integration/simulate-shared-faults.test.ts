@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import {
   callControl,
+  chatBurst,
   oneKeyScenario,
-  postChat,
   startSimulate,
   type SimulateProcess,
 } from '../helpers/simulate-workers.js';
@@ -13,7 +13,6 @@ import { useScenarioWithRedis } from '../helpers/use-scenario-with-redis.js';
 // every worker (the call lands on one of them), through the group's Redis; so does one read from
 // the group's hash, where a forged entry is skipped; and the scenario's timeline is the group's.
 
-const CHAT = '/openai/v1/chat/completions';
 // A scenario fault far in the future: it never fires here, but shows where each worker's timeline starts.
 const SCENARIO = `${oneKeyScenario('shared-faults', 6, 10_000)}
 faults:
@@ -22,15 +21,8 @@ faults:
 const env = useScenarioWithRedis('tl-shared-faults-', SCENARIO);
 const OUTAGE = { id: 'outage', kind: 'status', status: 503, match: { key: ['a'] } };
 
-/** Twenty chat requests, ten at a time, each on a new connection: the workers' port hands them to both. */
-async function burst(port: number): Promise<number[]> {
-  const statuses: number[] = [];
-  for (let i = 0; i < 20; i += 10)
-    statuses.push(
-      ...(await Promise.all(Array.from({ length: 10 }, (_, j) => postChat(port, CHAT, 'sk-sim-a', `hi ${i + j}`)))),
-    );
-  return statuses;
-}
+/** Twenty chat requests, each on a new connection: the workers' port hands them to both. */
+const burst = (port: number) => chatBurst(port, 20);
 
 type Stopped = Awaited<ReturnType<SimulateProcess['stop']>>;
 
